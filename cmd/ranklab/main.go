@@ -1,0 +1,60 @@
+// Command ranklab evaluates rankings: a trec_eval-compatible evaluator, the lab, standalone
+// HTML pages, run comparison and BM25 on BEIR collections.
+//
+//	ranklab eval [-q] [-c] [-l N] [-M N] [-m MEASURE]... QRELS RUN
+//	ranklab lab [--k N] [--rerank N] ... [-f text|json|csv]
+//	ranklab render lab|eval ... --out FILE.html
+//	ranklab compare QRELS RUN_A RUN_B [RUN...]
+//	ranklab beir run|sweep --data DIR ...
+//
+// Each subcommand lives in its own file and registers itself in commands.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// A command runs one subcommand with its arguments and returns the exit status.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) int
+}
+
+// commands is filled by the init functions of the subcommand files.
+var commands = map[string]command{}
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "ranklab: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: ranklab <command> [arguments]  (ranklab <command> -h for its flags)")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	}
+}
