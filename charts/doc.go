@@ -1,0 +1,41 @@
+// Package charts turns values from package lab into ECharts charts (options built with
+// go-echarts v2.6.7) and plain HTML tables, one HTML fragment per notebook output.
+//
+// The simplest use, in a GoNB cell:
+//
+//	o, _ := lab.DefaultState().Outcome()
+//	charts.Show(charts.MetricCards(o), charts.Ranking(o))
+//
+// # Fragments
+//
+// Every builder is a pure function of its arguments that returns one HTML fragment (apart from
+// the container id, which is fresh on every call). A chart fragment is a div with a unique id
+// ("ranklab-chart-<random>-<n>") and one inline script; the script waits for window.echarts,
+// calls echarts.init(div).setOption(option) and, when ECharts reports the chart "finished",
+// sets data-drawn="1" on the div. There is no <script src> per chart. Tables and metric cards
+// are plain HTML with inline styles and no JavaScript, so they survive untrusted notebook views
+// and GitHub's viewer.
+//
+// # Escaping
+//
+// Every string that comes from data (doc ids, labels, query ids, run names, titles) is escaped:
+// in HTML text and attributes with html.EscapeString, inside scripts by encoding/json, which
+// writes <, > and & as \u003c, \u003e and \u0026, so a doc id such as "</script>" cannot end the
+// script element.
+//
+// # Where ECharts comes from
+//
+// ECharts 5.4.3 (dist/echarts.min.js of the npm package, Apache-2.0, with its LICENSE and
+// NOTICE in assets/) is embedded. Offline mode, the default, uses that copy: Page puts it once
+// in the page head and Show sends it once per kernel run before the first chart, wrapped so
+// that RequireJS cannot capture it and guarded by if(!window.echarts). Online mode loads the
+// pinned OnlineURL instead (through RequireJS where the page has it, else one script tag). The
+// mode is set by UseOffline, or by the environment variable RANKLAB_ECHARTS=offline|online.
+// An offline chart that finds no ECharts within 3 s tries OnlineURL before giving up with a
+// visible message. Version 5.4.3 is pinned because 6.x moves title and legend defaults.
+//
+// # Display
+//
+// display.go is the only file that imports gonbui. Show and UseOffline are no-ops for the
+// page outside a notebook, so every builder is testable with go test.
+package charts

@@ -1,0 +1,129 @@
+package charts
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html"
+	"strconv"
+	"strings"
+	"sync/atomic"
+)
+
+// DefaultHeight is the chart height in pixels used when HTML is given a height <= 0.
+const DefaultHeight = 360
+
+// idPrefix makes container ids unique across processes (each GoNB cell is a new process that
+// writes into the same page); idCounter makes them unique within one process.
+var (
+	idPrefix  = newIDPrefix()
+	idCounter atomic.Uint64
+)
+
+func newIDPrefix() string {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("charts: no randomness for chart ids: " + err.Error())
+	}
+	return "ranklab-chart-" + hex.EncodeToString(b[:]) + "-"
+}
+
+// newID returns a fresh container id: "ranklab-chart-<8 hex digits>-<counter>".
+func newID() string { return idPrefix + strconv.FormatUint(idCounter.Add(1), 10) }
+
+// HTML wraps an ECharts option into one notebook output: a container div with a unique id and
+// one inline script that waits for ECharts, draws the option and then marks the container
+// data-drawn="1" (on ECharts' "finished" event).
+//
+// option is anything encoding/json can marshal into an ECharts option, e.g. a go-echarts
+// chart's JSON() after Validate(), or a map. The JSON is written with Go's HTML-safe escaping
+// (<, > and & as \u003c, \u003e, \u0026), so no data string can close the script element.
+// The chart title (option.title.text, or the first of a title list) labels the container for
+// screen readers, HTML-escaped. height <= 0 means DefaultHeight pixels. An option that cannot
+// be marshalled is a caller bug and panics.
+//
+// Where ECharts comes from: the script uses window.echarts when the page has it. Otherwise, in
+// offline mode (the default) it waits up to 3 s for the embedded copy (LibraryHTML, sent by
+// Show or Page) and then falls back to OnlineURL; in online mode it loads OnlineURL at once,
+// through RequireJS when the page has an AMD loader, else through one shared script tag.
+func HTML(option any, height int) string {
+	js, err := json.Marshal(option)
+	if err != nil {
+		panic("charts: cannot encode the ECharts option: " + err.Error())
+	}
+	return fragment(optionTitle(js), js, height)
+}
+
+// optionTitle returns option.title.text, or the first non-empty text of a title list.
+func optionTitle(js []byte) string {
+	var o struct {
+		Title json.RawMessage `json:"title"`
+	}
+	if json.Unmarshal(js, &o) != nil || len(o.Title) == 0 {
+		return ""
+	}
+	type title struct {
+		Text string `json:"text"`
+	}
+	var one title
+	if json.Unmarshal(o.Title, &one) == nil {
+		return one.Text
+	}
+	var many []title
+	if json.Unmarshal(o.Title, &many) == nil {
+		for _, t := range many {
+			if t.Text != "" {
+				return t.Text
+			}
+		}
+	}
+	return ""
+}
+
+// fragment builds the container and its script from an already marshalled option.
+func fragment(title string, optionJSON []byte, height int) string {
+	if height <= 0 {
+		height = DefaultHeight
+	}
+	id := newID()
+	wait := 0
+	if offline.Load() {
+		wait = 3000
+	}
+	var b strings.Builder
+	b.Grow(len(optionJSON) + len(drawJS) + 400)
+	fmt.Fprintf(&b, `<div id="%s" class="ranklab-chart" role="img" aria-label="%s" style="width:100%%;max-width:980px;height:%dpx"></div>`,
+		id, html.EscapeString(title), height)
+	b.WriteString("\n<script>(function(id,url,wait,option){")
+	b.WriteString(drawJS)
+	fmt.Fprintf(&b, "})(%s,%s,%d,", jsString(id), jsString(OnlineURL), wait)
+	b.Write(optionJSON)
+	b.WriteString(");</script>\n")
+	return b.String()
+}
+
+// jsString is a JSON (hence JavaScript) string literal with HTML-safe escaping.
+func jsString(s string) string {
+	js, _ := json.Marshal(s) // a string always marshals
+	return string(js)
+}
+
+// drawJS is the body of the function every chart script calls with (id, url, wait, option).
+const drawJS = `var T=20000,t0=Date.now();` +
+	`function el(){return document.getElementById(id);}` +
+	`function draw(ec){var e=el();if(!e||e.getAttribute('data-drawn'))return;` +
+	`var c=ec.getInstanceByDom(e)||ec.init(e);` +
+	`c.on('finished',function(){e.setAttribute('data-drawn','1');});` +
+	`c.setOption(option);` +
+	`if(window.ResizeObserver){new ResizeObserver(function(){c.resize();}).observe(e);}}` +
+	`function fail(){var e=el();if(e&&!e.getAttribute('data-drawn')){e.style.height='auto';` +
+	`e.textContent='Chart not drawn: ECharts did not load (embedded copy missing and '+url+' unreachable).';}}` +
+	`function later(){if(window.echarts){draw(window.echarts);}else if(Date.now()-t0<T){setTimeout(later,100);}else{fail();}}` +
+	`function online(){var d=window.define,r=window.require;` +
+	`if(typeof d==='function'&&d.amd&&typeof r==='function'&&r.config){` +
+	`r.config({paths:{'ranklab-echarts':url.replace(/\.js$/,'')}});` +
+	`r(['ranklab-echarts'],function(ec){window.echarts=window.echarts||ec;draw(ec);},fail);return;}` +
+	`if(!document.querySelector('script[data-ranklab-echarts-src]')){var s=document.createElement('script');` +
+	`s.src=url;s.setAttribute('data-ranklab-echarts-src','1');document.head.appendChild(s);}later();}` +
+	`(function poll(){if(window.echarts){draw(window.echarts);}else if(Date.now()-t0>=wait){online();}else{setTimeout(poll,50);}})();`
