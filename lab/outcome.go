@@ -1,0 +1,150 @@
+package lab
+
+// An Item is one row of the lab's ranking: its rank after reranking (Rank) and before (FirstRank,
+// its first-stage rank), the candidate's data, whether it sits inside the top K and whether its
+// grade reaches MinGrade.
+type Item struct {
+	Rank, FirstRank int
+	Doc, Label      string
+	Grade           int
+	FirstScore      float64
+	RerankScore     float64
+	InsideK         bool
+	Relevant        bool
+}
+
+// Metrics are the lab's measures of one ranking at depth K (see State for the formulas).
+// Rerank is the rerank depth of the ranking, Denominator is R (recall's denominator) and
+// RelevantInK counts the items with grade >= MinGrade in the top K.
+type Metrics struct {
+	K           int
+	Rerank      int
+	Precision   float64
+	Recall      float64
+	MRR         float64
+	NDCG        float64
+	RelevantInK int
+	Denominator int
+}
+
+// Outcome is everything the lab shows for one state: the ranking after reranking (Items, in rank
+// order) and before (FirstStage, in first-stage order, with InsideK and Relevant for that order),
+// the judged items the candidate list missed, the metrics of both rankings, the footprint, the
+// two readings and the state's link.
+type Outcome struct {
+	State        State
+	Items        []Item
+	FirstStage   []Item
+	Missed       []Candidate
+	Metrics      Metrics
+	FirstMetrics Metrics // the same measures on the first-stage order (rerank depth 0)
+	Footprint    Footprint
+	Reading      []string // metric reading (MetricReading)
+	ChunkReading []string // chunking reading (ChunkReading)
+	Link         string
+}
+
+// Outcome validates the state (the error names the field and its allowed range) and computes
+// the lab on the synthetic ranking s.Synthetic().
+func (s State) Outcome() (Outcome, error) {
+	if err := s.Validate(); err != nil {
+		return Outcome{}, err
+	}
+	return s.outcome(s.Synthetic()), nil
+}
+
+// OutcomeFor computes the lab on a given ranking, e.g. a hand-built one, in place of the seeded
+// one: Seed and Size are not used (they are kept in Outcome.State). Besides the state's fields it
+// checks the ranking: grades within 0..MaxGrade and distinct, non-empty doc IDs. syn is not modified.
+func (s State) OutcomeFor(syn Synthetic) (Outcome, error) {
+	if err := s.validateFor(syn); err != nil {
+		return Outcome{}, err
+	}
+	return s.outcome(syn), nil
+}
+
+func (s State) outcome(syn Synthetic) Outcome {
+	order := RerankOrder(syn.Candidates, s.Rerank)
+	o := Outcome{
+		State:        s,
+		Items:        s.items(syn.Candidates, order),
+		FirstStage:   s.items(syn.Candidates, nil),
+		Missed:       append([]Candidate(nil), syn.Missed...),
+		Metrics:      s.metrics(syn, order, s.K, s.Rerank),
+		FirstMetrics: s.metrics(syn, nil, s.K, 0),
+		Link:         s.Link(),
+	}
+	o.Footprint, _ = NewFootprint(s.Corpus, s.Chunk, s.Overlap) // validated
+	o.Reading = MetricReading(o)
+	o.ChunkReading = ChunkReading(o.Footprint)
+	return o
+}
+
+// items lists the candidates in the given order (nil: first-stage order).
+func (s State) items(cands []Candidate, order []int) []Item {
+	out := make([]Item, len(cands))
+	for rank := range cands {
+		i := rank
+		if order != nil {
+			i = order[rank]
+		}
+		c := cands[i]
+		out[rank] = Item{
+			Rank: rank + 1, FirstRank: i + 1,
+			Doc: c.Doc, Label: c.Label, Grade: c.Grade,
+			FirstScore: c.FirstScore, RerankScore: c.RerankScore,
+			InsideK: rank < s.K, Relevant: c.Grade >= s.MinGrade,
+		}
+	}
+	return out
+}
+
+// metrics evaluates the ranking given by order (nil: first-stage order) at depth k with the
+// evaluator's measures. Recall gets a judged list whose count of grades >= MinGrade is exactly
+// R: the candidates' grades plus R − found placeholders of grade MinGrade (the missed items when
+// Total is 0, the user's raised or lowered count otherwise); nDCG gets the real judged grades.
+func (s State) metrics(syn Synthetic, order []int, k, depth int) Metrics {
+	cands := syn.Candidates
+	ranked := make([]int, len(cands))
+	for rank := range cands {
+		i := rank
+		if order != nil {
+			i = order[rank]
+		}
+		ranked[rank] = cands[i].Grade
+	}
+	judged := make([]int, 0, len(cands)+len(syn.Missed))
+	for _, c := range cands {
+		judged = append(judged, c.Grade)
+	}
+	for _, c := range syn.Missed {
+		judged = append(judged, c.Grade)
+	}
+	found, known := relevantCounts(syn, s.MinGrade)
+	r := known
+	if s.Total != 0 {
+		r = s.Total
+	}
+	forRecall := make([]int, 0, len(cands)+r-found)
+	for _, c := range cands {
+		forRecall = append(forRecall, c.Grade)
+	}
+	for range r - found {
+		forRecall = append(forRecall, s.MinGrade)
+	}
+	m := Metrics{
+		K:           k,
+		Rerank:      depth,
+		Precision:   P(k).WithRel(s.MinGrade).Compute(ranked, judged),
+		Recall:      Recall(k).WithRel(s.MinGrade).Compute(ranked, forRecall),
+		MRR:         RRAt(k).WithRel(s.MinGrade).Compute(ranked, judged),
+		NDCG:        NDCGExp(k).Compute(ranked, judged),
+		Denominator: r,
+	}
+	for _, g := range ranked[:min(k, len(ranked))] {
+		if g >= s.MinGrade {
+			m.RelevantInK++
+		}
+	}
+	return m
+}
