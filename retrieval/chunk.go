@@ -1,0 +1,113 @@
+package retrieval
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/ranklab/ranklab/lab"
+)
+
+// Chunking says how documents are cut: Chunk = 0 keeps whole documents (one unit per
+// document); otherwise each document's tokens are cut into the windows of the lab's
+// footprint model, lab.Windows(tokens, Chunk, Overlap): windows of Chunk tokens starting
+// every Chunk − Overlap tokens, the last one ending at the document's end, so a document
+// of n ≤ Chunk tokens is one chunk and an empty document has no chunk.
+type Chunking struct {
+	Chunk, Overlap int
+}
+
+// Whole is the Chunking that keeps whole documents.
+var Whole = Chunking{}
+
+// String returns "whole" or "chunk=N overlap=M".
+func (c Chunking) String() string {
+	if c.Chunk == 0 {
+		return "whole"
+	}
+	return fmt.Sprintf("chunk=%d overlap=%d", c.Chunk, c.Overlap)
+}
+
+// Validate reports an error naming the field when Chunk is outside 0..lab.MaxChunk or,
+// for Chunk > 0, Overlap is outside 0..Chunk−1 (for whole documents Overlap must be 0).
+func (c Chunking) Validate() error {
+	if c.Chunk == 0 {
+		if c.Overlap != 0 {
+			return fmt.Errorf("overlap %d: must be 0 for whole documents (chunk 0)", c.Overlap)
+		}
+		return nil
+	}
+	if c.Chunk < 0 {
+		return fmt.Errorf("chunk %d: must be 0 (whole documents) or 1..%d", c.Chunk, lab.MaxChunk)
+	}
+	_, err := lab.NewFootprint(0, c.Chunk, c.Overlap)
+	return err
+}
+
+// Tokenized is a corpus with each document's Content encoded in cl100k_base tokens.
+type Tokenized struct {
+	Docs   []Document
+	Tokens [][]int // Tokens[i]: the tokens of Docs[i].Content()
+}
+
+// Tokenize encodes every document's Content, on all CPUs. docs is not modified.
+func Tokenize(tok *Tokenizer, docs []Document) Tokenized {
+	t := Tokenized{Docs: docs, Tokens: make([][]int, len(docs))}
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(docs); i += workers {
+				t.Tokens[i] = tok.Encode(docs[i].Content())
+			}
+		}()
+	}
+	wg.Wait()
+	return t
+}
+
+// Lengths returns the token count of each document.
+func (t Tokenized) Lengths() []int {
+	out := make([]int, len(t.Tokens))
+	for i, toks := range t.Tokens {
+		out[i] = len(toks)
+	}
+	return out
+}
+
+// Chunk is one indexed unit: a window of one document's tokens and its text.
+type Chunk struct {
+	Doc    int // index of the document in Tokenized.Docs
+	Window lab.Window
+	Text   string // the decoded tokens [Window.Start, Window.End)
+}
+
+// Len returns the chunk's length in tokens.
+func (c Chunk) Len() int { return c.Window.End - c.Window.Start }
+
+// Chunks cuts every document into the windows of c, in document order then window order.
+// For whole documents each document is one chunk holding its Content (an empty document
+// too). The sum of chunk lengths equals lab.FootprintOf(t.Lengths(), c.Chunk,
+// c.Overlap).Indexed (for whole documents: the corpus's token count). It returns an error
+// when c is invalid.
+func (t Tokenized) Chunks(tok *Tokenizer, c Chunking) ([]Chunk, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	var out []Chunk
+	for i, toks := range t.Tokens {
+		if c.Chunk == 0 || len(toks) <= c.Chunk {
+			if len(toks) == 0 && c.Chunk != 0 {
+				continue
+			}
+			out = append(out, Chunk{Doc: i, Window: lab.Window{Start: 0, End: len(toks)}, Text: t.Docs[i].Content()})
+			continue
+		}
+		for w := range lab.WindowSeq(len(toks), c.Chunk, c.Overlap) {
+			out = append(out, Chunk{Doc: i, Window: w, Text: tok.Decode(toks[w.Start:w.End])})
+		}
+	}
+	return out, nil
+}
