@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"math"
 )
 
 // State holds every control of the lab: the ranking panel (K, Rerank, MinGrade, Total over the
@@ -119,8 +120,8 @@ func (s State) validateFor(syn Synthetic) error {
 	return nil
 }
 
-// checkSynthetic checks a (possibly hand-built) ranking: grades within 0..MaxGrade, doc IDs
-// present and distinct across candidates and missed items.
+// checkSynthetic checks a (possibly hand-built) ranking: grades within 0..MaxGrade, finite
+// scores, doc IDs present and distinct across candidates and missed items.
 func checkSynthetic(syn Synthetic) error {
 	seen := map[string]bool{}
 	for _, part := range []struct {
@@ -136,6 +137,12 @@ func checkSynthetic(syn Synthetic) error {
 				return &FieldError{Field: field, Msg: fmt.Sprintf("doc ID %q appears twice", c.Doc)}
 			}
 			seen[c.Doc] = true
+			if math.IsNaN(c.FirstScore) || math.IsInf(c.FirstScore, 0) {
+				return &FieldError{Field: field + ".first_score", Msg: fmt.Sprintf("%v is not a finite number", c.FirstScore)}
+			}
+			if math.IsNaN(c.RerankScore) || math.IsInf(c.RerankScore, 0) {
+				return &FieldError{Field: field + ".rerank_score", Msg: fmt.Sprintf("%v is not a finite number", c.RerankScore)}
+			}
 			if c.Grade < 0 || c.Grade > MaxGrade {
 				return rangeError(field+".grade", c.Grade, 0, MaxGrade, "")
 			}

@@ -1,0 +1,340 @@
+package lab
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+)
+
+// The lab's CSV (WriteCSV, ReadCSV) is RFC 4180 as encoding/csv writes it, in two sections.
+//
+// The first section starts with the header "key,value" and has two fields a record: the state
+// (k, rerank, grade, total, corpus, chunk, overlap, seed, n), the metrics (precision, recall, mrr,
+// ndcg, relevant_in_k, recall_denominator), the footprint (stride, chunks, indexed_tokens,
+// duplicated_tokens, duplication), the link, then one "reading" record per sentence of the metric
+// reading and one "chunk_reading" record per sentence of the chunking reading.
+//
+// The second section starts with the header
+//
+//	rank,first_rank,doc,label,grade,first_score,rerank_score,inside_k,relevant
+//
+// and has one record per ranked item, in rank order, then one per missed item (judged, not
+// retrieved) with rank and first_rank empty and inside_k false. Numbers are decimal; floats are
+// printed with the fewest digits that read back exactly (strconv 'g', -1); flags are true/false.
+// For example (the default state, shortened):
+//
+//	key,value
+//	k,5
+//	...
+//	precision,0.6
+//	...
+//	link,k=5&rerank=10&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20
+//	reading,3 of the top 5 items have grade >= 1: precision@5 = 3/5 = 0.600.
+//	...
+//	rank,first_rank,doc,label,grade,first_score,rerank_score,inside_k,relevant
+//	1,3,d03,answer extraction,3,13.26,0.8204,true,true
+//	...
+//	,,d21,dense retrieval recall,2,0,0,false,true
+var csvItemHeader = []string{"rank", "first_rank", "doc", "label", "grade", "first_score", "rerank_score", "inside_k", "relevant"}
+
+// WriteCSV writes the outcome in the lab's CSV layout (see csvItemHeader's comment).
+func WriteCSV(w io.Writer, o Outcome) error {
+	cw := csv.NewWriter(w)
+	recs := [][]string{{"key", "value"}}
+	kv := func(k, v string) { recs = append(recs, []string{k, v}) }
+	s := o.State
+	for _, p := range []struct {
+		k string
+		v int64
+	}{{"k", int64(s.K)}, {"rerank", int64(s.Rerank)}, {"grade", int64(s.MinGrade)}, {"total", int64(s.Total)},
+		{"corpus", int64(s.Corpus)}, {"chunk", int64(s.Chunk)}, {"overlap", int64(s.Overlap)}, {"seed", s.Seed}, {"n", int64(s.Size)}} {
+		kv(p.k, strconv.FormatInt(p.v, 10))
+	}
+	for _, v := range csvValues(o) {
+		kv(v.key, v.val)
+	}
+	kv("link", o.Link)
+	for _, r := range o.Reading {
+		kv("reading", r)
+	}
+	for _, r := range o.ChunkReading {
+		kv("chunk_reading", r)
+	}
+	recs = append(recs, csvItemHeader)
+	for _, it := range o.Items {
+		recs = append(recs, []string{itoa(it.Rank), itoa(it.FirstRank), it.Doc, it.Label, itoa(it.Grade),
+			ftoa(it.FirstScore), ftoa(it.RerankScore), strconv.FormatBool(it.InsideK), strconv.FormatBool(it.Relevant)})
+	}
+	for _, c := range o.Missed {
+		recs = append(recs, []string{"", "", c.Doc, c.Label, itoa(c.Grade),
+			ftoa(c.FirstScore), ftoa(c.RerankScore), "false", strconv.FormatBool(c.Grade >= s.MinGrade)})
+	}
+	if err := cw.WriteAll(recs); err != nil {
+		return fmt.Errorf("lab: writing CSV: %w", err)
+	}
+	return nil
+}
+
+type csvValue struct{ key, val string }
+
+// csvValues are the computed values of the first section (metrics and footprint), in order.
+func csvValues(o Outcome) []csvValue {
+	m, f := o.Metrics, o.Footprint
+	return []csvValue{
+		{"precision", ftoa(m.Precision)}, {"recall", ftoa(m.Recall)}, {"mrr", ftoa(m.MRR)}, {"ndcg", ftoa(m.NDCG)},
+		{"relevant_in_k", itoa(m.RelevantInK)}, {"recall_denominator", itoa(m.Denominator)},
+		{"stride", itoa(f.Stride)}, {"chunks", itoa(f.Chunks)}, {"indexed_tokens", itoa(f.Indexed)},
+		{"duplicated_tokens", itoa(f.Duplicated)}, {"duplication", ftoa(f.Duplication)},
+	}
+}
+
+// ReadCSV reads an outcome written by WriteCSV. It parses the state and the ranking, recomputes
+// the outcome from them (State.OutcomeFor) and checks every stored value — each item, metric,
+// footprint value, the link and each reading sentence — against the recomputed one, so what it
+// returns is exactly what was written (ReadCSV(WriteCSV(o)) == o) and an edited or inconsistent
+// file is an error, never silently repaired. Errors are *ParseError values "csv:LINE: msg".
+func ReadCSV(r io.Reader) (Outcome, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = false
+	const file = "csv"
+	bad := func(line int, format string, args ...any) error {
+		return &ParseError{File: file, Line: line, Err: fmt.Errorf(format, args...)}
+	}
+	next := func() ([]string, int, error) {
+		rec, err := cr.Read()
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, pe.Line, &ParseError{File: file, Line: pe.Line, Err: pe.Err}
+			}
+			return nil, 0, err
+		}
+		line, _ := cr.FieldPos(0)
+		return rec, line, nil
+	}
+
+	rec, line, err := next()
+	if err == io.EOF {
+		return Outcome{}, &ParseError{File: file, Err: ErrEmpty}
+	}
+	if err != nil {
+		return Outcome{}, err
+	}
+	if len(rec) != 2 || rec[0] != "key" || rec[1] != "value" {
+		return Outcome{}, parseErr(file, line, ErrHeader, "want \"key,value\", got %q", rec)
+	}
+	values := map[string]csvStored{}
+	var readings, chunkReadings []csvStored
+	stateKeys := map[string]bool{}
+	for _, k := range linkKeys {
+		stateKeys[k] = true
+	}
+	computed := map[string]bool{"link": true}
+	for _, v := range csvValues(Outcome{}) {
+		computed[v.key] = true
+	}
+	for {
+		rec, line, err = next()
+		if err == io.EOF {
+			return Outcome{}, bad(line, "no ranking section (header %q)", csvItemHeader)
+		}
+		if err != nil {
+			return Outcome{}, err
+		}
+		if len(rec) > 0 && rec[0] == "rank" {
+			break
+		}
+		if len(rec) != 2 {
+			return Outcome{}, parseErr(file, line, ErrFieldCount, "want 2 fields (key,value), got %d", len(rec))
+		}
+		k, v := rec[0], rec[1]
+		switch {
+		case k == "reading":
+			readings = append(readings, csvStored{v, line})
+		case k == "chunk_reading":
+			chunkReadings = append(chunkReadings, csvStored{v, line})
+		case stateKeys[k] || computed[k]:
+			if prev, dup := values[k]; dup {
+				return Outcome{}, bad(line, "key %q given twice (first on line %d)", k, prev.line)
+			}
+			values[k] = csvStored{v, line}
+		default:
+			return Outcome{}, bad(line, "unknown key %q", k)
+		}
+	}
+	if len(rec) != len(csvItemHeader) || !equalStrings(rec, csvItemHeader) {
+		return Outcome{}, parseErr(file, line, ErrHeader, "want %q, got %q", csvItemHeader, rec)
+	}
+	headerLine := line
+
+	var s State
+	for _, k := range linkKeys {
+		st, ok := values[k]
+		if !ok {
+			return Outcome{}, bad(headerLine, "state key %q is missing", k)
+		}
+		v, err := strconv.ParseInt(st.val, 10, 64)
+		if err != nil || (k != "seed" && v != int64(int(v))) {
+			return Outcome{}, bad(st.line, "%s: %q is not an integer", k, st.val)
+		}
+		if k == "seed" {
+			s.Seed = v
+		} else {
+			*s.intField(k) = int(v)
+		}
+	}
+
+	// The ranking rows: candidates by first-stage rank, and the missed items.
+	type row struct {
+		it   Item
+		line int
+	}
+	var ranked []row
+	var missed []Candidate
+	var missedRows []row
+	for {
+		rec, line, err = next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return Outcome{}, err
+		}
+		if len(rec) != len(csvItemHeader) {
+			return Outcome{}, parseErr(file, line, ErrFieldCount, "want %d fields, got %d", len(csvItemHeader), len(rec))
+		}
+		it, err := parseItemRecord(rec)
+		if err != nil {
+			return Outcome{}, &ParseError{File: file, Line: line, Err: err}
+		}
+		if rec[0] == "" && rec[1] == "" {
+			missed = append(missed, Candidate{Doc: it.Doc, Label: it.Label, Grade: it.Grade, FirstScore: it.FirstScore, RerankScore: it.RerankScore})
+			missedRows = append(missedRows, row{it, line})
+			continue
+		}
+		if len(missed) > 0 {
+			return Outcome{}, bad(line, "ranked item after the missed items")
+		}
+		if it.Rank != len(ranked)+1 {
+			return Outcome{}, bad(line, "rank %d, want %d (items in rank order)", it.Rank, len(ranked)+1)
+		}
+		ranked = append(ranked, row{it, line})
+	}
+	cands := make([]Candidate, len(ranked))
+	filled := make([]bool, len(ranked))
+	for _, r := range ranked {
+		fr := r.it.FirstRank
+		if fr < 1 || fr > len(ranked) || filled[fr-1] {
+			return Outcome{}, bad(r.line, "first_rank %d is not a free rank in 1..%d", fr, len(ranked))
+		}
+		filled[fr-1] = true
+		cands[fr-1] = Candidate{Doc: r.it.Doc, Label: r.it.Label, Grade: r.it.Grade, FirstScore: r.it.FirstScore, RerankScore: r.it.RerankScore}
+	}
+
+	o, err := s.OutcomeFor(Synthetic{Candidates: cands, Missed: missed})
+	if err != nil {
+		return Outcome{}, bad(headerLine, "the stored state and ranking are invalid: %v", err)
+	}
+	for i, r := range ranked {
+		if r.it != o.Items[i] {
+			return Outcome{}, bad(r.line, "item %+v differs from the recomputed %+v", r.it, o.Items[i])
+		}
+	}
+	for _, r := range missedRows {
+		if want := r.it.Grade >= s.MinGrade; r.it.Relevant != want || r.it.InsideK {
+			return Outcome{}, bad(r.line, "missed item %s: want inside_k false and relevant %v", r.it.Doc, want)
+		}
+	}
+	for _, v := range append(csvValues(o), csvValue{"link", o.Link}) {
+		st, ok := values[v.key]
+		if !ok {
+			return Outcome{}, bad(headerLine, "key %q is missing", v.key)
+		}
+		if st.val != v.val {
+			return Outcome{}, bad(st.line, "%s %s differs from the value recomputed from the state and ranking, %s", v.key, st.val, v.val)
+		}
+	}
+	if err := checkSentences("reading", readings, o.Reading, headerLine); err != nil {
+		return Outcome{}, err
+	}
+	if err := checkSentences("chunk_reading", chunkReadings, o.ChunkReading, headerLine); err != nil {
+		return Outcome{}, err
+	}
+	return o, nil
+}
+
+// parseItemRecord parses one ranking record; rank and first_rank may both be empty (a missed item).
+func parseItemRecord(rec []string) (Item, error) {
+	var it Item
+	var err error
+	if rec[0] != "" || rec[1] != "" {
+		if it.Rank, err = strconv.Atoi(rec[0]); err != nil {
+			return it, fmt.Errorf("rank %q is not an integer", rec[0])
+		}
+		if it.FirstRank, err = strconv.Atoi(rec[1]); err != nil {
+			return it, fmt.Errorf("first_rank %q is not an integer", rec[1])
+		}
+	}
+	it.Doc, it.Label = rec[2], rec[3]
+	if it.Grade, err = strconv.Atoi(rec[4]); err != nil {
+		return it, fmt.Errorf("%w: grade %q", ErrGrade, rec[4])
+	}
+	for i, p := range []*float64{&it.FirstScore, &it.RerankScore} {
+		v, err := strconv.ParseFloat(rec[5+i], 64)
+		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+			return it, fmt.Errorf("%w: %s %q", ErrScore, csvItemHeader[5+i], rec[5+i])
+		}
+		*p = v
+	}
+	for i, p := range []*bool{&it.InsideK, &it.Relevant} {
+		v, err := strconv.ParseBool(rec[7+i])
+		if err != nil || (rec[7+i] != "true" && rec[7+i] != "false") {
+			return it, fmt.Errorf("%s %q is not true or false", csvItemHeader[7+i], rec[7+i])
+		}
+		*p = v
+	}
+	return it, nil
+}
+
+// csvStored is a value of the CSV's first section and its line.
+type csvStored struct {
+	val  string
+	line int
+}
+
+// checkSentences checks the stored sentences of a reading against the recomputed ones.
+func checkSentences(key string, got []csvStored, want []string, headerLine int) error {
+	for i, st := range got {
+		if i >= len(want) {
+			return &ParseError{File: "csv", Line: st.line, Err: fmt.Errorf("%s: %d sentences, the recomputed reading has %d", key, len(got), len(want))}
+		}
+		if st.val != want[i] {
+			return &ParseError{File: "csv", Line: st.line, Err: fmt.Errorf("%s sentence %d differs from the recomputed %q", key, i+1, want[i])}
+		}
+	}
+	if len(got) < len(want) {
+		return &ParseError{File: "csv", Line: headerLine, Err: fmt.Errorf("%s: %d sentences, the recomputed reading has %d", key, len(got), len(want))}
+	}
+	return nil
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// ftoa prints a float with the fewest digits that parse back to the same value.
+func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
