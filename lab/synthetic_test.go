@@ -1,0 +1,253 @@
+package lab
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+func TestNewSyntheticProperties(t *testing.T) {
+	for _, n := range []int{1, 2, 7, 20, 45, 100} {
+		for _, q := range []float64{0, 0.4, 1} {
+			for seed := int64(-3); seed < 12; seed++ {
+				syn := NewSynthetic(seed, n, q)
+				name := fmt.Sprintf("seed %d n %d quality %v", seed, n, q)
+				if len(syn.Candidates) != n {
+					t.Fatalf("%s: %d candidates", name, len(syn.Candidates))
+				}
+				if want := max(1, int(math.Round(0.15*float64(n)))); len(syn.Missed) != want {
+					t.Fatalf("%s: %d missed, want %d", name, len(syn.Missed), want)
+				}
+				width := max(2, len(fmt.Sprint(n+len(syn.Missed))))
+				docs := map[string]bool{}
+				labels := map[string]bool{}
+				rerank := map[float64]bool{}
+				for i, c := range append(slices.Clone(syn.Candidates), syn.Missed...) {
+					if want := fmt.Sprintf("d%0*d", width, i+1); c.Doc != want {
+						t.Fatalf("%s: doc %d is %q, want %q", name, i, c.Doc, want)
+					}
+					if docs[c.Doc] || labels[c.Label] || c.Label == "" {
+						t.Fatalf("%s: doc %q or label %q repeated or empty", name, c.Doc, c.Label)
+					}
+					docs[c.Doc], labels[c.Label] = true, true
+					lo := 0
+					if i >= n {
+						lo = 1 // missed items are judged relevant
+						if c.FirstScore != 0 || c.RerankScore != 0 {
+							t.Fatalf("%s: missed %+v has scores", name, c)
+						}
+					} else {
+						if rerank[c.RerankScore] {
+							t.Fatalf("%s: reranker score %v repeated", name, c.RerankScore)
+						}
+						rerank[c.RerankScore] = true
+					}
+					if c.Grade < lo || c.Grade > MaxGrade {
+						t.Fatalf("%s: grade %d", name, c.Grade)
+					}
+				}
+				for i := 1; i < n; i++ {
+					if syn.Candidates[i].FirstScore >= syn.Candidates[i-1].FirstScore {
+						t.Fatalf("%s: first-stage scores not strictly descending at %d", name, i)
+					}
+				}
+				if q == 1 {
+					// A perfect first stage orders by grade.
+					for i := 1; i < n; i++ {
+						if syn.Candidates[i].Grade > syn.Candidates[i-1].Grade {
+							t.Fatalf("%s: quality 1 puts grade %d below grade %d", name, syn.Candidates[i].Grade, syn.Candidates[i-1].Grade)
+						}
+					}
+				}
+				if !reflect.DeepEqual(syn, NewSynthetic(seed, n, q)) {
+					t.Fatalf("%s: not deterministic", name)
+				}
+			}
+		}
+	}
+	if len(NewSynthetic(1, 0, 0.5).Candidates) != 0 {
+		t.Error("n = 0 is not empty")
+	}
+	if reflect.DeepEqual(NewSynthetic(1, 20, 0.4), NewSynthetic(2, 20, 0.4)) {
+		t.Error("seeds 1 and 2 give the same ranking")
+	}
+}
+
+func TestNewSyntheticLabelsBeyondTheList(t *testing.T) {
+	syn := NewSynthetic(5, 2*len(topics), 0.5)
+	seen := map[string]bool{}
+	for _, c := range append(syn.Candidates, syn.Missed...) {
+		if seen[c.Label] {
+			t.Fatalf("label %q repeated", c.Label)
+		}
+		seen[c.Label] = true
+	}
+}
+
+func TestNewSyntheticPanics(t *testing.T) {
+	for _, c := range []struct {
+		n int
+		q float64
+	}{{-1, 0.5}, {5, -0.1}, {5, 1.1}, {5, math.NaN()}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("NewSynthetic(n=%d, quality=%v) did not panic", c.n, c.q)
+				}
+			}()
+			NewSynthetic(1, c.n, c.q)
+		}()
+	}
+}
+
+// The candidate list is the first-stage ranking in trec_eval's order too: written as a run with
+// its first-stage scores, the evaluator's Rank gives the same order.
+func TestSyntheticOrderIsTrecOrder(t *testing.T) {
+	for seed := int64(0); seed < 20; seed++ {
+		syn := NewSynthetic(seed, 50, 0.3)
+		docs := make([]ScoredDoc, len(syn.Candidates))
+		for i, c := range syn.Candidates {
+			docs[len(docs)-1-i] = ScoredDoc{Doc: c.Doc, Score: c.FirstScore} // file order reversed
+		}
+		for i, d := range Rank(docs) {
+			if d.Doc != syn.Candidates[i].Doc {
+				t.Fatalf("seed %d: rank %d is %s, candidate list has %s", seed, i+1, d.Doc, syn.Candidates[i].Doc)
+			}
+		}
+	}
+}
+
+// The default state is chosen so that every control visibly matters (see State's doc comment,
+// whose claims this test checks).
+func TestDefaultStateEveryControlMatters(t *testing.T) {
+	s := DefaultState()
+	o, err := s.Outcome()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, f := o.Metrics, o.FirstMetrics
+
+	// Reranking changes the prefix order and moves items into the top k.
+	var in, out []string
+	for _, it := range o.Items {
+		if it.InsideK && it.FirstRank > s.K {
+			in = append(in, it.Doc)
+		}
+		if !it.InsideK && it.FirstRank <= s.K {
+			out = append(out, it.Doc)
+		}
+	}
+	if !slices.Equal(in, []string{"d09", "d10"}) || !slices.Equal(out, []string{"d05", "d01"}) {
+		t.Errorf("reranking moved %v in and %v out, the doc says d09, d10 in and d05, d01 out", in, out)
+	}
+	if o.Items[0].Doc != "d03" || o.Items[0].Grade != 3 || o.FirstStage[0].Doc != "d01" || o.FirstStage[0].Relevant {
+		t.Errorf("rank 1: %+v, first stage rank 1: %+v", o.Items[0], o.FirstStage[0])
+	}
+	if f.Precision != 2.0/5 || m.Precision != 3.0/5 || f.MRR != 1.0/2 || m.MRR != 1 || !(m.NDCG > f.NDCG) {
+		t.Errorf("first stage %+v, reranked %+v", f, m)
+	}
+	if got := num(f.NDCG) + " " + num(m.NDCG); got != "0.368 0.725" {
+		t.Errorf("nDCG@5 first stage, reranked = %s, the doc says 0.368 0.725", got)
+	}
+
+	// Relevant items sit below k and below the rerank depth; a deeper rerank lifts one into the top k.
+	var below []string
+	for _, it := range o.Items {
+		if it.Relevant && !it.InsideK {
+			below = append(below, it.Doc)
+		}
+	}
+	if !slices.Equal(below, []string{"d14", "d15"}) {
+		t.Errorf("relevant below k: %v, the doc says d14, d15", below)
+	}
+	deep := s
+	deep.Rerank = s.Size
+	od, _ := deep.Outcome()
+	if !slices.ContainsFunc(od.Items[:s.K], func(it Item) bool { return it.Doc == "d14" }) {
+		t.Errorf("rerank depth %d does not lift d14 into the top %d", s.Size, s.K)
+	}
+
+	// The grades differ and the threshold changes precision.
+	grades := map[int]bool{}
+	for _, c := range append(slices.Clone(o.Items), o.FirstStage...) {
+		grades[c.Grade] = true
+	}
+	for _, c := range o.Missed {
+		grades[c.Grade] = true
+	}
+	if len(grades) != MaxGrade+1 {
+		t.Errorf("judged grades %v do not cover 0..%d", grades, MaxGrade)
+	}
+	g2 := s
+	g2.MinGrade = 2
+	o2, _ := g2.Outcome()
+	if o2.Metrics.Precision != 1.0/5 || o2.Metrics.NDCG != m.NDCG {
+		t.Errorf("grade=2: %+v (P@5 should drop to 1/5, nDCG stay %v)", o2.Metrics, m.NDCG)
+	}
+
+	// The missed items keep recall below 1 at k = N.
+	all := s
+	all.K = s.Size
+	oa, _ := all.Outcome()
+	if oa.Metrics.Recall != 5.0/8 || m.Recall != 3.0/8 || m.Denominator != 8 {
+		t.Errorf("recall@5 = %v, recall@20 = %v, R = %d; the doc says 3/8, 5/8, 8", m.Recall, oa.Metrics.Recall, m.Denominator)
+	}
+	var missed []string
+	for _, c := range o.Missed {
+		missed = append(missed, fmt.Sprint(c.Doc, ":", c.Grade))
+	}
+	if !slices.Equal(missed, []string{"d21:2", "d22:2", "d23:1"}) {
+		t.Errorf("missed %v", missed)
+	}
+
+	// The raised denominator changes recall only.
+	raised := s
+	raised.Total = 12
+	or, _ := raised.Outcome()
+	if or.Metrics.Recall != 3.0/12 || or.Metrics.NDCG != m.NDCG || or.Metrics.Precision != m.Precision {
+		t.Errorf("total=12: %+v", or.Metrics)
+	}
+
+	// The default footprint is the one documented.
+	if fp := o.Footprint; fp.Stride != 384 || fp.Chunks != 26 || fp.Indexed != 13200 || fp.Duplicated != 3200 || fp.Duplication != 0.32 {
+		t.Errorf("default footprint %+v", fp)
+	}
+}
+
+func TestRerankOrder(t *testing.T) {
+	c := cands([]int{0, 0, 0, 0, 0}, []float64{0.1, 0.5, 0.5, 0.9, 0.3})
+	cases := []struct {
+		depth int
+		want  []int
+	}{
+		{0, []int{0, 1, 2, 3, 4}},
+		{1, []int{0, 1, 2, 3, 4}},
+		{2, []int{1, 0, 2, 3, 4}},
+		{3, []int{1, 2, 0, 3, 4}}, // b and c tie at 0.5: first-stage order
+		{4, []int{3, 1, 2, 0, 4}},
+		{5, []int{3, 1, 2, 4, 0}},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprint("depth ", tc.depth), func(t *testing.T) {
+			before := slices.Clone(c)
+			if got := RerankOrder(c, tc.depth); !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+			if !slices.Equal(before, c) {
+				t.Error("candidates modified")
+			}
+		})
+	}
+	for _, d := range []int{-1, 6} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("depth %d did not panic", d)
+				}
+			}()
+			RerankOrder(c, d)
+		}()
+	}
+}
