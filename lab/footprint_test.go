@@ -216,4 +216,3 @@ func BenchmarkNewFootprint(b *testing.B) {
 		}
 	}
 }
-
