@@ -1,0 +1,155 @@
+package charts
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	gc "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/ranklab/ranklab/lab"
+)
+
+// maxLabelledRanks is the longest ranking whose x-axis labels show the doc ID under the rank.
+const maxLabelledRanks = 30
+
+// Ranking draws the ranking after reranking, o.Items, one bar per candidate in rank order.
+// Bar height is the first-stage score (the reranker's scores are on another scale; they are in
+// the tooltip), bar colour is the grade (0..3, one legend entry per grade), the top k is
+// shaded (when k exceeds the list, all of it), a marker sits above each item whose grade clears
+// the threshold (grade >= MinGrade) and, when reranking is on, a dashed line ends the reranked
+// prefix. The x axis shows the rank and, for up to 30 candidates, the doc ID.
+func Ranking(o lab.Outcome) string {
+	s := o.State
+	n := len(o.Items)
+	cats := rankCategories(o.Items)
+	title := fmt.Sprintf("Ranking: top %d of %d candidates", min(s.K, n), n)
+	sub := fmt.Sprintf("bar = first-stage score, colour = grade, ● = grade ≥ %d (relevant)", s.MinGrade)
+	if s.Rerank > 0 {
+		sub += fmt.Sprintf("; ranks 1–%d reordered by the reranker", s.Rerank)
+	}
+	b := gc.NewBar()
+	b.SetGlobalOptions(frame(title, sub, true)...)
+	b.SetGlobalOptions(
+		gc.WithXAxisOpts(opts.XAxis{Type: "category", Name: "rank", NameLocation: "middle", NameGap: nameGap(n),
+			AxisLabel: &opts.AxisLabel{Interval: "auto"}}),
+		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: "first-stage score", NameLocation: "middle", NameGap: 44,
+			Min: 0, Max: headroom(o.Items)}),
+	)
+	b.SetXAxis(cats)
+	for g := 0; g <= lab.MaxGrade; g++ {
+		data := make([]opts.BarData, n)
+		for i, it := range o.Items {
+			data[i] = opts.BarData{Value: "-"}
+			if it.Grade == g || (g == lab.MaxGrade && it.Grade > g) || (g == 0 && it.Grade < 0) {
+				data[i] = opts.BarData{Value: it.FirstScore, Tooltip: itemTooltip(itemTip(it, s.Rerank))}
+			}
+		}
+		name := "grade " + strconv.Itoa(g)
+		c := gradeColor(g)
+		b.AddSeries(name, data, gc.WithBarChartOpts(opts.BarChart{Stack: "rank", BarCategoryGap: "25%"}),
+			gc.WithItemStyleOpts(opts.ItemStyle{Color: c}),
+			seriesOpts(func(ss *gc.SingleSeries) {
+				if g == 0 {
+					ss.MarkAreas = topKArea(cats, s.K)
+					if s.Rerank > 0 && s.Rerank < n {
+						// Between the bars of ranks Rerank and Rerank+1 (category indexes are 0-based).
+						ss.MarkLines = markLineX(float64(s.Rerank)-0.5, fmt.Sprintf("reranked: ranks 1–%d", s.Rerank))
+						ss.MarkLines.Label.Position = "insideEndTop"
+					}
+				}
+			}))
+	}
+	marks := []opts.ScatterData{}
+	for i, it := range o.Items {
+		if it.Relevant {
+			marks = append(marks, opts.ScatterData{Name: itemTip(it, s.Rerank), Value: []any{cats[i], it.FirstScore}})
+		}
+	}
+	sc := gc.NewScatter()
+	sc.AddSeries(fmt.Sprintf("grade ≥ %d (relevant)", s.MinGrade), marks,
+		gc.WithItemStyleOpts(opts.ItemStyle{Color: colorMark}),
+		seriesOpts(func(ss *gc.SingleSeries) {
+			ss.Symbol = "circle"
+			ss.SymbolSize = 8
+			ss.Data = relevantMarks(marks)
+		}))
+	b.Overlap(sc)
+	return render(b, title, 400)
+}
+
+// headroom is the y-axis top: the largest first-stage score plus 30% (for the markers and
+// the top-k label), rounded up to a whole number; 1 for an empty or all-zero ranking.
+func headroom(items []lab.Item) float64 {
+	top := 0.0
+	for _, it := range items {
+		top = max(top, it.FirstScore)
+	}
+	if top <= 0 {
+		return 1
+	}
+	return math.Ceil(top * 1.3)
+}
+
+// relevantMarks lifts each marker 12 px above its bar.
+func relevantMarks(marks []opts.ScatterData) []any {
+	out := make([]any, len(marks))
+	for i, m := range marks {
+		out[i] = map[string]any{"tooltip": tooltipMap(m.Name), "value": m.Value, "symbolOffset": []int{0, -12}}
+	}
+	return out
+}
+
+// rankCategories names the x-axis slots: "rank\ndoc" for short lists, the rank alone otherwise.
+func rankCategories(items []lab.Item) []string {
+	cats := make([]string, len(items))
+	for i, it := range items {
+		cats[i] = strconv.Itoa(it.Rank)
+		if len(items) <= maxLabelledRanks {
+			cats[i] += "\n" + it.Doc
+		}
+	}
+	return cats
+}
+
+// nameGap leaves room under two-line category labels for the axis name.
+func nameGap(n int) int {
+	if n <= maxLabelledRanks {
+		return 40
+	}
+	return 26
+}
+
+// topKArea shades the first k categories (all of them when k is beyond the list).
+func topKArea(cats []string, k int) *opts.MarkAreas {
+	if len(cats) == 0 {
+		return nil
+	}
+	last := min(k, len(cats)) - 1
+	label := fmt.Sprintf("top k = %d", k)
+	if k > len(cats) {
+		label += fmt.Sprintf(" (beyond the %d candidates)", len(cats))
+	}
+	return &opts.MarkAreas{
+		Data: []interface{}{[]any{
+			map[string]any{"name": label, "xAxis": cats[0]},
+			map[string]any{"xAxis": cats[last]},
+		}},
+		MarkAreaStyle: opts.MarkAreaStyle{
+			ItemStyle: &opts.ItemStyle{Color: colorHighlight, BorderColor: "#e0a800", BorderWidth: 1},
+			Label:     &opts.Label{Show: opts.Bool(true), Position: "insideTop", Color: "#8a6d00", FontWeight: "bold"},
+		},
+	}
+}
+
+// itemTip is the tooltip text of one ranked item.
+func itemTip(it lab.Item, rerank int) string {
+	t := fmt.Sprintf("rank %d: %s (%s), grade %d, first-stage score %.2f", it.Rank, it.Doc, it.Label, it.Grade, it.FirstScore)
+	if it.FirstRank <= rerank {
+		t += fmt.Sprintf(", reranker score %.4f", it.RerankScore)
+	}
+	if it.FirstRank != it.Rank {
+		t += fmt.Sprintf(", first-stage rank %d", it.FirstRank)
+	}
+	return t
+}
