@@ -81,7 +81,7 @@ func stringField(obj map[string]json.RawMessage, key string, optional bool) (str
 		return "", fmt.Errorf("missing field %q", key)
 	}
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := json.Unmarshal(raw, &s); err != nil || string(raw) == "null" {
 		return "", fmt.Errorf("field %q: want a string, got %s", key, abbreviate(raw))
 	}
 	return s, nil

@@ -82,7 +82,11 @@ func NewIndex(a Analyzer, p BM25, texts []string) *Index {
 
 // unit analyzes text into its distinct terms (in byte order) and counts.
 func (a Analyzer) unit(text string) unitTerms {
-	terms := a.Terms(text)
+	return a.count(a.Terms(text))
+}
+
+// count groups terms into distinct terms (byte order) with counts; terms is reordered.
+func (Analyzer) count(terms []string) unitTerms {
 	slices.Sort(terms)
 	u := unitTerms{length: len(terms)}
 	for i := 0; i < len(terms); {

@@ -88,25 +88,36 @@ type Chunk struct {
 func (c Chunk) Len() int { return c.Window.End - c.Window.Start }
 
 // Chunks cuts every document into the windows of c, in document order then window order.
-// For whole documents each document is one chunk holding its Content (an empty document
-// too). The sum of chunk lengths equals lab.FootprintOf(t.Lengths(), c.Chunk,
-// c.Overlap).Indexed (for whole documents: the corpus's token count). It returns an error
-// when c is invalid.
+// For whole documents each document is one chunk holding its Content. An empty document
+// (no tokens) gives no chunk in either case, so it is never retrieved. The sum of chunk
+// lengths equals lab.FootprintOf(t.Lengths(), c.Chunk, c.Overlap).Indexed (for whole
+// documents: the corpus's token count). It returns an error when c is invalid, or when a
+// document's tokens are not its content's (t was not built by Tokenize with tok).
 func (t Tokenized) Chunks(tok *Tokenizer, c Chunking) ([]Chunk, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	var out []Chunk
 	for i, toks := range t.Tokens {
+		if len(toks) == 0 {
+			continue
+		}
 		if c.Chunk == 0 || len(toks) <= c.Chunk {
-			if len(toks) == 0 && c.Chunk != 0 {
-				continue
-			}
 			out = append(out, Chunk{Doc: i, Window: lab.Window{Start: 0, End: len(toks)}, Text: t.Docs[i].Content()})
 			continue
 		}
+		// The tokens' bytes concatenate to the content, so a window's decoded text is the
+		// content between the byte offsets of its first and its end token.
+		content := t.Docs[i].Content()
+		offsets := make([]int, len(toks)+1)
+		for j, id := range toks {
+			offsets[j+1] = offsets[j] + tok.byteLen(id)
+		}
+		if offsets[len(toks)] != len(content) {
+			return nil, fmt.Errorf("document %q: its %d tokens decode to %d bytes, not its %d", t.Docs[i].ID, len(toks), offsets[len(toks)], len(content))
+		}
 		for w := range lab.WindowSeq(len(toks), c.Chunk, c.Overlap) {
-			out = append(out, Chunk{Doc: i, Window: w, Text: tok.Decode(toks[w.Start:w.End])})
+			out = append(out, Chunk{Doc: i, Window: w, Text: content[offsets[w.Start]:offsets[w.End]]})
 		}
 	}
 	return out, nil

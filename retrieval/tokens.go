@@ -16,6 +16,9 @@ const Encoding = "cl100k_base"
 // call NewTokenizer. A Tokenizer is safe for concurrent use.
 type Tokenizer struct {
 	enc *tiktoken.Tiktoken
+
+	lenOnce  sync.Once
+	tokenLen []int32 // bytes of each ordinary token ID
 }
 
 var (
@@ -55,4 +58,21 @@ func (t *Tokenizer) Count(text string) int {
 // character the result holds the partial bytes of that character.
 func (t *Tokenizer) Decode(tokens []int) string {
 	return t.enc.Decode(tokens)
+}
+
+// byteLen returns the number of bytes token decodes to.
+func (t *Tokenizer) byteLen(token int) int {
+	t.lenOnce.Do(func() {
+		for id := 0; ; id++ {
+			b := t.enc.Decode([]int{id})
+			if b == "" {
+				break // past the last ordinary token (cl100k_base's IDs are dense)
+			}
+			t.tokenLen = append(t.tokenLen, int32(len(b)))
+		}
+	})
+	if token < len(t.tokenLen) {
+		return int(t.tokenLen[token])
+	}
+	return len(t.enc.Decode([]int{token}))
 }

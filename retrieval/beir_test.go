@@ -1,0 +1,162 @@
+package retrieval
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestReadCorpus(t *testing.T) {
+	in := `{"_id": "d1", "title": "T", "text": "one", "metadata": {}}
+
+{"_id": "d2", "text": "two"}
+`
+	docs, err := ReadCorpus(strings.NewReader(in), "c.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Document{{ID: "d1", Title: "T", Text: "one"}, {ID: "d2", Text: "two"}}
+	if !slices.Equal(docs, want) {
+		t.Errorf("ReadCorpus = %+v, want %+v", docs, want)
+	}
+	if docs[0].Content() != "T\none" || docs[1].Content() != "two" {
+		t.Errorf("Content = %q, %q", docs[0].Content(), docs[1].Content())
+	}
+}
+
+func TestReadCorpusErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"not json", `{"_id":"a","text":""}` + "\n{oops", "c.jsonl:2: not a JSON object"},
+		{"array", `[1]`, "c.jsonl:1: not a JSON object"},
+		{"null", `null`, "c.jsonl:1: not a JSON object: null"},
+		{"missing id", `{"text":"x"}`, `c.jsonl:1: missing field "_id"`},
+		{"numeric id", `{"_id": 7, "text":"x"}`, `c.jsonl:1: field "_id": want a string, got 7`},
+		{"empty id", `{"_id": "", "text":"x"}`, `c.jsonl:1: empty "_id"`},
+		{"missing text", `{"_id": "a"}`, `c.jsonl:1: missing field "text"`},
+		{"bad title", `{"_id": "a", "title": null, "text": ""}`, `c.jsonl:1: field "title": want a string, got null`},
+		{"duplicate", "{\"_id\":\"a\",\"text\":\"\"}\n\n{\"_id\":\"a\",\"text\":\"\"}", `c.jsonl:3: duplicate document "a" (first on line 1)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadCorpus(strings.NewReader(tc.in), "c.jsonl")
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("err = %v, want prefix %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestReadQueries(t *testing.T) {
+	qs, err := ReadQueries(strings.NewReader(`{"_id":"1","text":"q one","metadata":{"x":1}}`+"\n"+`{"text":"q two","_id":"2"}`), "q.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Query{{"1", "q one"}, {"2", "q two"}}; !slices.Equal(qs, want) {
+		t.Errorf("ReadQueries = %+v, want %+v", qs, want)
+	}
+	_, err = ReadQueries(strings.NewReader(`{"_id":"1","text":"a"}`+"\n"+`{"_id":"1","text":"b"}`), "q.jsonl")
+	if err == nil || !strings.HasPrefix(err.Error(), `q.jsonl:2: duplicate query "1"`) {
+		t.Errorf("duplicate query: err = %v", err)
+	}
+}
+
+// writeCollection writes a BEIR directory with the given files (path -> content).
+func writeCollection(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestReadCollection(t *testing.T) {
+	corpus := `{"_id":"d1","title":"Apples","text":"red apples"}` + "\n" + `{"_id":"d2","title":"","text":"green pears"}` + "\n"
+	queries := `{"_id":"q2","text":"pears"}` + "\n" + `{"_id":"q1","text":"apples"}` + "\n" + `{"_id":"q3","text":"unjudged"}` + "\n"
+	qrels := "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t2\n"
+	dir := writeCollection(t, map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels})
+	c, err := ReadCollection(dir, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Docs) != 2 || !slices.Equal(c.Queries, []Query{{"q1", "apples"}, {"q2", "pears"}}) || c.Qrels["q2"]["d2"] != 2 {
+		t.Errorf("ReadCollection = %+v", c)
+	}
+
+	t.Run("errors", func(t *testing.T) {
+		tests := []struct {
+			name  string
+			files map[string]string
+			split string
+			want  string
+		}{
+			{"no corpus", map[string]string{"queries.jsonl": queries, "qrels/test.tsv": qrels}, "test", "neither it nor corpus.jsonl.gz exists"},
+			{"no split", map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries}, "dev", "dev.tsv"},
+			{"bad split", map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries}, "../x", `split "../x"`},
+			{"unknown query", map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels + "q9\td1\t1\n"}, "test", `query "q9" is not in queries.jsonl`},
+			{"unknown doc", map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels + "q1\td9\t1\n"}, "test", `judges document "d9"`},
+			{"bad corpus line", map[string]string{"corpus.jsonl": corpus + "{\n", "queries.jsonl": queries, "qrels/test.tsv": qrels}, "test", "corpus.jsonl:3: not a JSON object"},
+		}
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				_, err := ReadCollection(writeCollection(t, tc.files), tc.split)
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("err = %v, want it to contain %q", err, tc.want)
+				}
+			})
+		}
+	})
+}
+
+func FuzzReadCorpus(f *testing.F) {
+	f.Add(`{"_id":"d1","title":"T","text":"x"}` + "\n" + `{"_id":"d2","text":"y"}`)
+	f.Add(`{"_id":"d1","text":1}`)
+	f.Add("\n\n{}\n")
+	f.Add(`{"_id":"a","text":"\u00e9"}` + "\r\n" + `{"_id":"a","text":""}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		docs, err := ReadCorpus(strings.NewReader(in), "f")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f:") {
+				t.Errorf("error without position: %v", err)
+			}
+			return
+		}
+		seen := map[string]bool{}
+		for _, d := range docs {
+			if d.ID == "" || seen[d.ID] {
+				t.Errorf("accepted empty or duplicate ID %q", d.ID)
+			}
+			seen[d.ID] = true
+		}
+	})
+}
+
+func FuzzReadQueries(f *testing.F) {
+	f.Add(`{"_id":"1","text":"q"}` + "\n" + `{"_id":"2","text":"r"}`)
+	f.Add(`{"_id":"1"}`)
+	f.Add(`{"_id":["1"],"text":"q"}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		qs, err := ReadQueries(strings.NewReader(in), "f")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f:") {
+				t.Errorf("error without position: %v", err)
+			}
+			return
+		}
+		seen := map[string]bool{}
+		for _, q := range qs {
+			if q.ID == "" || seen[q.ID] {
+				t.Errorf("accepted empty or duplicate ID %q", q.ID)
+			}
+			seen[q.ID] = true
+		}
+	})
+}

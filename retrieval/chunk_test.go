@@ -1,0 +1,96 @@
+package retrieval
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ranklab/ranklab/lab"
+)
+
+func TestChunks(t *testing.T) {
+	tok := mustTokenizer(t)
+	var docs []Document
+	for i, n := range []int{0, 1, 5, 31, 32, 33, 100, 257, 700} {
+		words := make([]string, n)
+		for j := range words {
+			words[j] = fmt.Sprintf("w%dé%d", j%7, j%3) // multi-token words with a 2-byte character
+		}
+		docs = append(docs, Document{ID: fmt.Sprint("d", i), Title: fmt.Sprint("Title ", n), Text: strings.Join(words, " ")})
+	}
+	docs = append(docs, Document{ID: "empty"})
+	tz := Tokenize(tok, docs)
+	lengths := tz.Lengths()
+	if lengths[len(lengths)-1] != 0 {
+		t.Fatalf("empty document has %d tokens", lengths[len(lengths)-1])
+	}
+	configs := append(SweepChunkings(), Chunking{Chunk: 1}, Chunking{Chunk: 5, Overlap: 4}, Chunking{Chunk: 3, Overlap: 1})
+	for _, c := range configs {
+		t.Run(c.String(), func(t *testing.T) {
+			chunks, err := tz.Chunks(tok, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			indexed := 0
+			for _, ch := range chunks {
+				indexed += ch.Len()
+			}
+			if c.Chunk == 0 {
+				total := 0
+				for _, n := range lengths {
+					total += n
+				}
+				if indexed != total || len(chunks) != len(docs)-1 {
+					t.Errorf("whole: %d chunks, %d tokens; want %d, %d", len(chunks), indexed, len(docs)-1, total)
+				}
+				return
+			}
+			f, err := lab.FootprintOf(lengths, c.Chunk, c.Overlap)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if indexed != f.Indexed || len(chunks) != f.Chunks {
+				t.Errorf("%d chunks, %d tokens; footprint model: %d, %d", len(chunks), indexed, f.Chunks, f.Indexed)
+			}
+			// Document by document: the windows are the model's, the texts decode them, and
+			// windows that tile the document (no overlap) give back its content.
+			for d, toks := range tz.Tokens {
+				var mine []lab.Window
+				var text strings.Builder
+				for _, ch := range chunks {
+					if ch.Doc == d {
+						mine = append(mine, ch.Window)
+						if ch.Text != tok.Decode(toks[ch.Window.Start:ch.Window.End]) {
+							t.Errorf("doc %d window %v: text is not the decoded window", d, ch.Window)
+						}
+						text.WriteString(ch.Text)
+					}
+				}
+				want := lab.Windows(len(toks), c.Chunk, c.Overlap)
+				if !slices.Equal(mine, want) && !(len(mine) == 0 && len(want) == 0) {
+					t.Errorf("doc %d: windows %v, want %v", d, mine, want)
+				}
+				if c.Overlap == 0 && text.String() != docs[d].Content() && len(toks) > 0 {
+					t.Errorf("doc %d: chunks without overlap do not concatenate to the content", d)
+				}
+			}
+		})
+	}
+}
+
+func TestChunkingValidate(t *testing.T) {
+	for _, c := range []Chunking{{Chunk: -1}, {Chunk: 0, Overlap: 3}, {Chunk: 4, Overlap: 4}, {Chunk: 4, Overlap: -1}, {Chunk: lab.MaxChunk + 1}} {
+		if err := c.Validate(); err == nil {
+			t.Errorf("Validate(%+v) = nil, want an error", c)
+		}
+	}
+	for _, c := range SweepChunkings() {
+		if err := c.Validate(); err != nil {
+			t.Errorf("Validate(%+v) = %v", c, err)
+		}
+	}
+	if got := len(SweepChunkings()); got != 11 {
+		t.Errorf("SweepChunkings has %d configurations, want 11", got)
+	}
+}
