@@ -1,0 +1,329 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/ranklab/ranklab/stats"
+)
+
+// Tests chooses which significance tests a comparison runs.
+type Tests int
+
+const (
+	Both          Tests = iota // the paired t-test and the randomization test (the default)
+	TTest                      // the paired t-test only
+	Randomization              // the paired randomization (sign-flip) test only
+)
+
+// String returns the command-line spelling: "both", "t" or "perm".
+func (t Tests) String() string {
+	switch t {
+	case TTest:
+		return "t"
+	case Randomization:
+		return "perm"
+	default:
+		return "both"
+	}
+}
+
+// ParseTests reads "t", "perm" or "both".
+func ParseTests(s string) (Tests, error) {
+	switch s {
+	case "t":
+		return TTest, nil
+	case "perm":
+		return Randomization, nil
+	case "both":
+		return Both, nil
+	}
+	return Both, fmt.Errorf("compare: unknown test %q (want t, perm or both)", s)
+}
+
+func (t Tests) runT() bool    { return t == Both || t == TTest }
+func (t Tests) runPerm() bool { return t == Both || t == Randomization }
+
+// Options tune a comparison; the zero value means the documented defaults.
+type Options struct {
+	Tests        Tests   // which tests; zero value Both
+	Permutations int     // randomization test draws; 0 means stats.DefaultPermutations (10000)
+	Resamples    int     // bootstrap resamples; 0 means stats.DefaultResamples (10000)
+	Level        float64 // confidence level of the intervals; 0 means stats.DefaultLevel (0.95)
+	Alpha        float64 // significance level for the marks; 0 means 0.05
+	Seed         uint64  // seed of the randomization test and the bootstrap; 0 means stats.DefaultSeed (42)
+}
+
+func (o Options) withDefaults() Options {
+	if o.Permutations == 0 {
+		o.Permutations = stats.DefaultPermutations
+	}
+	if o.Resamples == 0 {
+		o.Resamples = stats.DefaultResamples
+	}
+	if o.Level == 0 {
+		o.Level = stats.DefaultLevel
+	}
+	if o.Alpha == 0 {
+		o.Alpha = 0.05
+	}
+	if o.Seed == 0 {
+		o.Seed = stats.DefaultSeed
+	}
+	return o
+}
+
+func (o Options) validate() error {
+	switch {
+	case o.Tests < Both || o.Tests > Randomization:
+		return fmt.Errorf("compare: Options.Tests = %d is not Both, TTest or Randomization", int(o.Tests))
+	case o.Permutations < 1:
+		return fmt.Errorf("compare: Options.Permutations must be at least 1, got %d", o.Permutations)
+	case o.Resamples < 1:
+		return fmt.Errorf("compare: Options.Resamples must be at least 1, got %d", o.Resamples)
+	case !(o.Level > 0 && o.Level < 1):
+		return fmt.Errorf("compare: Options.Level must be in (0, 1), got %v", o.Level)
+	case !(o.Alpha > 0 && o.Alpha < 1):
+		return fmt.Errorf("compare: Options.Alpha must be in (0, 1), got %v", o.Alpha)
+	}
+	return nil
+}
+
+// Scores are one run's per-query values, as lab.Result holds them: Values[i][j] is query
+// Queries[i] on measure j.
+type Scores struct {
+	Name    string
+	Queries []string
+	Values  [][]float64
+	Ignored []string // queries of the run that the qrels do not have (reported, not compared)
+}
+
+// RunSummary describes one run of a Report.
+type RunSummary struct {
+	Name       string
+	Means      []float64    // per measure, over Report.Queries (queries the run lacks count 0)
+	CI         [][2]float64 // per measure, percentile bootstrap interval of the mean
+	ScoredZero []string     // queries of Report.Queries the run has no ranking for: scored 0
+	Ignored    []string     // queries of the run absent from the qrels: ignored
+}
+
+// Comparison is one run against the baseline on one measure. Fields a test did not compute (or
+// could not: n < 2 for the t-test and the effect size) are NaN.
+type Comparison struct {
+	Run     int // index in Report.Runs (never 0, the baseline)
+	Measure int // index in Report.Measures
+
+	Baseline, Mean float64   // means of the baseline and the run
+	Diff           float64   // Mean - Baseline = mean of the per-query differences
+	Diffs          []float64 // run - baseline per query, in Report.Queries order
+	CILow, CIHigh  float64   // percentile bootstrap interval of Diff
+	Wins, Ties     int       // queries where the run is above the baseline / equal (|d| ≤ TieTolerance)
+	Losses         int       // queries where the run is below the baseline
+	EffectSize     float64   // Cohen's d_z = mean(d) / sd(d)
+
+	T, PT                      float64 // paired t-test: statistic and two-sided p
+	PTHolm, PTBonferroni       float64 // PT adjusted over all comparisons of the report
+	PPerm                      float64 // randomization test p, (c+1)/(N+1)
+	PPermHolm, PPermBonferroni float64 // PPerm adjusted over all comparisons of the report
+}
+
+// TieTolerance is the largest |difference| counted as a tie in win/tie/loss.
+const TieTolerance = 1e-9
+
+// SignificantT reports whether the Holm-adjusted t-test p is at most alpha.
+func (c Comparison) SignificantT(alpha float64) bool { return c.PTHolm <= alpha }
+
+// SignificantPerm reports whether the Holm-adjusted randomization p is at most alpha.
+func (c Comparison) SignificantPerm(alpha float64) bool { return c.PPermHolm <= alpha }
+
+// Report is a complete comparison; every format (Text, Markdown, LaTeX, CSV, JSON, HTML) and
+// chart prints these values and computes nothing.
+type Report struct {
+	Measures    []string     // measure names, as given
+	Queries     []string     // the paired query set, in byte order
+	Runs        []RunSummary // Runs[0] is the baseline
+	Comparisons []Comparison // run-major: (run 1, measure 0), (run 1, measure 1), …, (run 2, measure 0), …
+	Options     Options      // with defaults filled in
+	Notes       []string     // what a reader must know: queries scored 0, ignored, tests not run
+}
+
+// Baseline returns the baseline run's name.
+func (r Report) Baseline() string { return r.Runs[0].Name }
+
+// Comparison returns the comparison of run (≥ 1) on measure.
+func (r Report) Comparison(run, measure int) Comparison {
+	return r.Comparisons[(run-1)*len(r.Measures)+measure]
+}
+
+// FromScores compares runs[1:] with runs[0] (the baseline) on already evaluated per-query
+// values. measures names the columns of every Scores.Values row. The paired query set is
+// universe when it is non-empty, else the union of the runs' queries; a run without a value for
+// a query of the set scores 0 on it (trec_eval -c) and the report lists it.
+func FromScores(measures []string, runs []Scores, universe []string, opt Options) (Report, error) {
+	opt = opt.withDefaults()
+	if err := opt.validate(); err != nil {
+		return Report{}, err
+	}
+	if len(runs) < 2 {
+		return Report{}, fmt.Errorf("compare: need at least 2 runs (a baseline and one to compare), got %d", len(runs))
+	}
+	if len(measures) == 0 {
+		return Report{}, errors.New("compare: no measures")
+	}
+	per := make([]map[string][]float64, len(runs))
+	set := map[string]bool{}
+	for _, q := range universe {
+		set[q] = true
+	}
+	for i, s := range runs {
+		if len(s.Values) != len(s.Queries) {
+			return Report{}, fmt.Errorf("compare: run %q: %d queries but %d rows of values", s.Name, len(s.Queries), len(s.Values))
+		}
+		per[i] = make(map[string][]float64, len(s.Queries))
+		for k, q := range s.Queries {
+			if len(s.Values[k]) != len(measures) {
+				return Report{}, fmt.Errorf("compare: run %q, query %q: %d values for %d measures", s.Name, q, len(s.Values[k]), len(measures))
+			}
+			for j, v := range s.Values[k] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return Report{}, fmt.Errorf("compare: run %q, query %q, %s = %v is not a finite number", s.Name, q, measures[j], v)
+				}
+			}
+			if _, dup := per[i][q]; dup {
+				return Report{}, fmt.Errorf("compare: run %q: query %q given twice", s.Name, q)
+			}
+			per[i][q] = s.Values[k]
+			if len(universe) == 0 {
+				set[q] = true
+			}
+		}
+	}
+	if len(set) == 0 {
+		return Report{}, errors.New("compare: no query to compare: no run has a query of the qrels")
+	}
+	queries := make([]string, 0, len(set))
+	for q := range set {
+		queries = append(queries, q)
+	}
+	sort.Strings(queries)
+
+	r := Report{Measures: append([]string(nil), measures...), Queries: queries, Options: opt}
+	// values[i][j][k]: run i, measure j, query k.
+	values := make([][][]float64, len(runs))
+	for i, s := range runs {
+		sum := RunSummary{Name: s.Name, Ignored: append([]string(nil), s.Ignored...)}
+		values[i] = make([][]float64, len(measures))
+		for j := range measures {
+			values[i][j] = make([]float64, len(queries))
+		}
+		for k, q := range queries {
+			row, ok := per[i][q]
+			if !ok {
+				sum.ScoredZero = append(sum.ScoredZero, q)
+				continue
+			}
+			for j := range measures {
+				values[i][j][k] = row[j]
+			}
+		}
+		zeros := make([]float64, len(queries))
+		for j := range measures {
+			sum.Means = append(sum.Means, mean(values[i][j]))
+			lo, hi, err := stats.BootstrapCI(values[i][j], zeros, opt.Resamples, opt.Level, opt.Seed)
+			if err != nil {
+				return Report{}, fmt.Errorf("compare: run %q, %s: %v", s.Name, measures[j], err)
+			}
+			sum.CI = append(sum.CI, [2]float64{lo, hi})
+		}
+		r.Runs = append(r.Runs, sum)
+		if n := len(sum.ScoredZero); n > 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("run %q has no ranking for %d of %d queries, scored 0: %s",
+				s.Name, n, len(queries), listIDs(sum.ScoredZero)))
+		}
+		if n := len(sum.Ignored); n > 0 {
+			r.Notes = append(r.Notes, fmt.Sprintf("run %q: %d queries not in the qrels, ignored: %s", s.Name, n, listIDs(sum.Ignored)))
+		}
+	}
+	if len(queries) < 2 && opt.Tests.runT() {
+		r.Notes = append(r.Notes, fmt.Sprintf("%d query: the t-test and the effect size need at least 2 queries and are not reported", len(queries)))
+	}
+
+	var pt, pperm []float64
+	for i := 1; i < len(runs); i++ {
+		for j := range measures {
+			a, b := values[i][j], values[0][j]
+			c := Comparison{Run: i, Measure: j, Baseline: r.Runs[0].Means[j], Mean: r.Runs[i].Means[j],
+				T: math.NaN(), PT: math.NaN(), PTHolm: math.NaN(), PTBonferroni: math.NaN(),
+				PPerm: math.NaN(), PPermHolm: math.NaN(), PPermBonferroni: math.NaN(), EffectSize: math.NaN()}
+			c.Diffs = make([]float64, len(queries))
+			for k := range queries {
+				d := a[k] - b[k]
+				c.Diffs[k] = d
+				switch {
+				case math.Abs(d) <= TieTolerance:
+					c.Ties++
+				case d > 0:
+					c.Wins++
+				default:
+					c.Losses++
+				}
+			}
+			c.Diff = mean(c.Diffs)
+			var err error
+			if c.CILow, c.CIHigh, err = stats.BootstrapCI(a, b, opt.Resamples, opt.Level, opt.Seed); err != nil {
+				return Report{}, fmt.Errorf("compare: %s vs %s, %s: %v", runs[i].Name, runs[0].Name, measures[j], err)
+			}
+			if len(queries) >= 2 {
+				if c.EffectSize, err = stats.CohensD(a, b); err != nil {
+					return Report{}, err
+				}
+				if opt.Tests.runT() {
+					if c.T, c.PT, err = stats.PairedTTest(a, b); err != nil {
+						return Report{}, err
+					}
+					pt = append(pt, c.PT)
+				}
+			}
+			if opt.Tests.runPerm() {
+				if c.PPerm, err = stats.RandomizationTest(a, b, opt.Permutations, opt.Seed); err != nil {
+					return Report{}, err
+				}
+				pperm = append(pperm, c.PPerm)
+			}
+			r.Comparisons = append(r.Comparisons, c)
+		}
+	}
+	if len(pt) == len(r.Comparisons) {
+		h, b := stats.Holm(pt), stats.Bonferroni(pt)
+		for k := range r.Comparisons {
+			r.Comparisons[k].PTHolm, r.Comparisons[k].PTBonferroni = h[k], b[k]
+		}
+	}
+	if len(pperm) == len(r.Comparisons) {
+		h, b := stats.Holm(pperm), stats.Bonferroni(pperm)
+		for k := range r.Comparisons {
+			r.Comparisons[k].PPermHolm, r.Comparisons[k].PPermBonferroni = h[k], b[k]
+		}
+	}
+	return r, nil
+}
+
+func mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// listIDs prints up to 10 ids, then "… (N more)".
+func listIDs(ids []string) string {
+	const max = 10
+	if len(ids) <= max {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:max], ", ") + fmt.Sprintf(", … (%d more)", len(ids)-max)
+}

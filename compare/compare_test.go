@@ -1,0 +1,398 @@
+package compare
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// scores builds Scores for one measure from query -> value pairs written "q1=0.5".
+func scores(name string, pairs ...string) Scores {
+	s := Scores{Name: name}
+	for _, p := range pairs {
+		q, v, _ := strings.Cut(p, "=")
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			panic(err)
+		}
+		s.Queries = append(s.Queries, q)
+		s.Values = append(s.Values, []float64{f})
+	}
+	return s
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
+
+func TestFromScoresByHand(t *testing.T) {
+	base := scores("first", "q1=0.5", "q2=0.25", "q3=0", "q4=1")
+	run := scores("reranked", "q1=1", "q2=0.5", "q3=0.25", "q4=1")
+	r, err := FromScores([]string{"nDCG@10"}, []Scores{base, run}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.Comparison(1, 0)
+	// d = (0.5, 0.25, 0.25, 0): mean 0.25; sd = sqrt((0.0625 + 0 + 0 + 0.0625) / 3).
+	sd := math.Sqrt((0.0625 + 0.0625) / 3)
+	want := map[string][2]float64{
+		"baseline mean": {c.Baseline, (0.5 + 0.25 + 0 + 1) / 4},
+		"run mean":      {c.Mean, (1 + 0.5 + 0.25 + 1) / 4},
+		"diff":          {c.Diff, 0.25},
+		"effect size":   {c.EffectSize, 0.25 / sd},
+		"t":             {c.T, 0.25 / (sd / 2)},
+	}
+	for name, v := range want {
+		if !near(v[0], v[1]) {
+			t.Errorf("%s = %v, want %v", name, v[0], v[1])
+		}
+	}
+	if c.Wins != 3 || c.Ties != 1 || c.Losses != 0 {
+		t.Errorf("W/T/L = %d/%d/%d, want 3/1/0", c.Wins, c.Ties, c.Losses)
+	}
+	// One comparison: Holm and Bonferroni leave p unchanged.
+	if c.PTHolm != c.PT || c.PTBonferroni != c.PT || c.PPermHolm != c.PPerm {
+		t.Errorf("single comparison adjusted: %+v", c)
+	}
+	// 4 queries, all differences ≥ 0 and three non-zero: sign flips of the zero do not matter;
+	// of the 8 sign patterns of (0.5, 0.25, 0.25), |sum| ≥ 1 only for all + and all −: exact p = 2/8.
+	if math.Abs(c.PPerm-2.0/8) > 4*math.Sqrt(0.25*0.75/10000)+1e-4 {
+		t.Errorf("p(perm) = %v, want about 2/8", c.PPerm)
+	}
+	if !(c.CILow <= c.Diff && c.Diff <= c.CIHigh) || c.CILow < 0 || c.CIHigh > 0.5 {
+		t.Errorf("CI [%v, %v] does not fit the differences 0..0.5 around 0.25", c.CILow, c.CIHigh)
+	}
+	if r.Baseline() != "first" || len(r.Notes) != 0 {
+		t.Errorf("baseline %q, notes %q", r.Baseline(), r.Notes)
+	}
+}
+
+func TestFromScoresCorrections(t *testing.T) {
+	// Two runs against one baseline on one measure: 2 comparisons. d for "b" = (1, 2, 3) gives the
+	// df = 2 closed form p = 1 - t/sqrt(2 + t²) with t = 2·sqrt(3).
+	base := scores("base", "q1=0", "q2=0", "q3=0")
+	b := scores("b", "q1=1", "q2=2", "q3=3")
+	c := scores("c", "q1=1", "q2=-1", "q3=1")
+	r, err := FromScores([]string{"m"}, []Scores{base, b, c}, nil, Options{Tests: TTest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := 2 * math.Sqrt(3)
+	pb := 1 - tb/math.Sqrt(2+tb*tb)
+	// c: d = (1, -1, 1): mean 1/3, sd = sqrt(((2/3)² + (4/3)² + (2/3)²) / 2) = sqrt(4/3).
+	tc := (1.0 / 3) / (math.Sqrt(4.0/3) / math.Sqrt(3))
+	pc := 1 - tc/math.Sqrt(2+tc*tc)
+	cb, cc := r.Comparison(1, 0), r.Comparison(2, 0)
+	if !near(cb.T, tb) || !near(cb.PT, pb) || !near(cc.T, tc) || !near(cc.PT, pc) {
+		t.Fatalf("t/p: b %v %v (want %v %v), c %v %v (want %v %v)", cb.T, cb.PT, tb, pb, cc.T, cc.PT, tc, pc)
+	}
+	// pb ≈ 0.075 < pc ≈ 0.67: Holm multiplies the smaller by 2, the larger by 1 (then max).
+	if !near(cb.PTHolm, 2*pb) || !near(cc.PTHolm, math.Max(2*pb, pc)) {
+		t.Errorf("Holm: %v %v, want %v %v", cb.PTHolm, cc.PTHolm, 2*pb, math.Max(2*pb, pc))
+	}
+	if !near(cb.PTBonferroni, 2*pb) || !near(cc.PTBonferroni, math.Min(1, 2*pc)) {
+		t.Errorf("Bonferroni: %v %v", cb.PTBonferroni, cc.PTBonferroni)
+	}
+	if !math.IsNaN(cb.PPerm) || !math.IsNaN(cb.PPermHolm) {
+		t.Errorf("randomization ran with Tests = TTest: %v", cb.PPerm)
+	}
+}
+
+func TestFromScoresEdgeCases(t *testing.T) {
+	t.Run("identical runs", func(t *testing.T) {
+		a := scores("a", "q1=0.5", "q2=0.25", "q3=1")
+		r, err := FromScores([]string{"m"}, []Scores{a, a}, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := r.Comparison(1, 0)
+		if c.T != 0 || c.PT != 1 || c.PPerm != 1 || c.CILow != 0 || c.CIHigh != 0 || c.EffectSize != 0 || c.Ties != 3 {
+			t.Errorf("identical: %+v", c)
+		}
+		if !strings.Contains(r.Text(), "0/3/0") {
+			t.Errorf("text lacks W/T/L 0/3/0:\n%s", r.Text())
+		}
+	})
+	t.Run("ties in scores", func(t *testing.T) {
+		a := scores("a", "q1=0.5", "q2=0.5", "q3=0.5", "q4=0.5")
+		b := scores("b", "q1=0.5", "q2=0.75", "q3=0.5", "q4=0.25")
+		r, err := FromScores([]string{"m"}, []Scores{a, b}, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := r.Comparison(1, 0)
+		// d = (0, 0.25, 0, -0.25): mean 0, so t = 0 and p = 1.
+		if c.Wins != 1 || c.Ties != 2 || c.Losses != 1 || c.T != 0 || !near(c.PT, 1) {
+			t.Errorf("%+v", c)
+		}
+	})
+	t.Run("single query", func(t *testing.T) {
+		a := scores("a", "q1=0.5")
+		b := scores("b", "q1=1")
+		r, err := FromScores([]string{"m"}, []Scores{a, b}, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := r.Comparison(1, 0)
+		if !math.IsNaN(c.T) || !math.IsNaN(c.PT) || !math.IsNaN(c.EffectSize) || c.PPerm != 1 || c.Diff != 0.5 {
+			t.Errorf("%+v", c)
+		}
+		if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "1 query: the t-test and the effect size need at least 2 queries") {
+			t.Errorf("notes %q", r.Notes)
+		}
+		if !strings.Contains(r.Text(), "n/a") || !strings.Contains(r.JSON(), `"t": null`) {
+			t.Errorf("n/a not shown")
+		}
+		if c.SignificantT(0.05) {
+			t.Error("NaN p marked significant")
+		}
+	})
+	t.Run("mismatched query sets", func(t *testing.T) {
+		a := scores("a", "q1=0.5", "q2=0.5", "q3=1")
+		b := scores("b", "q1=1", "q2=1", "q4=1")
+		r, err := FromScores([]string{"m"}, []Scores{a, b}, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(r.Queries, ",") != "q1,q2,q3,q4" {
+			t.Fatalf("queries %v", r.Queries)
+		}
+		if got := r.Runs[0].ScoredZero; len(got) != 1 || got[0] != "q4" {
+			t.Errorf("a scored zero %v", got)
+		}
+		if got := r.Runs[1].ScoredZero; len(got) != 1 || got[0] != "q3" {
+			t.Errorf("b scored zero %v", got)
+		}
+		// Means over the 4 queries, with 0 for the missing one.
+		if !near(r.Runs[0].Means[0], (0.5+0.5+1+0)/4) || !near(r.Runs[1].Means[0], (1.0+1+0+1)/4) {
+			t.Errorf("means %v %v", r.Runs[0].Means, r.Runs[1].Means)
+		}
+		want := `run "b" has no ranking for 1 of 4 queries, scored 0: q3`
+		if !strings.Contains(strings.Join(r.Notes, "\n"), want) {
+			t.Errorf("notes %q lack %q", r.Notes, want)
+		}
+	})
+	t.Run("universe adds queries no run has", func(t *testing.T) {
+		a := scores("a", "q1=0.5")
+		b := scores("b", "q1=1")
+		r, err := FromScores([]string{"m"}, []Scores{a, b}, []string{"q1", "q2"}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Queries) != 2 || len(r.Runs[0].ScoredZero) != 1 || !near(r.Runs[1].Means[0], 0.5) {
+			t.Errorf("%+v", r.Runs)
+		}
+	})
+}
+
+func TestFromScoresErrors(t *testing.T) {
+	a := scores("a", "q1=0.5")
+	tests := []struct {
+		name     string
+		measures []string
+		runs     []Scores
+		opt      Options
+		want     string
+	}{
+		{"one run", []string{"m"}, []Scores{a}, Options{}, "need at least 2 runs (a baseline and one to compare), got 1"},
+		{"no measures", nil, []Scores{a, a}, Options{}, "no measures"},
+		{"no queries", []string{"m"}, []Scores{{Name: "x"}, {Name: "y"}}, Options{}, "no query to compare"},
+		{"values per measure", []string{"m", "n"}, []Scores{a, a}, Options{}, `run "a", query "q1": 1 values for 2 measures`},
+		{"rows", []string{"m"}, []Scores{a, {Name: "b", Queries: []string{"q1"}}}, Options{}, `run "b": 1 queries but 0 rows`},
+		{"NaN", []string{"m"}, []Scores{a, {Name: "b", Queries: []string{"q1"}, Values: [][]float64{{math.NaN()}}}}, Options{}, `run "b", query "q1", m = NaN is not a finite number`},
+		{"duplicate", []string{"m"}, []Scores{a, scores("b", "q1=1", "q1=0")}, Options{}, `run "b": query "q1" given twice`},
+		{"level", []string{"m"}, []Scores{a, a}, Options{Level: 1.5}, "Options.Level must be in (0, 1), got 1.5"},
+		{"tests", []string{"m"}, []Scores{a, a}, Options{Tests: 7}, "Options.Tests = 7"},
+		{"permutations", []string{"m"}, []Scores{a, a}, Options{Permutations: -1}, "Options.Permutations must be at least 1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := FromScores(tc.measures, tc.runs, nil, tc.opt)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestFromScoresDoesNotMutate(t *testing.T) {
+	a := scores("a", "q2=0.5", "q1=0.25")
+	b := scores("b", "q2=1", "q1=0")
+	r, err := FromScores([]string{"m"}, []Scores{a, b}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Queries[0] != "q2" || a.Values[0][0] != 0.5 || b.Values[1][0] != 0 {
+		t.Error("input modified")
+	}
+	// Queries are in byte order, Diffs follow them: q1: 0 - 0.25, q2: 1 - 0.5.
+	c := r.Comparison(1, 0)
+	if r.Queries[0] != "q1" || c.Diffs[0] != -0.25 || c.Diffs[1] != 0.5 {
+		t.Errorf("queries %v diffs %v", r.Queries, c.Diffs)
+	}
+}
+
+func TestParseTests(t *testing.T) {
+	for _, s := range []string{"t", "perm", "both"} {
+		v, err := ParseTests(s)
+		if err != nil || v.String() != s {
+			t.Errorf("%q -> %v, %v", s, v, err)
+		}
+	}
+	if _, err := ParseTests("z"); err == nil || !strings.Contains(err.Error(), `unknown test "z" (want t, perm or both)`) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// sample is a 3-run, 2-measure report with a hostile run name, used by the format tests.
+func sample(t *testing.T) Report {
+	t.Helper()
+	qs := []string{"q01", "q02", "q03", "q04", "q05", "q06", "q07", "q08", "q09", "q10", "q11", "q12"}
+	base := Scores{Name: "first <stage> & co", Queries: qs}
+	rr := Scores{Name: `rerank|_{50}$ "x"`, Queries: qs}
+	other := Scores{Name: "</td><script>alert(1)</script>", Queries: qs[:11]}
+	for k := range qs {
+		b := 0.05 * float64(k%5)
+		base.Values = append(base.Values, []float64{b, b / 2})
+		gain := 0.3 + 0.02*float64(k%4) // every query gains 0.30..0.36
+		rr.Values = append(rr.Values, []float64{b + gain, b/2 + gain})
+		if k < 11 {
+			wobble := 0.01 * float64(k%3-1) // -0.01, 0, +0.01
+			other.Values = append(other.Values, []float64{b + wobble, b / 2})
+		}
+	}
+	r, err := FromScores([]string{"nDCG@10", "P_5"}, []Scores{base, rr, other}, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestCSVRoundTrip(t *testing.T) {
+	r := sample(t)
+	rows, err := csv.NewReader(strings.NewReader(r.CSV())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+len(r.Runs)*len(r.Measures) || strings.Join(rows[0], ",") != strings.Join(CSVHeader, ",") {
+		t.Fatalf("%d rows, header %v", len(rows), rows[0])
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	for _, row := range rows[1:] {
+		if row[col["is_baseline"]] == "true" {
+			if row[col["p_t"]] != "" {
+				t.Errorf("baseline row has p_t %q", row[col["p_t"]])
+			}
+			continue
+		}
+		var run, m int
+		for i := range r.Runs {
+			if r.Runs[i].Name == row[col["run"]] {
+				run = i
+			}
+		}
+		for j := range r.Measures {
+			if r.Measures[j] == row[col["measure"]] {
+				m = j
+			}
+		}
+		c := r.Comparison(run, m)
+		for name, want := range map[string]float64{"diff": c.Diff, "p_t": c.PT, "p_perm_holm": c.PPermHolm, "mean": c.Mean, "effect_size": c.EffectSize} {
+			got, err := strconv.ParseFloat(row[col[name]], 64)
+			if err != nil || got != want {
+				t.Errorf("%s/%s %s = %q, want %v", row[0], row[2], name, row[col[name]], want)
+			}
+		}
+	}
+}
+
+func TestJSON(t *testing.T) {
+	r := sample(t)
+	var got struct {
+		Baseline    string `json:"baseline"`
+		Comparisons []struct {
+			Run   string    `json:"run"`
+			PT    *float64  `json:"p_t"`
+			Diffs []float64 `json:"diffs"`
+		} `json:"comparisons"`
+		Runs []struct {
+			ScoredZero []string `json:"scored_zero"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(r.JSON()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Baseline != "first <stage> & co" || len(got.Comparisons) != 4 || *got.Comparisons[0].PT != r.Comparisons[0].PT {
+		t.Errorf("%+v", got)
+	}
+	if len(got.Runs[2].ScoredZero) != 1 || got.Runs[2].ScoredZero[0] != "q12" {
+		t.Errorf("scored zero %v", got.Runs[2].ScoredZero)
+	}
+}
+
+func TestHTMLEscapesAndMarks(t *testing.T) {
+	r := sample(t)
+	h := r.HTML()
+	for _, bad := range []string{"<script", "<stage>", "& co", `"x"`} {
+		if strings.Contains(h, bad) {
+			t.Errorf("HTML contains unescaped %q", bad)
+		}
+	}
+	for _, want := range []string{"&lt;/td&gt;&lt;script&gt;", "first &lt;stage&gt; &amp; co <em>(baseline)</em>", "<sup>*†</sup>", "scored 0: q12"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	// The reranked run gains 0.30..0.36 on all 12 queries: exact randomization p = 2/2^12,
+	// t-test p far below 0.05; both stay below 0.05 after Holm over 4 comparisons.
+	if c := r.Comparison(1, 0); !c.SignificantT(0.05) || !c.SignificantPerm(0.05) {
+		t.Errorf("reranked not significant: %+v", c)
+	}
+}
+
+func TestMarkdownAndLaTeXEscape(t *testing.T) {
+	r := sample(t)
+	md := r.Markdown()
+	if !strings.Contains(md, `rerank\|\_{50}$ "x"`) || strings.Contains(md, "<script>") {
+		t.Errorf("markdown escaping:\n%s", md)
+	}
+	tex := r.LaTeX()
+	for _, want := range []string{`rerank|\_\{50\}\$ "x"`, `\toprule`, `\midrule`, `\bottomrule`, `$^{*\dagger}$`, `P\_5`} {
+		if !strings.Contains(tex, want) {
+			t.Errorf("LaTeX lacks %q:\n%s", want, tex)
+		}
+	}
+}
+
+func TestCharts(t *testing.T) {
+	r := sample(t)
+	o := r.DiffOption(2) // third run vs baseline on nDCG@10
+	js, err := json.Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "other" − base on nDCG@10 is 0.01·(k%3 − 1) for k = 0..10 (q01..q11), and q12 is scored
+	// 0 against a baseline of 0.05·(11%5) = 0.05, so -0.05. Descending, ties by query id:
+	// +0.01: q03 q06 q09; 0: q02 q05 q08 q11; -0.01: q01 q04 q07 q10; -0.05: q12.
+	var parsed struct {
+		XAxis struct {
+			Data []string `json:"data"`
+		} `json:"xAxis"`
+	}
+	json.Unmarshal(js, &parsed)
+	if got := strings.Join(parsed.XAxis.Data, ","); got != "q03,q06,q09,q02,q05,q08,q11,q01,q04,q07,q10,q12" {
+		t.Errorf("sorted queries %s", got)
+	}
+	for _, frag := range []string{r.MeansChart(0), r.DiffChart(0)} {
+		if !strings.Contains(frag, `class="ranklab-chart"`) || strings.Contains(frag, "<script>alert") {
+			t.Errorf("fragment: %.200s", frag)
+		}
+	}
+	if _, err := json.Marshal(r.MeansOption(1)); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,37 @@
+// Package compare compares two or more retrieval runs on one set of relevance judgments, query
+// by query, with paired significance tests, and prints the result as a text, Markdown, LaTeX
+// (booktabs), CSV, JSON or HTML table, or as ECharts charts.
+//
+// The simplest call, with runs read by package lab:
+//
+//	measures, _ := lab.ParseMeasures("nDCG@10", "P@5")
+//	r, err := compare.Runs(qrels, []compare.NamedRun{{"first stage", first}, {"reranked", reranked}}, measures, compare.Options{})
+//	fmt.Print(r.Text())
+//
+// Decisions made once:
+//
+//   - Baseline: the first run. Every other run is compared with it, on every measure; those
+//     (runs-1) × measures comparisons form the family that Holm and Bonferroni correct over,
+//     separately for the t-test and for the randomization test.
+//   - Paired query set: the qrels queries that at least one run ranks (with Eval.AllQueries,
+//     every qrels query). Per-query values come from lab.Evaluate; a run with no ranking for a
+//     query of the set scores 0 on it, as trec_eval -c scores missing topics, and the report
+//     names those queries per run (RunSummary.ScoredZero and a note). A run's queries that the
+//     qrels lack are ignored, as trec_eval does, and named too. So a run's mean here can differ
+//     from `ranklab eval` without -c when the runs do not rank the same queries; the note says so.
+//   - Differences are run − baseline: positive means the run is better on a measure where higher
+//     is better. Win/tie/loss counts queries with d > 1e-9, |d| ≤ 1e-9, d < −1e-9.
+//   - Tests (package stats): the paired Student t-test (two-sided, gonum's t distribution, equal
+//     to SciPy's ttest_rel), the paired randomization test (sign flips, Permutations draws,
+//     p = (c+1)/(N+1)), and the percentile bootstrap interval of the mean difference. The
+//     randomization test and the bootstrap use the seed in Options (default 42, 10000 draws
+//     each), so a report is reproducible. Effect size: Cohen's d_z = mean(d) / sd(d).
+//   - Significance marks: "*" when the Holm-adjusted t-test p ≤ α, "†" when the Holm-adjusted
+//     randomization p ≤ α (α = 0.05 by default). Unadjusted and Bonferroni p are reported too.
+//   - Identical runs (every difference 0): t = 0, p = 1, interval [0, 0], d_z = 0. One query:
+//     the t-test and the effect size are not computed (NaN in the values, "n/a" in text, null in
+//     JSON) and a note says why; the randomization test then gives p = 1. Equal non-zero
+//     differences on every query: t = ±Inf, p = 0 (as SciPy), printed "inf", null in JSON.
+//   - Every format prints the same Report values and computes nothing. HTML is plain HTML (no
+//     JavaScript) with every string escaped; LaTeX and Markdown escape their special characters.
+package compare

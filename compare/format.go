@@ -1,0 +1,129 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Number formats shared by the human-readable reports (text, Markdown, LaTeX, HTML); CSV and
+// JSON print full precision.
+
+// fmtNum prints v with prec decimals; NaN as "n/a", ±Inf as "inf"/"-inf".
+func fmtNum(v float64, prec int) string {
+	switch {
+	case math.IsNaN(v):
+		return "n/a"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return fmt.Sprintf("%.*f", prec, v)
+}
+
+// fmtSigned prints a difference with its sign: +0.0123, -0.0100, 0.0000.
+func fmtSigned(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v == 0 {
+		return fmtNum(v, 4)
+	}
+	s := fmt.Sprintf("%+.4f", v)
+	if s == "+0.0000" || s == "-0.0000" {
+		return "0.0000"
+	}
+	return s
+}
+
+// fmtP prints a p-value: 4 decimals, or 2 significant digits in e-notation below 0.0001.
+func fmtP(p float64) string {
+	if math.IsNaN(p) {
+		return "n/a"
+	}
+	if p != 0 && p < 0.0001 {
+		return fmt.Sprintf("%.1e", p)
+	}
+	return fmt.Sprintf("%.4f", p)
+}
+
+// marks returns the significance marks of c: "*" (t-test, Holm ≤ α) and "†" (randomization,
+// Holm ≤ α).
+func marks(c Comparison, alpha float64) (t, perm bool) {
+	return c.SignificantT(alpha), c.SignificantPerm(alpha)
+}
+
+// markString is the plain-text form of the marks.
+func markString(c Comparison, alpha float64) string {
+	t, p := marks(c, alpha)
+	s := ""
+	if t {
+		s += "*"
+	}
+	if p {
+		s += "†"
+	}
+	return s
+}
+
+// meanCell is one cell of the means table: a run's mean on a measure and its marks.
+type meanCell struct {
+	Mean    string
+	T, Perm bool
+}
+
+// meansTable: one row per run, one cell per measure.
+func meansTable(r Report) [][]meanCell {
+	rows := make([][]meanCell, len(r.Runs))
+	for i, run := range r.Runs {
+		for j := range r.Measures {
+			c := meanCell{Mean: fmtNum(run.Means[j], 4)}
+			if i > 0 {
+				c.T, c.Perm = marks(r.Comparison(i, j), r.Options.Alpha)
+			}
+			rows[i] = append(rows[i], c)
+		}
+	}
+	return rows
+}
+
+// detailTable: the header and one formatted row per comparison.
+func detailTable(r Report) (header []string, rows [][]string) {
+	lvl := fmt.Sprintf("%g%% CI", 100*r.Options.Level)
+	header = []string{"run", "measure", "baseline", "mean", "Δ", lvl, "W/T/L", "d_z"}
+	if r.Options.Tests.runT() {
+		header = append(header, "t", "p(t)", "p(t) Holm", "p(t) Bonf.")
+	}
+	if r.Options.Tests.runPerm() {
+		header = append(header, "p(perm)", "p(perm) Holm", "p(perm) Bonf.")
+	}
+	header = append(header, "sig.")
+	for _, c := range r.Comparisons {
+		row := []string{r.Runs[c.Run].Name, r.Measures[c.Measure], fmtNum(c.Baseline, 4), fmtNum(c.Mean, 4),
+			fmtSigned(c.Diff), "[" + fmtSigned(c.CILow) + ", " + fmtSigned(c.CIHigh) + "]",
+			fmt.Sprintf("%d/%d/%d", c.Wins, c.Ties, c.Losses), fmtNum(c.EffectSize, 3)}
+		if r.Options.Tests.runT() {
+			row = append(row, fmtNum(c.T, 3), fmtP(c.PT), fmtP(c.PTHolm), fmtP(c.PTBonferroni))
+		}
+		if r.Options.Tests.runPerm() {
+			row = append(row, fmtP(c.PPerm), fmtP(c.PPermHolm), fmtP(c.PPermBonferroni))
+		}
+		row = append(row, markString(c, r.Options.Alpha))
+		rows = append(rows, row)
+	}
+	return header, rows
+}
+
+// Summary is the one-paragraph description of how the report was made: query count, baseline,
+// tests, seed, correction and α.
+func (r Report) Summary() string {
+	o := r.Options
+	var tests []string
+	if o.Tests.runT() {
+		tests = append(tests, "paired t-test (*)")
+	}
+	if o.Tests.runPerm() {
+		tests = append(tests, fmt.Sprintf("paired randomization test (†; %d sign-flip permutations, seed %d)", o.Permutations, o.Seed))
+	}
+	return fmt.Sprintf("%d queries, %d runs, baseline %q. Tests: %s. Marks: Holm-adjusted p ≤ %g over the %d comparisons (runs × measures). Intervals: %g%% percentile bootstrap (%d resamples, seed %d).",
+		len(r.Queries), len(r.Runs), r.Baseline(), strings.Join(tests, " and "), o.Alpha, len(r.Comparisons),
+		100*o.Level, o.Resamples, o.Seed)
+}
