@@ -1,0 +1,201 @@
+package lab
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// Options are the evaluation settings of trec_eval's common flags.
+type Options struct {
+	// RelLevel is the minimum grade counted as relevant (trec_eval's -l); 0 means 1. A measure's
+	// own rel= wins over it. nDCG ignores it (it uses the grades as gains).
+	RelLevel int
+	// Depth keeps only the first Depth docs of each ranking (trec_eval's -M); 0 keeps all.
+	Depth int
+	// AllQueries evaluates every qrels query (trec_eval's -c): a query without a ranking in the
+	// run is evaluated as an empty ranking (it scores 0, except NumRel).
+	AllQueries bool
+}
+
+// Result holds an evaluation: one row a query, one column a measure.
+type Result struct {
+	Measures []Measure
+	Queries  []string    // evaluated query IDs in byte order
+	Values   [][]float64 // Values[i][j]: query i, measure j
+	Means    []float64   // arithmetic mean of each measure over Queries (for counts too; see All)
+	Missing  []string    // qrels queries with no ranking in the run, byte order (evaluated as empty only with AllQueries)
+	Ignored  []string    // run queries absent from the qrels, byte order (never evaluated)
+}
+
+// All returns trec_eval's "all" value of measure j: the sum over the queries for a count
+// (NumQ, NumRet, NumRel, NumRelRet), the mean (Means[j]) otherwise.
+func (r Result) All(j int) float64 {
+	if !r.Measures[j].IsCount() {
+		return r.Means[j]
+	}
+	sum := 0.0
+	for i := range r.Queries {
+		sum += r.Values[i][j]
+	}
+	return sum
+}
+
+// Evaluate computes measures for each query of run judged in qrels, as trec_eval does:
+//
+//   - each query's docs are ranked by Rank (score descending, doc ID descending), then cut to
+//     opt.Depth when it is positive;
+//   - a ranked doc takes its grade from the qrels, or Unjudged;
+//   - the evaluated queries are those in both the qrels and the run (reported in Queries), or
+//     every qrels query with opt.AllQueries; qrels queries without a ranking are listed in
+//     Missing, run queries absent from the qrels in Ignored;
+//   - Means[j] is the sum of Values[i][j] over the queries in byte order, divided by their number.
+//
+// It returns an error for an invalid measure, a negative RelLevel or Depth, a doc listed twice
+// for one query of the run, or when no query is left to evaluate. Its inputs are not modified.
+func Evaluate(qrels Qrels, run Run, measures []Measure, opt Options) (Result, error) {
+	if len(measures) == 0 {
+		return Result{}, errors.New("evaluate: no measures")
+	}
+	if opt.RelLevel < 0 {
+		return Result{}, fmt.Errorf("evaluate: relevance level %d is negative", opt.RelLevel)
+	}
+	if opt.Depth < 0 {
+		return Result{}, fmt.Errorf("evaluate: depth %d is negative", opt.Depth)
+	}
+	resolved, err := resolveMeasures(measures, opt.RelLevel)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Measures: slices.Clone(measures)}
+	for q := range qrels {
+		if _, ok := run.Queries[q]; ok || opt.AllQueries {
+			res.Queries = append(res.Queries, q)
+		}
+		if _, ok := run.Queries[q]; !ok {
+			res.Missing = append(res.Missing, q)
+		}
+	}
+	for q := range run.Queries {
+		if _, ok := qrels[q]; !ok {
+			res.Ignored = append(res.Ignored, q)
+		}
+	}
+	slices.Sort(res.Queries)
+	slices.Sort(res.Missing)
+	slices.Sort(res.Ignored)
+	if len(res.Queries) == 0 {
+		return Result{}, fmt.Errorf("evaluate: no query is in both the qrels (%d queries) and the run (%d queries)", len(qrels), len(run.Queries))
+	}
+	res.Values = make([][]float64, len(res.Queries))
+	for i, q := range res.Queries {
+		docs := run.Queries[q]
+		if err := checkDuplicates(q, docs); err != nil {
+			return Result{}, err
+		}
+		ranked := Rank(docs)
+		if opt.Depth > 0 && len(ranked) > opt.Depth {
+			ranked = ranked[:opt.Depth]
+		}
+		grades := qrels.Grades(q, ranked)
+		judged := qrels.Judged(q)
+		row := make([]float64, len(resolved))
+		for j, m := range resolved {
+			row[j] = m.Compute(grades, judged)
+		}
+		res.Values[i] = row
+	}
+	res.Means = means(res.Values, len(resolved))
+	return res, nil
+}
+
+// resolveMeasures validates measures and gives the ones that use a relevance level without
+// their own rel= the evaluation's level.
+func resolveMeasures(measures []Measure, relLevel int) ([]Measure, error) {
+	out := make([]Measure, len(measures))
+	for j, m := range measures {
+		if err := m.Validate(); err != nil {
+			return nil, fmt.Errorf("evaluate: %v", err)
+		}
+		if m.Rel == 0 && m.usesRel() && relLevel > 0 {
+			m.Rel = relLevel
+		}
+		out[j] = m
+	}
+	return out, nil
+}
+
+// means returns the column means of values, summing in row order.
+func means(values [][]float64, n int) []float64 {
+	out := make([]float64, n)
+	if len(values) == 0 {
+		return out
+	}
+	for _, row := range values {
+		for j, v := range row {
+			out[j] += v
+		}
+	}
+	for j := range out {
+		out[j] /= float64(len(values))
+	}
+	return out
+}
+
+// checkDuplicates refuses a query whose docs list one doc twice (trec_eval refuses it too).
+func checkDuplicates(q string, docs []ScoredDoc) error {
+	seen := make(map[string]int, len(docs))
+	for i, d := range docs {
+		if prev, dup := seen[d.Doc]; dup {
+			return fmt.Errorf("evaluate: query %q: %w: %q at positions %d and %d", q, ErrDuplicate, d.Doc, prev+1, i+1)
+		}
+		seen[d.Doc] = i
+	}
+	return nil
+}
+
+// WriteTrecEval writes r as trec_eval prints it: with perQuery (trec_eval's -q) each query's
+// lines first (queries in byte order), then the "all" lines; each line is
+//
+//	fmt.Sprintf("%-22s\t%s\t%.*f", name, query, digits, value)
+//
+// (digits 4 gives trec_eval's "%6.4f"), measures in trec_eval's order (TrecOrder) under their
+// trec_eval names (P_5, ndcg_cut_10), measures trec_eval lacks under their ir_measures name.
+// Counts print as integers; NumQ prints only on the "all" line, as in trec_eval.
+func WriteTrecEval(w io.Writer, r Result, perQuery bool, digits int) error {
+	order := TrecOrder(r.Measures)
+	cols := make([]int, len(order))
+	names := make([]string, len(order))
+	for k, m := range order {
+		cols[k] = slices.Index(r.Measures, m)
+		if n, ok := m.TrecName(); ok {
+			names[k] = n
+		} else {
+			names[k] = m.String()
+		}
+	}
+	bw := bufio.NewWriter(w)
+	line := func(name, q string, m Measure, v float64) {
+		if m.IsCount() {
+			fmt.Fprintf(bw, "%-22s\t%s\t%d\n", name, q, int64(v))
+		} else {
+			fmt.Fprintf(bw, "%-22s\t%s\t%6.*f\n", name, q, digits, v)
+		}
+	}
+	if perQuery {
+		for i, q := range r.Queries {
+			for k, m := range order {
+				if m.Name == NameNumQ {
+					continue
+				}
+				line(names[k], q, m, r.Values[i][cols[k]])
+			}
+		}
+	}
+	for k, m := range order {
+		line(names[k], "all", m, r.All(cols[k]))
+	}
+	return bw.Flush()
+}
