@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ranklab/ranklab/lab"
 	"github.com/ranklab/ranklab/stats"
 )
 
@@ -55,6 +56,10 @@ type Options struct {
 	Level        float64 // confidence level of the intervals; 0 means stats.DefaultLevel (0.95)
 	Alpha        float64 // significance level for the marks; 0 means 0.05
 	Seed         uint64  // seed of the randomization test and the bootstrap; 0 means stats.DefaultSeed (42)
+
+	// Eval is passed to lab.Evaluate by Runs (relevance level, depth). With Eval.AllQueries the
+	// paired set is every qrels query; otherwise the qrels queries that at least one run ranks.
+	Eval lab.Options
 }
 
 func (o Options) withDefaults() Options {
@@ -99,6 +104,7 @@ type Scores struct {
 	Queries []string
 	Values  [][]float64
 	Ignored []string // queries of the run that the qrels do not have (reported, not compared)
+	Missing []string // queries in Queries the run has no ranking for (evaluated as empty: scored 0)
 }
 
 // RunSummary describes one run of a Report.
@@ -219,10 +225,16 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 		for j := range measures {
 			values[i][j] = make([]float64, len(queries))
 		}
+		missing := map[string]bool{}
+		for _, q := range s.Missing {
+			missing[q] = true
+		}
 		for k, q := range queries {
 			row, ok := per[i][q]
-			if !ok {
+			if !ok || missing[q] {
 				sum.ScoredZero = append(sum.ScoredZero, q)
+			}
+			if !ok {
 				continue
 			}
 			for j := range measures {
