@@ -245,3 +245,30 @@ func column(r lab.Result, m int) []float64 {
 	}
 	return out
 }
+
+// Table returns the sweep as a table of strings, one row per configuration: the chunking,
+// chunks, indexed tokens, duplication (percent of the corpus), then for each measure its
+// mean, the difference to the baseline and the Holm-adjusted p-values of the t-test and the
+// randomization test (empty for the baseline). Numbers are rounded for reading; the Sweep
+// holds them exactly.
+func (s Sweep) Table() (header []string, rows [][]string) {
+	header = []string{"config", "chunks", "indexed", "dup%"}
+	for _, m := range s.Measures {
+		name := m.String()
+		header = append(header, name, "Δ "+name, "p(t,Holm)", "p(rand,Holm)")
+	}
+	for _, r := range s.Rows {
+		row := []string{r.Chunking.String(), fmt.Sprint(r.Chunks), fmt.Sprint(r.Indexed), fmt.Sprintf("%.1f", 100*r.Duplication)}
+		for m := range s.Measures {
+			row = append(row, fmt.Sprintf("%.4f", r.Result.Means[m]))
+			if r.Compare == nil {
+				row = append(row, "", "", "")
+				continue
+			}
+			c := r.Compare[m]
+			row = append(row, fmt.Sprintf("%+.4f", c.Delta), fmt.Sprintf("%.3g", c.TPHolm), fmt.Sprintf("%.3g", c.RandPHolm))
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
+}
