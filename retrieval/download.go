@@ -1,0 +1,231 @@
+package retrieval
+
+import (
+	"archive/zip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Archive is a BEIR collection published as a zip file: the zip holds one folder Name with
+// corpus.jsonl, queries.jsonl and qrels/*.tsv.
+type Archive struct {
+	Name         string
+	URL          string
+	CorpusSHA256 string // hex SHA-256 of the unpacked corpus.jsonl
+}
+
+// SciFact is BEIR's public SciFact archive (about 2.7 MB) and the SHA-256 of its
+// corpus.jsonl.
+var SciFact = Archive{
+	Name:         "scifact",
+	URL:          "https://public.ukp.informatik.tu-darmstadt.de/thakur/BEIR/datasets/scifact.zip",
+	CorpusSHA256: "dec31c8182f3d744c7d2c09423756fd1d17cbef75808db13ba01cc0aab4d1ac6",
+}
+
+// DefaultDataDir is where downloaded collections are kept: ranklab/beir under the user's
+// cache directory (os.UserCacheDir), or under the temporary directory when there is none.
+func DefaultDataDir() string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "ranklab", "beir")
+}
+
+// HasCorpus reports whether dir holds corpus.jsonl or corpus.jsonl.gz.
+func HasCorpus(dir string) bool {
+	for _, name := range []string{"corpus.jsonl", "corpus.jsonl.gz"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Ensure returns the collection's directory, dir/<Name>, downloading it first (Download)
+// when it holds no corpus. A collection already there is used as it is.
+func (a Archive) Ensure(ctx context.Context, client *http.Client, dir string, progress io.Writer) (string, error) {
+	target := filepath.Join(dir, a.Name)
+	if HasCorpus(target) {
+		return target, nil
+	}
+	return a.Download(ctx, client, dir, progress)
+}
+
+// Download fetches the archive from a.URL (client nil: http.DefaultClient), showing the
+// bytes received on progress (nil: nothing) at most every 200 ms and once at the end,
+// unpacks it into a fresh folder beside dir/<Name>, checks the SHA-256 of corpus.jsonl and
+// only then moves the folder to dir/<Name>, which it returns. Without network the error
+// says so and names the folder where the files can be put by hand. A failed download
+// leaves nothing behind.
+func (a Archive) Download(ctx context.Context, client *http.Client, dir string, progress io.Writer) (string, error) {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	target := filepath.Join(dir, a.Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	zipFile, err := os.CreateTemp(dir, a.Name+"-*.zip")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(zipFile.Name())
+	defer zipFile.Close()
+
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.URL, nil)
+	if err != nil {
+		return "", fmt.Errorf("download %s: %w", a.Name, err)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("download %s from %s: %w\n(no network? put the BEIR files of %s (corpus.jsonl, queries.jsonl, qrels/) in %s, or pass --data DIR)",
+			a.Name, a.URL, err, a.Name, target)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("download %s from %s: HTTP %s", a.Name, a.URL, resp.Status)
+	}
+	p := &progressWriter{w: progress, name: path.Base(a.URL), total: resp.ContentLength}
+	n, err := io.Copy(zipFile, io.TeeReader(resp.Body, p))
+	p.finish()
+	if err != nil {
+		return "", fmt.Errorf("download %s from %s: after %d bytes: %w", a.Name, a.URL, n, err)
+	}
+	if resp.ContentLength >= 0 && n != resp.ContentLength {
+		return "", fmt.Errorf("download %s from %s: got %d of %d bytes", a.Name, a.URL, n, resp.ContentLength)
+	}
+
+	partial, err := os.MkdirTemp(dir, a.Name+"-partial-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(partial)
+	if err := unzip(zipFile, n, a.Name, partial); err != nil {
+		return "", fmt.Errorf("unpack %s: %w", a.URL, err)
+	}
+	if err := checkSHA256(filepath.Join(partial, "corpus.jsonl"), a.CorpusSHA256); err != nil {
+		return "", fmt.Errorf("%s from %s: %w", a.Name, a.URL, err)
+	}
+	if err := os.RemoveAll(target); err != nil {
+		return "", err
+	}
+	if err := os.Rename(partial, target); err != nil {
+		return "", err
+	}
+	return target, nil
+}
+
+// unzip writes the files of the zip under the folder name/ (or at the top when the zip
+// has no such folder) into dst, refusing paths that would leave dst.
+func unzip(r io.ReaderAt, size int64, name, dst string) error {
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return err
+	}
+	prefix := ""
+	for _, f := range zr.File {
+		if strings.HasPrefix(f.Name, name+"/") {
+			prefix = name + "/"
+			break
+		}
+	}
+	for _, f := range zr.File {
+		rel, ok := strings.CutPrefix(f.Name, prefix)
+		if !ok || rel == "" || strings.HasSuffix(rel, "/") {
+			continue // other folders (e.g. __MACOSX) and directory entries
+		}
+		if !fs.ValidPath(rel) {
+			return fmt.Errorf("%s: unsafe path in archive", f.Name)
+		}
+		out := filepath.Join(dst, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		if err := extract(f, out); err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	return nil
+}
+
+func extract(f *zip.File, out string) error {
+	rc, err := f.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	w, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, rc); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// checkSHA256 compares the SHA-256 of the file with want (hex).
+func checkSHA256(file, want string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("the archive holds no %s", filepath.Base(file))
+		}
+		return err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return err
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+		return fmt.Errorf("%s: SHA-256 %s, want %s (corrupt or changed download)", filepath.Base(file), got, want)
+	}
+	return nil
+}
+
+// progressWriter counts bytes and prints "\rNAME: X.X of Y.Y MB (P%)" at most every 200 ms.
+type progressWriter struct {
+	w     io.Writer
+	name  string
+	total int64
+	n     int64
+	last  time.Time
+}
+
+func (p *progressWriter) Write(b []byte) (int, error) {
+	p.n += int64(len(b))
+	if p.w != nil && time.Since(p.last) >= 200*time.Millisecond {
+		p.last = time.Now()
+		p.print("")
+	}
+	return len(b), nil
+}
+
+func (p *progressWriter) print(end string) {
+	const mb = 1 << 20
+	if p.total > 0 {
+		fmt.Fprintf(p.w, "\r%s: %.1f of %.1f MB (%d%%)%s", p.name, float64(p.n)/mb, float64(p.total)/mb, p.n*100/p.total, end)
+	} else {
+		fmt.Fprintf(p.w, "\r%s: %.1f MB%s", p.name, float64(p.n)/mb, end)
+	}
+}
+
+func (p *progressWriter) finish() {
+	if p.w != nil {
+		p.print("\n")
+	}
+}
