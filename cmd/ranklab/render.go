@@ -4,8 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"html"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ranklab/ranklab/charts"
@@ -138,8 +140,100 @@ type renderMeasureList []string
 func (m *renderMeasureList) String() string     { return strings.Join(*m, ",") }
 func (m *renderMeasureList) Set(v string) error { *m = append(*m, v); return nil }
 
-// renderEval is a placeholder until lab.Evaluate lands.
+// renderEvalMeasures are the measures of "render eval" without -m.
+var renderEvalMeasures = []string{"nDCG@10", "P@10", "R@10", "RR", "AP"}
+
+// renderEval writes the evaluation of one run (and, with a second run, the per-query
+// difference between them): the per-query table and, for each measure that is not a count,
+// its distribution over the queries.
 func renderEval(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "ranklab render eval: not available yet")
-	return 1
+	const who = "ranklab render eval"
+	fs := flag.NewFlagSet(who, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, renderUsage); fs.PrintDefaults() }
+	var ms renderMeasureList
+	fs.Var(&ms, "m", "measure (ir_measures or trec_eval name, repeatable); default "+strings.Join(renderEvalMeasures, " "))
+	all := fs.Bool("c", false, "evaluate every qrels query (missing ones score 0)")
+	rel := fs.Int("l", 0, "minimum grade counted as relevant for binary measures (0 means 1)")
+	depth := fs.Int("M", 0, "evaluate only the first N docs of each ranking (0 = all)")
+	out := fs.String("out", "", "output `FILE.html` (required)")
+	var pos []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(pos) < 2 || len(pos) > 3 {
+		fmt.Fprintf(stderr, "%s: want QRELS RUN [RUN_B], got %d file arguments\n%s\n", who, len(pos), renderUsage)
+		return 2
+	}
+	if *out == "" {
+		fmt.Fprintf(stderr, "%s: --out FILE.html is required\n", who)
+		return 2
+	}
+	if len(ms) == 0 {
+		ms = renderEvalMeasures
+	}
+	measures, err := lab.ParseMeasures(ms...)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: -m: %v\n", who, err)
+		return 2
+	}
+	qrels, err := lab.ReadQrelsFile(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", who, err)
+		return 1
+	}
+	opt := lab.Options{RelLevel: *rel, Depth: *depth, AllQueries: *all}
+	var results []lab.Result
+	var names []string
+	for _, path := range pos[1:] {
+		run, err := lab.ReadRunFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", who, err)
+			return 1
+		}
+		r, err := lab.Evaluate(qrels, run, measures, opt)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %s: %v\n", who, path, err)
+			return 1
+		}
+		results = append(results, r)
+		names = append(names, renderRunName(run, path))
+	}
+	var frags []string
+	for i, r := range results {
+		frags = append(frags, "<h2>"+html.EscapeString(names[i])+"</h2>\n", charts.QueryTable(r))
+		for j, m := range r.Measures {
+			if !m.IsCount() {
+				frags = append(frags, charts.QueryDistribution(r, j))
+			}
+		}
+	}
+	if len(results) == 2 {
+		frags = append(frags, "<h2>"+html.EscapeString(names[1]+" against "+names[0])+"</h2>\n")
+		for j, m := range results[0].Measures {
+			if !m.IsCount() {
+				frags = append(frags, charts.QueryDiff(results[0], results[1], j, names[0], names[1]))
+			}
+		}
+	}
+	title := "ranklab eval — " + strings.Join(names, " vs ") + " on " + filepath.Base(pos[0])
+	return renderWrite(*out, charts.Page(title, frags...), who, stdout, stderr)
+}
+
+// renderRunName names a run by its tag, or by its file name when the tag is empty.
+func renderRunName(run lab.Run, path string) string {
+	if run.Tag != "" {
+		return run.Tag
+	}
+	return filepath.Base(path)
 }
