@@ -256,7 +256,7 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 				s.Name, n, len(queries), listIDs(sum.ScoredZero)))
 		}
 		if n := len(sum.Ignored); n > 0 {
-			r.Notes = append(r.Notes, fmt.Sprintf("run %q: %d queries not in the qrels, ignored: %s", s.Name, n, listIDs(sum.Ignored)))
+			r.Notes = append(r.Notes, fmt.Sprintf("run %q: %d %s not in the qrels, ignored: %s", s.Name, n, plural(n, "query", "queries"), listIDs(sum.Ignored)))
 		}
 	}
 	if len(queries) < 2 && opt.Tests.runT() {
@@ -338,4 +338,11 @@ func listIDs(ids []string) string {
 		return strings.Join(ids, ", ")
 	}
 	return strings.Join(ids[:max], ", ") + fmt.Sprintf(", … (%d more)", len(ids)-max)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

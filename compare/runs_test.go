@@ -67,7 +67,7 @@ func TestRunsFixture(t *testing.T) {
 		t.Errorf("ignored %v", got)
 	}
 	notes := strings.Join(r.Notes, "\n")
-	for _, w := range []string{`run "b" has no ranking for 1 of 4 queries, scored 0: q3`, `run "b": 1 queries not in the qrels, ignored: q9`} {
+	for _, w := range []string{`run "b" has no ranking for 1 of 4 queries, scored 0: q3`, `run "b": 1 query not in the qrels, ignored: q9`} {
 		if !strings.Contains(notes, w) {
 			t.Errorf("notes %q lack %q", notes, w)
 		}
