@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ranklab/ranklab/lab"
+)
+
+// beirData returns ../shared/data/<name> from the module root (two levels up), skipping the
+// test when it is absent.
+func beirData(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "data", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s absent: %v", p, err)
+	}
+	return p
+}
+
+// TestBEIRRunSciFact reproduces Anserini's published BM25 flat figures on SciFact test
+// (nDCG@10 0.6789, R@100 0.9253; ../shared/data/README.md) from `ranklab beir run`,
+// evaluated by the project's evaluator and, when registered, by `ranklab eval`.
+func TestBEIRRunSciFact(t *testing.T) {
+	dir := beirData(t, "scifact")
+	out := filepath.Join(t.TempDir(), "bm25.run")
+	var stdout, stderr bytes.Buffer
+	if code := dispatch([]string{"beir", "run", "--data", dir, "--out", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("beir run: exit %d: %s", code, stderr.String())
+	}
+	run, err := lab.ReadRunFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qrelsPath := filepath.Join(dir, "qrels", "test.tsv")
+	qrels, err := lab.ReadQrelsFile(qrelsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := lab.Evaluate(qrels, run, []lab.Measure{lab.NDCG(10), lab.Recall(100)}, lab.Options{AllQueries: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ndcgAnserini, recallAnserini = 0.6789, 0.9253
+	if len(res.Queries) != 300 || math.Abs(res.Means[0]-ndcgAnserini) > 0.003 || math.Abs(res.Means[1]-recallAnserini) > 0.01 {
+		t.Errorf("SciFact test, %d queries: nDCG@10 %.4f (Anserini %.4f ± 0.003), R@100 %.4f (Anserini %.4f ± 0.01)",
+			len(res.Queries), res.Means[0], ndcgAnserini, res.Means[1], recallAnserini)
+	}
+	t.Logf("nDCG@10 %.4f, R@100 %.4f", res.Means[0], res.Means[1])
+
+	if _, ok := commands["eval"]; !ok {
+		t.Log("ranklab eval not registered: checked with lab.Evaluate only")
+		return
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := dispatch([]string{"eval", "-c", "-m", "ndcg_cut.10", "-m", "recall.100", qrelsPath, out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, stderr.String())
+	}
+	got := map[string]float64{}
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 3 && f[1] == "all" {
+			got[f[0]], _ = strconv.ParseFloat(f[2], 64)
+		}
+	}
+	if math.Abs(got["ndcg_cut_10"]-ndcgAnserini) > 0.003 || math.Abs(got["recall_100"]-recallAnserini) > 0.01 {
+		t.Errorf("ranklab eval: %v; want ndcg_cut_10 %.4f ± 0.003, recall_100 %.4f ± 0.01\n%s", got, ndcgAnserini, recallAnserini, stdout.String())
+	}
+}
+
+func TestBEIRUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no action", []string{"beir"}, "usage:"},
+		{"bad action", []string{"beir", "index"}, `unknown action "index"`},
+		{"no out", []string{"beir", "run", "--data", "x"}, "--out is required"},
+		{"bad agg", []string{"beir", "run", "--data", "x", "--out", "y", "--agg", "avg"}, `aggregation "avg"`},
+		{"bad overlap", []string{"beir", "run", "--data", "x", "--out", "y", "--chunk", "8", "--overlap", "8"}, "overlap"},
+		{"bad format", []string{"beir", "sweep", "--data", "x", "-f", "xml"}, `-f "xml"`},
+		{"missing data", []string{"beir", "run", "--data", filepath.Join(t.TempDir(), "none"), "--out", "-"}, "corpus.jsonl"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := dispatch(tc.args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr.String(), tc.want)
+			}
+		})
+	}
+}
