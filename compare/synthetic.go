@@ -1,0 +1,41 @@
+package compare
+
+import (
+	"fmt"
+
+	"github.com/ranklab/ranklab/lab"
+)
+
+// Synthetic builds a small test collection from the lab's synthetic generator: queries queries
+// named s01, s02, …, each lab.NewSynthetic(seed+i, n, quality) for i = 0, 1, …. It returns the
+// qrels (every candidate's grade, 0 included, plus the judged items the first stage missed), the
+// first-stage run (first-stage scores) and the reranked run (the first depth candidates
+// reordered by lab.RerankOrder, scored n, n-1, … by rank so the file order is the ranking).
+// Runs are tagged "first" and "reranked". It panics on the arguments lab.NewSynthetic and
+// lab.RerankOrder panic on (n < 0, quality outside [0, 1], depth outside 0..n).
+func Synthetic(queries, n, depth int, quality float64, seed int64) (qrels lab.Qrels, first, reranked lab.Run) {
+	qrels = lab.Qrels{}
+	first = lab.Run{Tag: "first", Queries: map[string][]lab.ScoredDoc{}}
+	reranked = lab.Run{Tag: "reranked", Queries: map[string][]lab.ScoredDoc{}}
+	width := len(fmt.Sprint(queries))
+	if width < 2 {
+		width = 2
+	}
+	for i := range queries {
+		q := fmt.Sprintf("s%0*d", width, i+1)
+		syn := lab.NewSynthetic(seed+int64(i), n, quality)
+		judged := map[string]int{}
+		for _, c := range syn.Candidates {
+			judged[c.Doc] = c.Grade
+			first.Queries[q] = append(first.Queries[q], lab.ScoredDoc{Doc: c.Doc, Score: c.FirstScore})
+		}
+		for _, c := range syn.Missed {
+			judged[c.Doc] = c.Grade
+		}
+		qrels[q] = judged
+		for rank, k := range lab.RerankOrder(syn.Candidates, depth) {
+			reranked.Queries[q] = append(reranked.Queries[q], lab.ScoredDoc{Doc: syn.Candidates[k].Doc, Score: float64(n - rank)})
+		}
+	}
+	return qrels, first, reranked
+}
