@@ -1,0 +1,283 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ranklab/ranklab/lab"
+)
+
+func init() {
+	commands["lab"] = command{summary: "the lab: synthetic ranking, metrics at k, reranking, chunking footprint", run: runLab}
+}
+
+const labUsage = `usage: ranklab lab [--k N] [--rerank N] [--grade N] [--total N] [--corpus N] [--chunk N]
+                  [--overlap N] [--seed N] [--n N] [--link STRING] [-f text|json|csv]
+
+Computes the lab for one state: the seeded synthetic ranking (n candidates, graded 0..3, first
+stage reranked in its first --rerank positions), precision, recall, MRR and nDCG (gain 2^grade-1)
+at k, the chunking footprint, the two readings and the state's link. --link restores a state
+(k=5&rerank=10&...); flags given with it override its fields. Defaults: the lab's documented
+state (k=5, rerank=10, grade=1, total=0 = the qrels' count, corpus=10000, chunk=512, overlap=128,
+seed=2278, n=20).
+
+  -f text   the ranking (* marks the items inside k), metrics (first stage -> reranked),
+            footprint, readings and link (default)
+  -f json   one object: precision, recall, mrr, ndcg, relevant_in_k, recall_denominator, stride,
+            chunks, indexed_tokens, duplicated_tokens, duplication, link, state, first_stage,
+            items, missed, reading, chunk_reading
+  -f csv    the lab's CSV (package lab, WriteCSV)
+
+An invalid value is reported with the field and its allowed range; exit status 1.
+`
+
+// labStateFlags are the flags of the state's fields, by link key.
+var labStateFlags = []struct{ name, help string }{
+	{"k", "evaluation depth k"},
+	{"rerank", "rerank depth: reorder the first N candidates by the reranker score (0 = first-stage order)"},
+	{"grade", "minimum grade counted as relevant (1..3)"},
+	{"total", "recall denominator (0 = the qrels' count of relevant items)"},
+	{"corpus", "corpus tokens"},
+	{"chunk", "chunk size in tokens"},
+	{"overlap", "overlap between neighbouring chunks in tokens"},
+	{"seed", "seed of the synthetic ranking"},
+	{"n", "candidates in the synthetic ranking"},
+}
+
+func runLab(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ranklab lab", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { io.WriteString(stderr, labUsage) }
+	d := lab.DefaultState()
+	defaults := map[string]int64{"k": int64(d.K), "rerank": int64(d.Rerank), "grade": int64(d.MinGrade), "total": int64(d.Total),
+		"corpus": int64(d.Corpus), "chunk": int64(d.Chunk), "overlap": int64(d.Overlap), "seed": d.Seed, "n": int64(d.Size)}
+	vals := map[string]*int64{}
+	for _, f := range labStateFlags {
+		vals[f.name] = fs.Int64(f.name, defaults[f.name], f.help)
+	}
+	link := fs.String("link", "", "restore the state of a lab link (k=5&rerank=10&...)")
+	format := fs.String("f", "text", "output format: text, json or csv")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 1 // the flag package has named the flag
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "ranklab lab: unexpected argument %q\n%s", fs.Arg(0), strings.SplitN(labUsage, "\n", 2)[0]+"\n")
+		return 2
+	}
+	if *format != "text" && *format != "json" && *format != "csv" {
+		fmt.Fprintf(stderr, "ranklab lab: -f: %q must be text, json or csv\n", *format)
+		return 1
+	}
+	s := d
+	if *link != "" {
+		var err error
+		if s, err = lab.ParseLink(*link); err != nil {
+			fmt.Fprintf(stderr, "ranklab lab: --link: %v\n", err)
+			return 1
+		}
+	}
+	// Flags given explicitly override the link. The link's key set is the flags' name set.
+	var overflow error
+	fs.Visit(func(f *flag.Flag) {
+		v, ok := vals[f.Name]
+		if !ok {
+			return
+		}
+		if f.Name == "seed" {
+			s.Seed = *v
+			return
+		}
+		if *v != int64(int(*v)) && overflow == nil {
+			overflow = fmt.Errorf("%s: %d is out of range", f.Name, *v)
+		}
+		setLabField(&s, f.Name, int(*v))
+	})
+	if overflow != nil {
+		fmt.Fprintf(stderr, "ranklab lab: %v\n", overflow)
+		return 1
+	}
+	o, err := s.Outcome()
+	if err != nil {
+		fmt.Fprintf(stderr, "ranklab lab: %v\n", err)
+		return 1
+	}
+	switch *format {
+	case "json":
+		err = writeLabJSON(stdout, o)
+	case "csv":
+		err = lab.WriteCSV(stdout, o)
+	default:
+		err = writeLabText(stdout, o)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ranklab lab: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// setLabField sets the state field a flag names (all but seed).
+func setLabField(s *lab.State, name string, v int) {
+	switch name {
+	case "k":
+		s.K = v
+	case "rerank":
+		s.Rerank = v
+	case "grade":
+		s.MinGrade = v
+	case "total":
+		s.Total = v
+	case "corpus":
+		s.Corpus = v
+	case "chunk":
+		s.Chunk = v
+	case "overlap":
+		s.Overlap = v
+	case "n":
+		s.Size = v
+	}
+}
+
+// writeLabText prints the ranking with the items inside k marked, the metrics, the footprint,
+// both readings and the link.
+func writeLabText(w io.Writer, o lab.Outcome) error {
+	s, m, f := o.State, o.Metrics, o.FirstMetrics
+	var b strings.Builder
+	fmt.Fprintf(&b, "Ranking: %d candidates, k = %d, rerank depth %d, relevant = grade >= %d  (* inside k)\n",
+		len(o.Items), s.K, s.Rerank, s.MinGrade)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\trank\twas\tdoc\tgrade\trelevant\tfirst score\treranker score\t\t")
+	for _, it := range o.Items {
+		mark, rel := "", "-"
+		if it.InsideK {
+			mark = "*"
+		}
+		if it.Relevant {
+			rel = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%d\t%s\t%g\t%g\t\t%s\n", mark, it.Rank, it.FirstRank, it.Doc, it.Grade, rel, it.FirstScore, it.RerankScore, it.Label)
+	}
+	tw.Flush()
+	if len(o.Missed) > 0 {
+		parts := make([]string, len(o.Missed))
+		for i, c := range o.Missed {
+			parts[i] = fmt.Sprintf("%s (grade %d, %s)", c.Doc, c.Grade, c.Label)
+		}
+		fmt.Fprintf(&b, "Judged but not retrieved: %s\n", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(&b, "\nMetrics at k = %d (first stage -> reranked at depth %d)\n", s.K, s.Rerank)
+	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  precision@%d\t%.4f -> %.4f\n", s.K, f.Precision, m.Precision)
+	fmt.Fprintf(tw, "  recall@%d\t%.4f -> %.4f\t(denominator %d)\n", s.K, f.Recall, m.Recall, m.Denominator)
+	fmt.Fprintf(tw, "  MRR@%d\t%.4f -> %.4f\n", s.K, f.MRR, m.MRR)
+	fmt.Fprintf(tw, "  nDCG@%d\t%.4f -> %.4f\t(gain 2^grade-1)\n", s.K, f.NDCG, m.NDCG)
+	fmt.Fprintf(tw, "  relevant in top %d\t%d -> %d\n", s.K, f.RelevantInK, m.RelevantInK)
+	tw.Flush()
+	fp := o.Footprint
+	fmt.Fprintf(&b, "\nFootprint: corpus %d tokens, chunk %d, overlap %d\n", fp.Corpus, fp.Chunk, fp.Overlap)
+	fmt.Fprintf(&b, "  stride %d, chunks %d, indexed %d tokens, duplicated %d tokens (%.1f%%)\n",
+		fp.Stride, fp.Chunks, fp.Indexed, fp.Duplicated, 100*fp.Duplication)
+	b.WriteString("\nReading:\n")
+	for _, r := range o.Reading {
+		fmt.Fprintf(&b, "  - %s\n", r)
+	}
+	b.WriteString("\nChunking reading:\n")
+	for _, r := range o.ChunkReading {
+		fmt.Fprintf(&b, "  - %s\n", r)
+	}
+	fmt.Fprintf(&b, "\nLink: %s\n", o.Link)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type labMetricsJSON struct {
+	K                 int     `json:"k"`
+	Rerank            int     `json:"rerank"`
+	Precision         float64 `json:"precision"`
+	Recall            float64 `json:"recall"`
+	MRR               float64 `json:"mrr"`
+	NDCG              float64 `json:"ndcg"`
+	RelevantInK       int     `json:"relevant_in_k"`
+	RecallDenominator int     `json:"recall_denominator"`
+}
+
+type labItemJSON struct {
+	Rank        int     `json:"rank,omitempty"`
+	FirstRank   int     `json:"first_rank,omitempty"`
+	Doc         string  `json:"doc"`
+	Label       string  `json:"label"`
+	Grade       int     `json:"grade"`
+	FirstScore  float64 `json:"first_score"`
+	RerankScore float64 `json:"rerank_score"`
+	InsideK     bool    `json:"inside_k"`
+	Relevant    bool    `json:"relevant"`
+}
+
+type labStateJSON struct {
+	K        int   `json:"k"`
+	Rerank   int   `json:"rerank"`
+	MinGrade int   `json:"grade"`
+	Total    int   `json:"total"`
+	Corpus   int   `json:"corpus"`
+	Chunk    int   `json:"chunk"`
+	Overlap  int   `json:"overlap"`
+	Seed     int64 `json:"seed"`
+	Size     int   `json:"n"`
+}
+
+type labJSON struct {
+	labMetricsJSON
+	Stride           int            `json:"stride"`
+	Chunks           int            `json:"chunks"`
+	IndexedTokens    int            `json:"indexed_tokens"`
+	DuplicatedTokens int            `json:"duplicated_tokens"`
+	Duplication      float64        `json:"duplication"`
+	Link             string         `json:"link"`
+	State            labStateJSON   `json:"state"`
+	FirstStage       labMetricsJSON `json:"first_stage"`
+	Items            []labItemJSON  `json:"items"`
+	Missed           []labItemJSON  `json:"missed"`
+	Reading          []string       `json:"reading"`
+	ChunkReading     []string       `json:"chunk_reading"`
+}
+
+func labMetricsOut(m lab.Metrics) labMetricsJSON {
+	return labMetricsJSON{K: m.K, Rerank: m.Rerank, Precision: m.Precision, Recall: m.Recall, MRR: m.MRR, NDCG: m.NDCG,
+		RelevantInK: m.RelevantInK, RecallDenominator: m.Denominator}
+}
+
+// writeLabJSON prints the outcome as one JSON object.
+func writeLabJSON(w io.Writer, o lab.Outcome) error {
+	s, fp := o.State, o.Footprint
+	out := labJSON{
+		labMetricsJSON: labMetricsOut(o.Metrics),
+		Stride:         fp.Stride, Chunks: fp.Chunks, IndexedTokens: fp.Indexed, DuplicatedTokens: fp.Duplicated, Duplication: fp.Duplication,
+		Link: o.Link,
+		State: labStateJSON{K: s.K, Rerank: s.Rerank, MinGrade: s.MinGrade, Total: s.Total, Corpus: s.Corpus, Chunk: s.Chunk,
+			Overlap: s.Overlap, Seed: s.Seed, Size: s.Size},
+		FirstStage:   labMetricsOut(o.FirstMetrics),
+		Items:        make([]labItemJSON, 0, len(o.Items)),
+		Missed:       make([]labItemJSON, 0, len(o.Missed)),
+		Reading:      o.Reading,
+		ChunkReading: o.ChunkReading,
+	}
+	for _, it := range o.Items {
+		out.Items = append(out.Items, labItemJSON{Rank: it.Rank, FirstRank: it.FirstRank, Doc: it.Doc, Label: it.Label, Grade: it.Grade,
+			FirstScore: it.FirstScore, RerankScore: it.RerankScore, InsideK: it.InsideK, Relevant: it.Relevant})
+	}
+	for _, c := range o.Missed {
+		out.Missed = append(out.Missed, labItemJSON{Doc: c.Doc, Label: c.Label, Grade: c.Grade, FirstScore: c.FirstScore,
+			RerankScore: c.RerankScore, Relevant: c.Grade >= s.MinGrade})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
