@@ -88,3 +88,14 @@ func ExampleParseLink() {
 	// link: unknown key "depth" (keys: k, rerank, grade, total, corpus, chunk, overlap, seed, n)
 	// rerank: 30 must be in 0..20 (the list has 20 candidates)
 }
+
+func ExampleFootprintOf() {
+	// Three documents cut on their own: 1 + ceil((1000−512)/384) = 3 chunks, 1 chunk, no chunk.
+	f, err := lab.FootprintOf([]int{1000, 300, 0}, 512, 128)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%d tokens, %d chunks, %d indexed, %d duplicated\n", f.Corpus, f.Chunks, f.Indexed, f.Duplicated)
+	// Output:
+	// 1300 tokens, 4 chunks, 1556 indexed, 256 duplicated
+}

@@ -47,15 +47,17 @@ type Outcome struct {
 // Outcome validates the state (the error names the field and its allowed range) and computes
 // the lab on the synthetic ranking s.Synthetic().
 func (s State) Outcome() (Outcome, error) {
-	if err := s.Validate(); err != nil {
+	syn, err := s.checked()
+	if err != nil {
 		return Outcome{}, err
 	}
-	return s.outcome(s.Synthetic()), nil
+	return s.outcome(syn), nil
 }
 
 // OutcomeFor computes the lab on a given ranking, e.g. a hand-built one, in place of the seeded
 // one: Seed and Size are not used (they are kept in Outcome.State). Besides the state's fields it
-// checks the ranking: grades within 0..MaxGrade and distinct, non-empty doc IDs. syn is not modified.
+// checks the ranking: grades within 0..MaxGrade, finite scores, distinct non-empty doc IDs (errors name
+// the item, e.g. "candidates[3].grade: 5 must be in 0..3"). syn is not modified.
 func (s State) OutcomeFor(syn Synthetic) (Outcome, error) {
 	if err := s.validateFor(syn); err != nil {
 		return Outcome{}, err

@@ -87,10 +87,20 @@ func (s State) Synthetic() Synthetic {
 // Validate checks every field against its allowed range (see State). The error is a *FieldError
 // naming the field and the range, e.g. "overlap: 128 must be in 0..127 (below chunk size 128)".
 func (s State) Validate() error {
+	_, err := s.checked()
+	return err
+}
+
+// checked validates the state and returns its synthetic ranking.
+func (s State) checked() (Synthetic, error) {
 	if s.Size < 1 || s.Size > MaxSize {
-		return rangeError("n", s.Size, 1, MaxSize, " (candidates in the ranking)")
+		return Synthetic{}, rangeError("n", s.Size, 1, MaxSize, " (candidates in the ranking)")
 	}
-	return s.validateFor(s.Synthetic())
+	syn := s.Synthetic()
+	if err := s.validateFor(syn); err != nil {
+		return Synthetic{}, err
+	}
+	return syn, nil
 }
 
 // validateFor checks the state against a given ranking (Seed and Size are not used).

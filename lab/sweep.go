@@ -3,19 +3,21 @@ package lab
 // SweepK returns the metrics for k = 1..N (N = s.Size candidates) at the state's rerank depth,
 // grade threshold and denominator: element i is k = i+1. It validates the state first.
 func (s State) SweepK() ([]Metrics, error) {
-	if err := s.Validate(); err != nil {
+	syn, err := s.checked()
+	if err != nil {
 		return nil, err
 	}
-	return s.sweepK(s.Synthetic()), nil
+	return s.sweepK(syn), nil
 }
 
 // SweepRerank returns the metrics for rerank depth 0..N at the state's k: element i is depth i
 // (0 = the first-stage order). It validates the state first.
 func (s State) SweepRerank() ([]Metrics, error) {
-	if err := s.Validate(); err != nil {
+	syn, err := s.checked()
+	if err != nil {
 		return nil, err
 	}
-	return s.sweepRerank(s.Synthetic()), nil
+	return s.sweepRerank(syn), nil
 }
 
 // SweepKFor is SweepK on a given ranking (see OutcomeFor).

@@ -86,3 +86,22 @@ func TestSweepForHandBuilt(t *testing.T) {
 		t.Error("rerank depth beyond the list accepted")
 	}
 }
+
+func BenchmarkOutcomeDefault(b *testing.B) {
+	s := DefaultState()
+	for b.Loop() {
+		if _, err := s.Outcome(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSweepRerank1000(b *testing.B) {
+	s := DefaultState()
+	s.Size, s.K, s.Rerank = MaxSize, 10, 100
+	for b.Loop() {
+		if _, err := s.SweepRerank(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
