@@ -110,6 +110,7 @@ type Scores struct {
 // RunSummary describes one run of a Report.
 type RunSummary struct {
 	Name       string
+	Values     [][]float64  // Values[j][k]: measure j, query Report.Queries[k]
 	Means      []float64    // per measure, over Report.Queries (queries the run lacks count 0)
 	CI         [][2]float64 // per measure, percentile bootstrap interval of the mean
 	ScoredZero []string     // queries of Report.Queries the run has no ranking for: scored 0
@@ -241,6 +242,7 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 				values[i][j][k] = row[j]
 			}
 		}
+		sum.Values = values[i]
 		zeros := make([]float64, len(queries))
 		for j := range measures {
 			sum.Means = append(sum.Means, mean(values[i][j]))

@@ -63,6 +63,9 @@ func TestFromScoresByHand(t *testing.T) {
 	if !(c.CILow <= c.Diff && c.Diff <= c.CIHigh) || c.CILow < 0 || c.CIHigh > 0.5 {
 		t.Errorf("CI [%v, %v] does not fit the differences 0..0.5 around 0.25", c.CILow, c.CIHigh)
 	}
+	if r.Runs[1].Values[0][2] != 0.25 || r.Runs[0].Values[0][3] != 1 {
+		t.Errorf("values %v %v", r.Runs[0].Values, r.Runs[1].Values)
+	}
 	if r.Baseline() != "first" || len(r.Notes) != 0 {
 		t.Errorf("baseline %q, notes %q", r.Baseline(), r.Notes)
 	}
