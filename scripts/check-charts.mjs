@@ -8,7 +8,8 @@
 //   - every container reports data-drawn="1" within 30 s,
 //   - every container's canvas is not blank: it has at least 2% painted (non-transparent,
 //     non-white) pixels and at least 3 distinct colours (read with getImageData),
-//   - no JavaScript error, no alert/confirm dialog and no network request happened,
+//   - no JavaScript error, no alert/confirm dialog and no network request happened, also while
+//     the mouse moves over every chart (tooltips show data strings as HTML),
 //   - the page's text contains TEXT when given (e.g. a hostile doc id shown literally).
 // Writes OUTDIR/<page>.png (full page) and OUTDIR/<page>-<n>.png (each chart), prints one line
 // per chart and per page, and exits 1 when any page fails.
@@ -76,6 +77,16 @@ async function check(browser, outDir, spec) {
     for (const b of bad) problems.push(`chart #${i + 1} ${JSON.stringify(c.label)}: ${b}`);
     await handles[i].screenshot({ path: path.join(outDir, `${name}-${i + 1}.png`) });
   }
+  // Hover over every chart so tooltips (which ECharts writes as HTML) render data strings:
+  // a hostile ID that escaped its escaping would open a dialog or throw here.
+  for (const h of handles) {
+    const box = await h.boundingBox();
+    if (!box) continue;
+    for (const fy of [0.35, 0.6, 0.85]) {
+      for (let i = 1; i < 24; i++) await page.mouse.move(box.x + box.width * i / 24, box.y + box.height * fy);
+    }
+  }
+  await page.waitForTimeout(100);
   if (text !== undefined) {
     const body = await page.evaluate(() => document.body.innerText);
     if (!body.includes(text)) problems.push(`page text lacks ${JSON.stringify(text)}`);
