@@ -2,7 +2,6 @@ package lab
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -56,29 +55,40 @@ func (r Result) All(j int) float64 {
 // It returns an error for an invalid measure, a negative RelLevel or Depth, a doc listed twice
 // for one query of the run, or when no query is left to evaluate. Its inputs are not modified.
 func Evaluate(qrels Qrels, run Run, measures []Measure, opt Options) (Result, error) {
-	if len(measures) == 0 {
-		return Result{}, errors.New("evaluate: no measures")
-	}
-	if opt.RelLevel < 0 {
-		return Result{}, fmt.Errorf("evaluate: relevance level %d is negative", opt.RelLevel)
-	}
-	if opt.Depth < 0 {
-		return Result{}, fmt.Errorf("evaluate: depth %d is negative", opt.Depth)
-	}
-	resolved, err := resolveMeasures(measures, opt.RelLevel)
+	resolved, err := checkEvaluate(measures, opt)
 	if err != nil {
 		return Result{}, err
 	}
+	runQueries := make(map[string]bool, len(run.Queries))
+	for q := range run.Queries {
+		runQueries[q] = true
+	}
+	return assemble(qrels, runQueries, measures, resolved, opt, func(q string) ([]float64, error) {
+		docs := run.Queries[q]
+		if err := checkDuplicates(q, docs); err != nil {
+			return nil, err
+		}
+		ranked := Rank(docs)
+		if opt.Depth > 0 && len(ranked) > opt.Depth {
+			ranked = ranked[:opt.Depth]
+		}
+		return computeRow(resolved, qrels.Grades(q, ranked), qrels.Judged(q)), nil
+	})
+}
+
+// assemble builds a Result: it picks the evaluated queries (see Evaluate), takes each one's
+// values from row, evaluates a qrels query without a ranking as an empty ranking, and averages.
+func assemble(qrels Qrels, runQueries map[string]bool, measures, resolved []Measure, opt Options, row func(q string) ([]float64, error)) (Result, error) {
 	res := Result{Measures: slices.Clone(measures)}
 	for q := range qrels {
-		if _, ok := run.Queries[q]; ok || opt.AllQueries {
+		if runQueries[q] || opt.AllQueries {
 			res.Queries = append(res.Queries, q)
 		}
-		if _, ok := run.Queries[q]; !ok {
+		if !runQueries[q] {
 			res.Missing = append(res.Missing, q)
 		}
 	}
-	for q := range run.Queries {
+	for q := range runQueries {
 		if _, ok := qrels[q]; !ok {
 			res.Ignored = append(res.Ignored, q)
 		}
@@ -87,28 +97,31 @@ func Evaluate(qrels Qrels, run Run, measures []Measure, opt Options) (Result, er
 	slices.Sort(res.Missing)
 	slices.Sort(res.Ignored)
 	if len(res.Queries) == 0 {
-		return Result{}, fmt.Errorf("evaluate: no query is in both the qrels (%d queries) and the run (%d queries)", len(qrels), len(run.Queries))
+		return Result{}, fmt.Errorf("evaluate: no query is in both the qrels (%d queries) and the run (%d queries)", len(qrels), len(runQueries))
 	}
 	res.Values = make([][]float64, len(res.Queries))
 	for i, q := range res.Queries {
-		docs := run.Queries[q]
-		if err := checkDuplicates(q, docs); err != nil {
+		if !runQueries[q] {
+			res.Values[i] = computeRow(resolved, []int{}, qrels.Judged(q))
+			continue
+		}
+		v, err := row(q)
+		if err != nil {
 			return Result{}, err
 		}
-		ranked := Rank(docs)
-		if opt.Depth > 0 && len(ranked) > opt.Depth {
-			ranked = ranked[:opt.Depth]
-		}
-		grades := qrels.Grades(q, ranked)
-		judged := qrels.Judged(q)
-		row := make([]float64, len(resolved))
-		for j, m := range resolved {
-			row[j] = m.Compute(grades, judged)
-		}
-		res.Values[i] = row
+		res.Values[i] = v
 	}
 	res.Means = means(res.Values, len(resolved))
 	return res, nil
+}
+
+// computeRow evaluates every measure on one query.
+func computeRow(measures []Measure, ranked, judged []int) []float64 {
+	row := make([]float64, len(measures))
+	for j, m := range measures {
+		row[j] = m.Compute(ranked, judged)
+	}
+	return row
 }
 
 // resolveMeasures validates measures and gives the ones that use a relevance level without

@@ -26,7 +26,6 @@ func ReadQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
 	sc := lineScanner(r)
 	line := 0
-	first := map[string]map[string]int{} // query -> doc -> line of its judgment
 	for sc.Scan() {
 		line++
 		f := strings.FieldsFunc(string(trimCR(sc.Bytes())), isSpace)
@@ -40,7 +39,7 @@ func ReadQrels(r io.Reader, name string) (Qrels, error) {
 		if err != nil {
 			return nil, parseErr(name, line, ErrGrade, "%q", f[3])
 		}
-		if err := q.add(f[0], f[2], g, line, first); err != nil {
+		if err := q.add(f[0], f[2], g); err != nil {
 			return nil, parseErr(name, line, ErrDuplicate, "%s", err)
 		}
 	}
@@ -63,7 +62,6 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
 	sc := lineScanner(r)
 	line := 0
-	first := map[string]map[string]int{}
 	for sc.Scan() {
 		line++
 		b := trimCR(sc.Bytes())
@@ -90,7 +88,7 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 		if err != nil {
 			return nil, parseErr(name, line, ErrGrade, "%q", f[2])
 		}
-		if err := q.add(f[0], f[1], g, line, first); err != nil {
+		if err := q.add(f[0], f[1], g); err != nil {
 			return nil, parseErr(name, line, ErrDuplicate, "%s", err)
 		}
 	}
@@ -137,19 +135,16 @@ func parseGrade(s string) (int, error) {
 	return int(g), nil
 }
 
-// add records a judgment; first remembers the line of each judgment to name it in the error
-// about a duplicate.
-func (q Qrels) add(qid, doc string, g, line int, first map[string]map[string]int) error {
+// add records a judgment, refusing a doc judged twice for one query.
+func (q Qrels) add(qid, doc string, g int) error {
 	docs := q[qid]
 	if docs == nil {
 		docs = map[string]int{}
 		q[qid] = docs
-		first[qid] = map[string]int{}
 	}
-	if prev, dup := first[qid][doc]; dup {
-		return fmt.Errorf("%q judged twice for query %q (first on line %d)", doc, qid, prev)
+	if _, dup := docs[doc]; dup {
+		return fmt.Errorf("%q judged twice for query %q", doc, qid)
 	}
 	docs[doc] = g
-	first[qid][doc] = line
 	return nil
 }

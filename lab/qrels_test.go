@@ -37,7 +37,7 @@ func TestReadQrelsErrors(t *testing.T) {
 		{"five fields", "q1 0 a 1 x\n", ErrFieldCount, "qrels:1: wrong number of fields: got 5"},
 		{"fractional grade", "q1 0 a 1\nq1 0 b 1.5\n", ErrGrade, `qrels:2: grade is not an integer: "1.5"`},
 		{"word grade", "q1 0 a yes\n", ErrGrade, "qrels:1:"},
-		{"duplicate", "q1 0 a 1\nq2 0 a 1\nq1 0 a 0\n", ErrDuplicate, `qrels:3: duplicate doc: "a" judged twice for query "q1" (first on line 1)`},
+		{"duplicate", "q1 0 a 1\nq2 0 a 1\nq1 0 a 0\n", ErrDuplicate, `qrels:3: duplicate doc: "a" judged twice for query "q1"`},
 		{"empty line", "q1 0 a 1\n\nq1 0 b 1\n", ErrEmptyLine, "qrels:2: empty line"},
 		{"empty file", "", ErrEmpty, "qrels: empty file"},
 	}
