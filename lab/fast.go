@@ -317,23 +317,31 @@ func (e *queryEvaluator) block(b block) blockResult {
 }
 
 // parseLine splits a run line into its query ID, doc ID and score, with ReadRun's errors.
+// Only the first five fields are delimited; the sixth (the tag) need only exist.
 func (e *queryEvaluator) parseLine(line []byte, n int) (qid, doc []byte, score float64, err error) {
-	var f [6][]byte
+	var f [5][]byte
 	i, k := 0, 0
-	for k < 6 {
-		for i < len(line) && isSpaceByte(line[i]) {
+	for ; k < 5; k++ {
+		for i < len(line) && spaceTable[line[i]] {
 			i++
 		}
 		if i == len(line) {
 			break
 		}
 		j := i
-		for j < len(line) && !isSpaceByte(line[j]) {
+		for j < len(line) && !spaceTable[line[j]] {
 			j++
 		}
 		f[k] = line[i:j]
-		k++
 		i = j
+	}
+	if k == 5 {
+		for i < len(line) && spaceTable[line[i]] {
+			i++
+		}
+		if i < len(line) {
+			k = 6
+		}
 	}
 	if k == 0 {
 		return nil, nil, 0, parseErr(e.name, n, ErrEmptyLine, "")
@@ -349,6 +357,14 @@ func (e *queryEvaluator) parseLine(line []byte, n int) (qid, doc []byte, score f
 	}
 	return f[0], f[2], score, nil
 }
+
+// spaceTable marks the bytes that separate fields (isSpaceByte).
+var spaceTable = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isSpaceByte(byte(c))
+	}
+	return t
+}()
 
 // query checks the collected docs of query qid for duplicates and evaluates them.
 func (e *queryEvaluator) query(qid string) ([]float64, error) {

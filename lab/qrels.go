@@ -26,22 +26,33 @@ func ReadQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
 	sc := lineScanner(r)
 	line := 0
+	var f [][]byte
+	var qid string
+	var docs map[string]int
 	for sc.Scan() {
 		line++
-		f := strings.FieldsFunc(string(trimCR(sc.Bytes())), isSpace)
+		f = splitFields(trimCR(sc.Bytes()), f[:0])
 		if len(f) == 0 {
 			return nil, parseErr(name, line, ErrEmptyLine, "")
 		}
 		if len(f) != 4 {
 			return nil, parseErr(name, line, ErrFieldCount, "got %d, want 4 (query-id iteration doc-id grade)", len(f))
 		}
-		g, err := parseGrade(f[3])
+		g, err := parseGradeBytes(f[3])
 		if err != nil {
 			return nil, parseErr(name, line, ErrGrade, "%q", f[3])
 		}
-		if err := q.add(f[0], f[2], g); err != nil {
-			return nil, parseErr(name, line, ErrDuplicate, "%s", err)
+		if docs == nil || string(f[0]) != qid {
+			qid = string(f[0])
+			if docs = q[qid]; docs == nil {
+				docs = map[string]int{}
+				q[qid] = docs
+			}
 		}
+		if _, dup := docs[string(f[2])]; dup {
+			return nil, parseErr(name, line, ErrDuplicate, "%q judged twice for query %q", f[2], qid)
+		}
+		docs[string(f[2])] = g
 	}
 	if err := sc.Err(); err != nil {
 		return nil, &ParseError{File: name, Line: line + 1, Err: err}
@@ -50,6 +61,30 @@ func ReadQrels(r io.Reader, name string) (Qrels, error) {
 		return nil, parseErr(name, 0, ErrEmpty, "")
 	}
 	return q, nil
+}
+
+// parseGradeBytes parses an integer grade from b; plain decimal digits are read without
+// allocating, anything else goes through parseGrade.
+func parseGradeBytes(b []byte) (int, error) {
+	neg := len(b) > 0 && b[0] == '-'
+	digits := b
+	if neg {
+		digits = b[1:]
+	}
+	if len(digits) == 0 || len(digits) > 9 {
+		return parseGrade(string(b))
+	}
+	v := 0
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return parseGrade(string(b))
+		}
+		v = v*10 + int(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, nil
 }
 
 // ReadBEIRQrels reads BEIR qrels: a tab-separated file whose first line is the header

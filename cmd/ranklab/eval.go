@@ -221,17 +221,13 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// evaluateFiles reads and evaluates the two files.
+// evaluateFiles reads the qrels and evaluates the run file as it streams (see lab.EvaluateRunFile).
 func evaluateFiles(qrelsPath, runPath string, measures []lab.Measure, opt lab.Options) (lab.Result, error) {
 	qrels, err := lab.ReadQrelsFile(qrelsPath)
 	if err != nil {
 		return lab.Result{}, err
 	}
-	run, err := lab.ReadRunFile(runPath)
-	if err != nil {
-		return lab.Result{}, err
-	}
-	return lab.Evaluate(qrels, run, measures, opt)
+	return lab.EvaluateRunFile(qrels, runPath, measures, opt)
 }
 
 func plural(n int, one, many string) string {
