@@ -96,7 +96,7 @@ func (r Report) DiffOption(comparison int) map[string]any {
 	return map[string]any{
 		"title":   map[string]any{"text": fmt.Sprintf("%s: %s − %s per query (sorted)", m, run, base), "subtext": subtitle, "left": "center"},
 		"tooltip": map[string]any{"trigger": "axis"},
-		"grid":    map[string]any{"top": 70, "left": 60, "right": 30, "bottom": 40, "containLabel": true},
+		"grid":    map[string]any{"top": 70, "left": 60, "right": 90, "bottom": 40, "containLabel": true},
 		"xAxis": map[string]any{"type": "category", "data": ids, "name": "query",
 			"axisLabel": map[string]any{"show": len(ids) <= 40, "rotate": 60}},
 		"yAxis": map[string]any{"type": "value", "name": "Δ " + m},

@@ -123,7 +123,7 @@ func (r Report) Summary() string {
 	if o.Tests.runPerm() {
 		tests = append(tests, fmt.Sprintf("paired randomization test (†; %d sign-flip permutations, seed %d)", o.Permutations, o.Seed))
 	}
-	return fmt.Sprintf("%d %s, %d runs, baseline %q. Tests: %s. Marks: Holm-adjusted p ≤ %g over the %d comparisons (runs × measures). Intervals: %g%% percentile bootstrap (%d resamples, seed %d).",
-		len(r.Queries), plural(len(r.Queries), "query", "queries"), len(r.Runs), r.Baseline(), strings.Join(tests, " and "), o.Alpha, len(r.Comparisons),
+	return fmt.Sprintf("%d %s, %d runs, baseline %q. Tests: %s. Marks: Holm-adjusted p ≤ %g over the %d %s (runs × measures). Intervals: %g%% percentile bootstrap (%d resamples, seed %d).",
+		len(r.Queries), plural(len(r.Queries), "query", "queries"), len(r.Runs), r.Baseline(), strings.Join(tests, " and "), o.Alpha, len(r.Comparisons), plural(len(r.Comparisons), "comparison", "comparisons"),
 		100*o.Level, o.Resamples, o.Seed)
 }
