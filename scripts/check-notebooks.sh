@@ -43,13 +43,14 @@ fail=0
 echo "--- lint"
 "$PY" scripts/notebook-lint.py "${nbs[@]}" || fail=1
 
-rm -rf "$out"; mkdir -p "$out"
+mkdir -p "$out"   # only this run's notebooks' files are replaced: others may run a subset at the same time
 export RANKLAB_LIVE=static RANKLAB_OUT="$root/$out"
 html=(); times=()
 for nb in "${nbs[@]}"; do
   name=$(basename "$nb" .ipynb)
   min=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("metadata",{}).get("ranklab",{}).get("min_charts",1))' "$nb" 2>/dev/null || echo 1)
   echo "--- execute $nb"
+  rm -f "$out/$name".{ipynb,html,png,log}
   t0=$(date +%s%3N)
   if timeout $((2 * TIMEOUT)) "$JUPYTER" nbconvert --to notebook --execute \
       --ExecutePreprocessor.timeout="$TIMEOUT" --ExecutePreprocessor.kernel_name=gonb \
