@@ -1,0 +1,240 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"time"
+
+	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/comms"
+	"github.com/ranklab/ranklab/charts"
+	"github.com/ranklab/ranklab/lab"
+)
+
+//go:embed panel.js
+var panelJS string
+
+// CSVName is the file Export CSV writes (beside the notebook).
+const CSVName = "ranklab-lab.csv"
+
+// Show displays the lab for state s in the current notebook cell: live controls when a
+// front-end answers, a static snapshot otherwise (see the package doc). The mode and the time
+// limits come from the environment (OptionsFromEnv); a malformed variable is reported in the
+// output and the snapshot is shown. Outside a notebook Show does nothing.
+func Show(s lab.State) {
+	opt, err := OptionsFromEnv(os.Getenv)
+	if err != nil {
+		if gonbui.IsNotebook {
+			gonbui.DisplayHTML(fmt.Sprintf(`<pre data-live-error>%s</pre>`, html.EscapeString(err.Error())))
+		}
+		opt = Options{Mode: Static}.withDefaults()
+	}
+	ShowWith(s, opt)
+}
+
+// ShowWith is Show with explicit options. It returns the final state (s itself in static mode).
+func ShowWith(s lab.State, opt Options) lab.State {
+	if !gonbui.IsNotebook {
+		return s
+	}
+	opt = opt.withDefaults()
+	if opt.Mode == Static {
+		showStatic(s, "forced")
+		return s
+	}
+	return runLive(s, opt)
+}
+
+// showStatic displays the snapshot of s: the header and every view, as persistent outputs.
+func showStatic(s lab.State, reason string) {
+	charts.Show(append([]string{headerHTML(s, "static", reason)}, views(s)...)...)
+}
+
+// session is one run of the live panel.
+type session struct {
+	id, in, out string // DOM id of the panel, page->kernel and kernel->page addresses
+	regions     []string
+	opt         Options
+	state       lab.State
+	sent        []string // last HTML sent per region, to skip unchanged ones
+}
+
+func runLive(s lab.State, opt Options) lab.State {
+	uid := gonbui.UniqueId()
+	ss := &session{
+		id:    "ranklab-live-" + uid,
+		in:    "/ranklab/live/" + uid + "/in",
+		out:   "/ranklab/live/" + uid + "/out",
+		opt:   opt,
+		state: s,
+	}
+	ss.regions = make([]string, regionCount+1)
+	for i := range ss.regions {
+		ss.regions[i] = fmt.Sprintf("ranklab_live_%s_%d", uid, i)
+	}
+	ss.sent = make([]string, len(ss.regions))
+
+	box := newInbox()
+	// Subscribing first makes GoNB install its WebSocket script in the page (gonb_comm), which the
+	// panel's script waits for.
+	sub := comms.Subscribe(ss.in, func(_ string, v string) {
+		m, err := parseIn(v)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return
+		}
+		box.put(m)
+	})
+	defer comms.Unsubscribe(sub)
+
+	charts.Show() // the embedded ECharts, once per kernel run (offline mode)
+	ss.update(0, panelHTML(ss.id, s, ss.in, ss.out))
+	ss.render()
+	gonbui.Sync()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, opt.Max)
+	defer cancel()
+
+	var probe <-chan time.Time
+	if opt.Mode == Auto {
+		probe = time.After(opt.Probe)
+	}
+	idle := time.NewTimer(opt.Idle)
+	defer idle.Stop()
+	reason := ""
+	live := false
+loop:
+	for {
+		select {
+		case <-probe:
+			if !live {
+				reason = "no-frontend"
+				break loop
+			}
+		case <-ctx.Done():
+			reason = "max"
+			if ctx.Err() == context.Canceled {
+				reason = "interrupt"
+			}
+			break loop
+		case <-idle.C:
+			reason = "idle"
+			break loop
+		case <-box.wake:
+			values, seq, actions, hello := box.take()
+			live = live || hello
+			idle.Reset(opt.Idle)
+			if values != nil {
+				ss.state = apply(ss.state, values)
+			}
+			msg := outMsg{Seq: seq}
+			done := false
+			for _, a := range actions {
+				switch a {
+				case "reset":
+					ss.state = lab.DefaultState()
+				case "csv":
+					name, err := ss.writeCSV()
+					if err != nil {
+						msg.Error = err.Error()
+						msg.Status = "Export CSV failed: " + err.Error()
+					} else {
+						msg.CSV = name
+					}
+				case "done":
+					done = true
+				}
+			}
+			ss.render()
+			ss.reply(msg)
+			if done {
+				reason = "done"
+				break loop
+			}
+		}
+	}
+	ss.finish(reason)
+	return ss.state
+}
+
+// render sends every view region whose HTML changed.
+func (ss *session) render() {
+	for i, v := range views(ss.state) {
+		ss.update(i+1, v)
+	}
+}
+
+// update sends region i unless its HTML is unchanged.
+func (ss *session) update(i int, html string) {
+	if ss.sent[i] == html {
+		return
+	}
+	ss.sent[i] = html
+	if html == "" {
+		html = "<span></span>" // an empty output keeps its place in the cell
+	}
+	gonbui.UpdateHTML(ss.regions[i], html)
+}
+
+// reply sends the state back to the page.
+func (ss *session) reply(m outMsg) {
+	m.Values = controlValues(ss.state)
+	m.Max = controlMax(ss.state)
+	m.Link = ss.state.Link()
+	if m.Status == "" {
+		m.Status = "live: move a control; Done ends the panel and keeps a snapshot"
+		if _, err := ss.state.Outcome(); err != nil {
+			m.Status = "live: invalid state, see the message below"
+		}
+	}
+	js, _ := json.Marshal(m) // plain values always marshal
+	comms.Send(ss.out, string(js))
+}
+
+// finish ends the panel: the page's controls are disabled, then replaced by the snapshot header;
+// the views already show the final state.
+func (ss *session) finish(reason string) {
+	state := "closed"
+	if reason == "no-frontend" {
+		state = "static"
+	} else {
+		ss.reply(outMsg{Seq: -1, Closed: true, Status: "closed: " + reason})
+	}
+	ss.render()
+	ss.update(0, headerHTML(ss.state, state, reason))
+	gonbui.Sync()
+}
+
+// writeCSV writes the current outcome to CSVName in the CSV directory and returns the link
+// target (the file name, relative to the notebook).
+func (ss *session) writeCSV() (string, error) {
+	o, err := ss.state.Outcome()
+	if err != nil {
+		return "", fmt.Errorf("the state is invalid: %v", err)
+	}
+	var buf bytes.Buffer
+	if err := lab.WriteCSV(&buf, o); err != nil {
+		return "", err
+	}
+	path := filepath.Join(ss.opt.CSVDir, CSVName)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return "", err
+	}
+	return CSVName, nil
+}
+
+// jsonHTMLSafe marshals v with encoding/json's HTML-safe escaping (<, >, & as \u003c...), so
+// the result can sit inside a <script> element.
+func jsonHTMLSafe(v any) (string, error) {
+	js, err := json.Marshal(v)
+	return string(js), err
+}

@@ -1,0 +1,251 @@
+package live
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ranklab/ranklab/lab"
+)
+
+func TestParseMode(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Mode
+		err  bool
+	}{
+		{"", Auto, false}, {"auto", Auto, false}, {" Static ", Static, false}, {"LIVE", Live, false},
+		{"on", Auto, true}, {"1", Auto, true},
+	} {
+		t.Run(fmt.Sprintf("%q", tc.in), func(t *testing.T) {
+			got, err := ParseMode(tc.in)
+			if (err != nil) != tc.err {
+				t.Fatalf("ParseMode(%q) error = %v, want error %v", tc.in, err, tc.err)
+			}
+			if err == nil && got != tc.want {
+				t.Errorf("ParseMode(%q) = %v, want %v", tc.in, got, tc.want)
+			}
+			if err != nil && !strings.Contains(err.Error(), EnvMode) {
+				t.Errorf("error %q does not name %s", err, EnvMode)
+			}
+		})
+	}
+}
+
+func TestOptionsFromEnv(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	t.Run("defaults", func(t *testing.T) {
+		o, err := OptionsFromEnv(env(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Mode != Auto || o.Probe != DefaultProbe || o.Idle != DefaultIdle || o.Max != DefaultMax {
+			t.Errorf("got %+v", o)
+		}
+	})
+	t.Run("set", func(t *testing.T) {
+		o, err := OptionsFromEnv(env(map[string]string{EnvMode: "static", EnvIdle: "90s", EnvMax: "2m", EnvProbe: "1s"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Mode != Static || o.Idle != 90*time.Second || o.Max != 2*time.Minute || o.Probe != time.Second {
+			t.Errorf("got %+v", o)
+		}
+	})
+	for _, bad := range []map[string]string{{EnvIdle: "ten"}, {EnvMax: "-1s"}, {EnvProbe: "0s"}, {EnvMode: "maybe"}} {
+		t.Run(fmt.Sprint(bad), func(t *testing.T) {
+			_, err := OptionsFromEnv(env(bad))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for k := range bad {
+				if !strings.Contains(err.Error(), k) {
+					t.Errorf("error %q does not name %s", err, k)
+				}
+			}
+		})
+	}
+}
+
+func TestApplyKeepsOverlapBelowChunk(t *testing.T) {
+	s := lab.DefaultState() // chunk 512, overlap 128
+	for _, tc := range []struct {
+		name        string
+		values      map[string]int
+		chunk, over int
+	}{
+		{"chunk shrinks below overlap", map[string]int{"chunk": 100}, 100, 99},
+		{"overlap equal to chunk", map[string]int{"chunk": 64, "overlap": 64}, 64, 63},
+		{"valid pair kept", map[string]int{"chunk": 300, "overlap": 200}, 300, 200},
+		{"chunk 0 left to validation", map[string]int{"chunk": 0, "overlap": 5}, 0, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := apply(s, tc.values)
+			if got.Chunk != tc.chunk || got.Overlap != tc.over {
+				t.Errorf("chunk, overlap = %d, %d; want %d, %d", got.Chunk, got.Overlap, tc.chunk, tc.over)
+			}
+			if s != lab.DefaultState() {
+				t.Error("apply changed its input")
+			}
+		})
+	}
+	got := apply(s, map[string]int{"k": 9, "rerank": 3, "grade": 2, "total": 12, "corpus": 777, "bogus": 1})
+	want := s
+	want.K, want.Rerank, want.MinGrade, want.Total, want.Corpus = 9, 3, 2, 12, 777
+	if got != want {
+		t.Errorf("apply = %+v, want %+v", got, want)
+	}
+}
+
+// TestInboxNewestWins delivers a burst of messages in a shuffled order from many goroutines, as
+// GoNB does: the values taken must be those of the highest sequence number, and every button
+// event must come through.
+func TestInboxNewestWins(t *testing.T) {
+	for trial := 0; trial < 20; trial++ {
+		b := newInbox()
+		const n = 50
+		msgs := make([]inMsg, n)
+		for i := range msgs {
+			msgs[i] = inMsg{Seq: i + 1, Event: "input", Values: map[string]int{"k": i + 1}}
+		}
+		msgs[10].Event, msgs[30].Event = "reset", "csv"
+		rand.New(rand.NewSource(int64(trial))).Shuffle(n, func(i, j int) { msgs[i], msgs[j] = msgs[j], msgs[i] })
+		var wg sync.WaitGroup
+		for _, m := range msgs {
+			wg.Add(1)
+			go func() { defer wg.Done(); b.put(m) }()
+		}
+		wg.Wait()
+		values, seq, actions, _ := b.take()
+		if seq != n || values["k"] != n {
+			t.Fatalf("trial %d: took seq %d k %d, want %d", trial, seq, values["k"], n)
+		}
+		if len(actions) != 2 {
+			t.Fatalf("trial %d: actions %v, want reset and csv", trial, actions)
+		}
+		if v, _, a, _ := b.take(); v != nil || a != nil {
+			t.Fatalf("second take returned %v %v", v, a)
+		}
+		b.put(inMsg{Seq: 3, Event: "settle", Values: map[string]int{"k": 3}})
+		if v, _, _, _ := b.take(); v != nil {
+			t.Fatalf("a stale message was taken: %v", v)
+		}
+	}
+}
+
+func TestParseIn(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{`{"seq":1,"event":"hello","values":{"k":5}}`, true},
+		{`{"seq":2,"event":"done","values":{}}`, true},
+		{`{"seq":2,"event":"explode"}`, false},
+		{`{"seq":"x","event":"input"}`, false},
+		{`not json`, false},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			_, err := parseIn(tc.in)
+			if (err == nil) != tc.ok {
+				t.Errorf("parseIn(%q) error = %v", tc.in, err)
+			}
+		})
+	}
+}
+
+func FuzzParseIn(f *testing.F) {
+	f.Add(`{"seq":1,"event":"input","values":{"k":5,"overlap":3}}`)
+	f.Add(`{"seq":-4,"event":"done"}`)
+	f.Add(`{}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := parseIn(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "live: bad message") {
+				t.Fatalf("error without context: %v", err)
+			}
+			return
+		}
+		if !(m.Event == "hello" || m.Event == "input" || m.Event == "change" || m.Event == "settle" || buttons[m.Event]) {
+			t.Fatalf("accepted event %q", m.Event)
+		}
+		_ = apply(lab.DefaultState(), m.Values) // never panics
+	})
+}
+
+func TestViewsValid(t *testing.T) {
+	for _, k := range []int{1, 5, 12} {
+		s := lab.DefaultState()
+		s.K = k
+		v := views(s)
+		if len(v) != regionCount {
+			t.Fatalf("%d regions, want %d", len(v), regionCount)
+		}
+		list := v[1]
+		if got := strings.Count(list, `data-inside-k="1"`); got != k {
+			t.Errorf("k=%d: %d highlighted rows, want k", k, got)
+		}
+		if got := strings.Count(list, `<tr data-rank=`); got != s.Size {
+			t.Errorf("k=%d: %d rows, want the %d candidates", k, got, s.Size)
+		}
+		if strings.Contains(strings.Join(v, ""), "data-live-error") {
+			t.Errorf("k=%d: a valid state shows an error", k)
+		}
+		// default chunking: 10000 tokens, chunks of 512 every 512-128 = 384 tokens: the first
+		// chunk, then one per started stride of the remaining 10000-512 tokens
+		if chunks := 1 + (10000-512+383)/384; !strings.Contains(v[4], fmt.Sprintf(`data-chunks="%d"`, chunks)) {
+			t.Errorf("default chunking: chunk hook missing in %.200s", v[4])
+		}
+	}
+}
+
+func TestViewsInvalidShowOnlyTheMessage(t *testing.T) {
+	s := lab.DefaultState()
+	s.Total = 1 // below the relevant items found in the ranking
+	v := views(s)
+	if len(v) != regionCount {
+		t.Fatalf("%d regions, want %d", len(v), regionCount)
+	}
+	if !strings.Contains(v[0], "data-live-error") || !strings.Contains(v[0], `data-field="total"`) {
+		t.Errorf("first region is not the validation message: %s", v[0])
+	}
+	all := strings.Join(v, "")
+	for _, stale := range []string{"data-metric", "data-chunks", "Precision@", "data-inside-k"} {
+		if strings.Contains(all, stale) {
+			t.Errorf("invalid state still shows %s", stale)
+		}
+	}
+}
+
+func TestHTMLEscapes(t *testing.T) {
+	err := &lab.FieldError{Field: `k"><script>`, Msg: `<img src=x onerror=alert(1)>`}
+	h := errorHTML(err)
+	if strings.Contains(h, "<script>") || strings.Contains(h, "<img") {
+		t.Errorf("unescaped error: %s", h)
+	}
+	p := panelHTML(`id"><b>`, lab.DefaultState(), `/in</script>`, "/out")
+	if strings.Contains(p, `id"><b>`) || strings.Contains(p, `/in</script>`) {
+		t.Errorf("unescaped panel: %.300s", p)
+	}
+	if got := strings.Count(p, "data-field="); got != len(fields) {
+		t.Errorf("%d controls, want %d", got, len(fields))
+	}
+	for _, a := range []string{"reset", "copy", "csv", "done"} {
+		if !strings.Contains(p, `data-action="`+a+`"`) {
+			t.Errorf("no %s button", a)
+		}
+	}
+}
+
+func TestPanelOverlapMaxFollowsChunk(t *testing.T) {
+	s := lab.DefaultState()
+	s.Chunk, s.Overlap = 300, 10
+	if got := controlMax(s)["overlap"]; got != 299 {
+		t.Errorf("overlap max = %d, want chunk-1 = 299", got)
+	}
+	if !strings.Contains(panelHTML("p", s, "/in", "/out"), `data-field="overlap" min="0" max="299"`) {
+		t.Error("panel's overlap slider does not stop below the chunk size")
+	}
+}

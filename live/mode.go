@@ -1,0 +1,116 @@
+package live
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// Mode chooses between the live panel and a static snapshot.
+type Mode int
+
+const (
+	// Auto shows the live panel and falls back to a static snapshot when no front-end answers
+	// within Options.Probe.
+	Auto Mode = iota
+	// Live shows the live panel and waits for a front-end without a probe deadline (the loop
+	// still ends on Done, Idle, Max or an interrupt).
+	Live
+	// Static shows a snapshot at once and never talks to the front-end.
+	Static
+)
+
+// EnvMode is the environment variable that forces a mode: "static", "live" or "auto".
+const EnvMode = "RANKLAB_LIVE"
+
+// String returns "auto", "live" or "static".
+func (m Mode) String() string {
+	switch m {
+	case Live:
+		return "live"
+	case Static:
+		return "static"
+	}
+	return "auto"
+}
+
+// ParseMode reads "auto", "live" or "static" (case and surrounding spaces ignored); the empty
+// string means Auto.
+func ParseMode(s string) (Mode, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "auto":
+		return Auto, nil
+	case "live":
+		return Live, nil
+	case "static":
+		return Static, nil
+	}
+	return Auto, fmt.Errorf("%s=%q: want static, live or auto", EnvMode, s)
+}
+
+// Options tune ShowWith. The zero value of a duration means its default.
+type Options struct {
+	Mode  Mode          // Auto (default), Live or Static
+	Probe time.Duration // Auto: how long to wait for the front-end's first message (default 8 s)
+	Idle  time.Duration // end the loop after this long without any input (default 10 min)
+	Max   time.Duration // end the loop after this long in total (default 60 min)
+	// CSVDir is where Export CSV writes ranklab-lab.csv; "" means the notebook's folder
+	// (GoNB's GONB_DIR), or the working directory outside GoNB.
+	CSVDir string
+}
+
+// Defaults of Options.
+const (
+	DefaultProbe = 8 * time.Second
+	DefaultIdle  = 10 * time.Minute
+	DefaultMax   = 60 * time.Minute
+)
+
+// Environment variables that override the defaults of Show (Go durations such as "90s").
+const (
+	EnvProbe = "RANKLAB_LIVE_PROBE"
+	EnvIdle  = "RANKLAB_LIVE_IDLE"
+	EnvMax   = "RANKLAB_LIVE_MAX"
+)
+
+// OptionsFromEnv returns the options Show uses: the mode from RANKLAB_LIVE and the durations
+// from RANKLAB_LIVE_PROBE, RANKLAB_LIVE_IDLE and RANKLAB_LIVE_MAX, each defaulted when unset.
+// A malformed value is an error naming the variable.
+func OptionsFromEnv(getenv func(string) string) (Options, error) {
+	var o Options
+	var err error
+	if o.Mode, err = ParseMode(getenv(EnvMode)); err != nil {
+		return Options{}, err
+	}
+	for _, d := range []struct {
+		name string
+		dst  *time.Duration
+	}{{EnvProbe, &o.Probe}, {EnvIdle, &o.Idle}, {EnvMax, &o.Max}} {
+		v := strings.TrimSpace(getenv(d.name))
+		if v == "" {
+			continue
+		}
+		if *d.dst, err = time.ParseDuration(v); err != nil || *d.dst <= 0 {
+			return Options{}, fmt.Errorf("%s=%q: want a positive Go duration such as 90s or 10m", d.name, v)
+		}
+	}
+	return o.withDefaults(), nil
+}
+
+// withDefaults fills the zero durations and CSVDir.
+func (o Options) withDefaults() Options {
+	if o.Probe <= 0 {
+		o.Probe = DefaultProbe
+	}
+	if o.Idle <= 0 {
+		o.Idle = DefaultIdle
+	}
+	if o.Max <= 0 {
+		o.Max = DefaultMax
+	}
+	if o.CSVDir == "" {
+		o.CSVDir = os.Getenv("GONB_DIR")
+	}
+	return o
+}

@@ -1,0 +1,124 @@
+// The live panel's script (wrapped as function(cfg){...}; cfg = {id, in, out}).
+// It waits for GoNB's gonb_comm, says hello, sends the whole panel on every move and button,
+// re-sends ("settle") 150 ms after the last move, and applies what the kernel sends back.
+const root = document.getElementById(cfg.id);
+if (!root) { return; }
+const status = root.querySelector("[data-live-status]");
+const controls = Array.from(root.querySelectorAll("[data-field]"));
+const byName = {};
+controls.forEach((el) => { byName[el.dataset.field] = el; });
+let seq = 0, settleTimer = null, closed = false, comm = null;
+root.liveLatency = [];
+const sentAt = {};
+
+function show(el) {
+  const out = root.querySelector('[data-value-of="' + el.dataset.field + '"]');
+  if (out) { out.textContent = el.value; }
+}
+function values() {
+  const v = {};
+  controls.forEach((el) => { v[el.dataset.field] = parseInt(el.value, 10); });
+  return v;
+}
+function send(event) {
+  if (!comm || closed) { return; }
+  seq++;
+  sentAt[seq] = performance.now();
+  root.dataset.liveSeq = String(seq);
+  comm.send(cfg.in, JSON.stringify({seq: seq, event: event, values: values()}));
+}
+function keepOverlap() {
+  // Overlap stays below the chunk size: the slider's maximum follows the chunk (a range input
+  // clamps its value to a lowered maximum by itself).
+  const chunk = byName["chunk"], overlap = byName["overlap"];
+  if (chunk && overlap) {
+    const c = parseInt(chunk.value, 10);
+    if (c >= 1) { overlap.max = String(c - 1); show(overlap); }
+  }
+}
+function apply(m) {
+  if (m.max) {
+    for (const [k, v] of Object.entries(m.max)) { if (byName[k]) { byName[k].max = String(v); } }
+  }
+  if (m.values && m.seq >= seq) {
+    // Only when the page sent nothing newer: otherwise the user has moved on.
+    for (const [k, v] of Object.entries(m.values)) {
+      const el = byName[k];
+      if (el && parseInt(el.value, 10) !== v) { el.value = String(v); }
+      if (el) { show(el); }
+    }
+  }
+  if (m.link !== undefined) {
+    root.dataset.link = m.link;
+    const box = root.querySelector("input[data-live-link]");
+    if (box) { box.value = m.link; }
+  }
+  if (m.csv) {
+    const d = root.querySelector("[data-live-csv]");
+    d.textContent = "";
+    const a = document.createElement("a");
+    a.href = m.csv; a.textContent = m.csv; a.target = "_blank"; a.dataset.liveCsvLink = "";
+    d.append("Exported: ", a);
+  }
+  if (m.status !== undefined) { status.textContent = m.status; }
+  if (m.seq && sentAt[m.seq]) {
+    root.liveLatency.push(performance.now() - sentAt[m.seq]);
+    delete sentAt[m.seq];
+  }
+  root.dataset.liveApplied = String(m.seq);
+  root.dataset.liveState = m.closed ? "closed" : "live";
+  if (m.closed) {
+    closed = true;
+    controls.forEach((el) => { el.disabled = true; });
+    root.querySelectorAll("[data-action]").forEach((el) => { el.disabled = true; });
+  }
+}
+function copyLink() {
+  const link = root.dataset.link || "";
+  const boxWrap = root.querySelector("[data-live-linkbox]");
+  const box = root.querySelector("input[data-live-link]");
+  const note = root.querySelector("[data-live-copied]");
+  boxWrap.hidden = false;
+  box.value = link;
+  const fallback = () => {
+    box.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+    note.textContent = ok ? "copied" : "select and copy it (the browser refused the clipboard)";
+  };
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    navigator.clipboard.writeText(link).then(() => { note.textContent = "copied"; }, fallback);
+  } else { fallback(); }
+}
+
+controls.forEach((el) => {
+  el.addEventListener("input", () => {
+    if (el.dataset.field === "chunk") { keepOverlap(); }
+    show(el);
+    send("input");
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => send("settle"), 150);
+  });
+  el.addEventListener("change", () => { show(el); send("change"); });
+});
+root.querySelectorAll("[data-action]").forEach((el) => {
+  el.addEventListener("click", () => {
+    if (el.dataset.action === "copy") { copyLink(); }
+    send(el.dataset.action);
+  });
+});
+
+// Wait up to 20 s for gonb_comm (GoNB installs it when the cell program subscribes).
+let tries = 0;
+(function connect() {
+  if (globalThis.gonb_comm) {
+    comm = globalThis.gonb_comm;
+    comm.subscribe(cfg.out, (address, value) => {
+      try { apply(JSON.parse(value)); } catch (e) { console.error("ranklab live: bad message", e, value); }
+    });
+    send("hello");
+    return;
+  }
+  if (++tries < 400) { setTimeout(connect, 50); return; }
+  status.textContent = "not connected to the Go kernel: re-run the cell";
+})();

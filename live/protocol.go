@@ -1,0 +1,107 @@
+package live
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+// Messages between the page and the kernel travel as JSON strings over GoNB's comms (a
+// WebSocket from the page to the Jupyter server, ZeroMQ to GoNB, named pipes to the cell
+// program).
+//
+// Page -> kernel, one address: every message carries a sequence number (incremented by the page
+// on each send), the event and the values of ALL controls as the page shows them:
+//
+//	{"seq":12,"event":"input","values":{"k":7,"rerank":10,...}}
+//
+// Events: "hello" (the panel's script is connected), "input" and "change" (a control moved),
+// "settle" (re-sent ~150 ms after the last input event), and the buttons "reset", "copy",
+// "csv", "done". GoNB delivers each message on its own goroutine, so they may arrive out of
+// order: the kernel keeps the values of the highest sequence number only, and always carries
+// out button events. Because each message holds the whole panel, the newest one alone decides
+// the state, and the settle message makes a burst of moves end on the value the slider shows.
+//
+// Kernel -> page, another address: the sequence number the state reflects, the normalised
+// control values (the page applies them only if it sent nothing newer), slider maxima, the
+// link, an exported CSV's name, a status line, and Closed when the loop has ended.
+type inMsg struct {
+	Seq    int            `json:"seq"`
+	Event  string         `json:"event"`
+	Values map[string]int `json:"values"`
+}
+
+type outMsg struct {
+	Seq    int            `json:"seq"`
+	Values map[string]int `json:"values"`
+	Max    map[string]int `json:"max"`
+	Link   string         `json:"link"`
+	CSV    string         `json:"csv,omitempty"`
+	Status string         `json:"status"`
+	Error  string         `json:"error,omitempty"`
+	Closed bool           `json:"closed,omitempty"`
+}
+
+// buttons are the events that are actions, carried out even when their values are stale.
+var buttons = map[string]bool{"reset": true, "copy": true, "csv": true, "done": true}
+
+// parseIn decodes one page message; a malformed one is an error (never guessed at).
+func parseIn(s string) (inMsg, error) {
+	var m inMsg
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		return inMsg{}, fmt.Errorf("live: bad message from the page %q: %v", s, err)
+	}
+	switch m.Event {
+	case "hello", "input", "change", "settle", "reset", "copy", "csv", "done":
+	default:
+		return inMsg{}, fmt.Errorf("live: bad message from the page %q: unknown event %q", s, m.Event)
+	}
+	return m, nil
+}
+
+// inbox collects page messages that arrive concurrently and in any order. take returns the
+// values of the newest message (by sequence number) seen since the last take, if any, and every
+// button event in arrival order.
+type inbox struct {
+	mu      sync.Mutex
+	seq     int // highest sequence number seen
+	values  map[string]int
+	fresh   bool     // values newer than the last take
+	actions []string // button events not yet taken
+	hello   bool
+	wake    chan struct{}
+}
+
+func newInbox() *inbox { return &inbox{seq: -1, wake: make(chan struct{}, 1)} }
+
+// put records m and wakes the loop.
+func (b *inbox) put(m inMsg) {
+	b.mu.Lock()
+	if m.Seq > b.seq {
+		b.seq, b.values, b.fresh = m.Seq, m.Values, true
+	}
+	if buttons[m.Event] {
+		b.actions = append(b.actions, m.Event)
+	}
+	if m.Event == "hello" {
+		b.hello = true
+	}
+	b.mu.Unlock()
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns what arrived since the last take: the newest values (nil when none are newer),
+// their sequence number, the button events, and whether the page ever said hello.
+func (b *inbox) take() (values map[string]int, seq int, actions []string, hello bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fresh {
+		values = b.values
+		b.fresh = false
+	}
+	actions, b.actions = b.actions, nil
+	return values, b.seq, actions, b.hello
+}
