@@ -9,8 +9,8 @@
 //   - every container's canvas is not blank: it has at least 2% painted (non-transparent,
 //     non-white) pixels and at least 3 distinct colours (read with getImageData),
 //   - no JavaScript error, no alert/confirm dialog and no network request happened, also while
-//     the mouse moves over every chart (tooltips show data strings as HTML),
-//   - the page's text contains TEXT when given (e.g. a hostile doc id shown literally).
+//     the tooltip of every data item is shown (ECharts writes tooltips as HTML),
+//   - when TEXT is given (e.g. a hostile ID), the page's text and some tooltip show it literally.
 // Writes OUTDIR/<page>.png (full page) and OUTDIR/<page>-<n>.png (each chart), prints one line
 // per chart and per page, and exits 1 when any page fails.
 import path from 'node:path';
@@ -77,19 +77,31 @@ async function check(browser, outDir, spec) {
     for (const b of bad) problems.push(`chart #${i + 1} ${JSON.stringify(c.label)}: ${b}`);
     await handles[i].screenshot({ path: path.join(outDir, `${name}-${i + 1}.png`) });
   }
-  // Hover over every chart so tooltips (which ECharts writes as HTML) render data strings:
-  // a hostile ID that escaped its escaping would open a dialog or throw here.
-  for (const h of handles) {
-    const box = await h.boundingBox();
-    if (!box) continue;
-    for (const fy of [0.35, 0.6, 0.85]) {
-      for (let i = 1; i < 24; i++) await page.mouse.move(box.x + box.width * i / 24, box.y + box.height * fy);
+  // Show the tooltip of every data item of every chart (ECharts writes tooltips as HTML): a
+  // hostile ID that escaped its escaping would open a dialog or throw here. The tooltip texts
+  // are kept to look for TEXT.
+  const tips = await page.evaluate(async () => {
+    const texts = [];
+    for (const el of document.querySelectorAll('.ranklab-chart')) {
+      const c = window.echarts && window.echarts.getInstanceByDom(el);
+      if (!c) continue;
+      (c.getOption().series || []).forEach((s, si) => {
+        (s.data || []).forEach((d, di) => {
+          if (d === '-' || (d && d.value === '-')) return;
+          c.dispatchAction({ type: 'showTip', seriesIndex: si, dataIndex: di });
+          for (const t of el.querySelectorAll('div[style*="z-index"]')) texts.push(t.textContent);
+        });
+      });
+      c.dispatchAction({ type: 'hideTip' });
+      await new Promise(r => setTimeout(r, 20));
     }
-  }
-  await page.waitForTimeout(100);
+    return texts;
+  });
+  await page.waitForTimeout(200);
   if (text !== undefined) {
     const body = await page.evaluate(() => document.body.innerText);
     if (!body.includes(text)) problems.push(`page text lacks ${JSON.stringify(text)}`);
+    if (!tips.some(t => t.includes(text))) problems.push(`no tooltip shows ${JSON.stringify(text)}`);
   }
   await page.close();
   return { name, charts: charts.length, problems };

@@ -35,8 +35,8 @@ fi
 
 # Hostile IDs: query and doc IDs that are markup must show as text and never run.
 q1='</script><script>alert(1)</script>'
-q2="\"'&<img/src=x/onerror=alert(4)>"
-d1='<img/src=x/onerror=alert(2)>'
+q2="\"'&<img/src='x'/onerror='alert(4)'>"
+d1='<img/onerror=alert(2)/src=x>'
 printf '%s 0 %s 2\n%s 0 d2 1\n%s 0 %s 1\n%s 0 d3 0\n' "$q1" "$d1" "$q1" "$q2" "$d1" "$q2" > "$bin/qrels.hostile"
 printf '%s Q0 %s 1 3.0 <tag>\n%s Q0 d2 2 2.0 <tag>\n%s Q0 d3 1 1.0 <tag>\n%s Q0 %s 2 0.5 <tag>\n' \
   "$q1" "$d1" "$q1" "$q2" "$q2" "$d1" > "$bin/run.hostile"
