@@ -34,7 +34,7 @@ func Ranking(o lab.Outcome) string {
 		gc.WithXAxisOpts(opts.XAxis{Type: "category", Name: "rank", NameLocation: "middle", NameGap: nameGap(n),
 			AxisLabel: &opts.AxisLabel{Interval: "auto"}}),
 		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: "first-stage score", NameLocation: "middle", NameGap: 44,
-			Min: 0, Max: headroom(o.Items)}),
+			Min: 0, Max: headroom(o.Items), AxisLabel: &opts.AxisLabel{ShowMaxLabel: opts.Bool(false)}}),
 	)
 	b.SetXAxis(cats)
 	for g := 0; g <= lab.MaxGrade; g++ {
@@ -79,7 +79,8 @@ func Ranking(o lab.Outcome) string {
 }
 
 // headroom is the y-axis top: the largest first-stage score plus 30% (for the markers and
-// the top-k label), rounded up to a whole number; 1 for an empty or all-zero ranking.
+// the top-k label), rounded up to a whole number; 1 for an empty or all-zero ranking. Its axis
+// label is hidden: it rarely falls on the axis' tick step.
 func headroom(items []lab.Item) float64 {
 	top := 0.0
 	for _, it := range items {

@@ -121,7 +121,7 @@ func renderLab(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	frags := append(charts.RankingPanel(o, sweepK, sweepRerank), charts.ChunkingPanel(o)...)
-	return renderWrite(*out, charts.Page("ranklab lab — "+o.Link, frags...), "ranklab render lab", stdout, stderr)
+	return renderWrite(*out, charts.Page(fmt.Sprintf("ranklab lab — seed %d, %d candidates", s.Seed, s.Size), frags...), "ranklab render lab", stdout, stderr)
 }
 
 // renderWrite writes the page and reports its size.
