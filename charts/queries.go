@@ -141,13 +141,13 @@ func QueryDistribution(r lab.Result, measure int) string {
 	return render(b, title, 380)
 }
 
-// queryAxis is a category x axis of query IDs: every ID shown (rotated) for up to 40 queries,
-// none beyond (they are in the tooltips).
+// queryAxis is a category x axis of query IDs: every ID shown (rotated, IDs longer than about
+// 90 px cut with an ellipsis) for up to 40 queries, none beyond; the full IDs are in the tooltips.
 func queryAxis(n int, name string) opts.XAxis {
 	x := opts.XAxis{Type: "category", Name: name, NameLocation: "middle", NameGap: 28}
 	if n <= maxLabelledQueries {
-		x.AxisLabel = &opts.AxisLabel{Interval: "0", Rotate: 45, FontSize: 11}
-		x.NameGap = 52
+		x.AxisLabel = &opts.AxisLabel{Interval: "0", Rotate: 45, FontSize: 11, Width: 90, Overflow: "truncate"}
+		x.NameGap = 80
 	} else {
 		x.AxisLabel = &opts.AxisLabel{Show: opts.Bool(false)}
 		x.AxisTick = &opts.AxisTick{Show: opts.Bool(false)}
