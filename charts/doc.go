@@ -6,6 +6,13 @@
 //	o, _ := lab.DefaultState().Outcome()
 //	charts.Show(charts.MetricCards(o), charts.Ranking(o))
 //
+// The builders: Ranking, Rerank, MetricCards, MetricsAtK and RerankSweep (the ranking panel,
+// all of it from RankingPanel), ChunkingCard, ChunkOverlap and FootprintOverOverlap (the
+// chunking panel, ChunkingPanel), QueryTable, QueryDistribution and QueryDiff (evaluated runs),
+// HTML (any ECharts option) and Page (a standalone offline page of fragments). Every chart has
+// a title, named axes and a legend where it has more than one series; the lab's default charts
+// are each under 20 KB (ECharts itself is sent once, apart).
+//
 // # Fragments
 //
 // Every builder is a pure function of its arguments that returns one HTML fragment (apart from
@@ -21,7 +28,8 @@
 // Every string that comes from data (doc ids, labels, query ids, run names, titles) is escaped:
 // in HTML text and attributes with html.EscapeString, inside scripts by encoding/json, which
 // writes <, > and & as \u003c, \u003e and \u0026, so a doc id such as "</script>" cannot end the
-// script element.
+// script element. ECharts writes tooltips as HTML, so tooltip texts are HTML-escaped before they
+// go into the option, and no chart passes data through ECharts' {b} templates.
 //
 // # Where ECharts comes from
 //
