@@ -23,7 +23,7 @@ type field struct {
 // message. The one rule the UI enforces itself is overlap < chunk: the overlap slider's maximum
 // follows the chunk size.
 var fields = []field{
-	{Name: "k", Label: "k (evaluation depth)", Help: "metrics look at the top k",
+	{Name: "k", Label: "k (depth)", Help: "metrics look at the top k",
 		get: func(s lab.State) int { return s.K }, set: func(s *lab.State, v int) { s.K = v },
 		bounds: func(s lab.State) (int, int) { return 1, max(s.Size, s.K, 1) }},
 	{Name: "rerank", Label: "rerank depth", Help: "the reranker reorders only the first n (0 = off)",

@@ -64,6 +64,7 @@ type session struct {
 	opt         Options
 	state       lab.State
 	sent        []string // last HTML sent per region, to skip unchanged ones
+	cache       chartCache
 }
 
 func runLive(s lab.State, opt Options) lab.State {
@@ -168,7 +169,7 @@ loop:
 
 // render sends every view region whose HTML changed.
 func (ss *session) render() {
-	for i, v := range views(ss.state) {
+	for i, v := range viewsWith(ss.state, &ss.cache) {
 		ss.update(i+1, v)
 	}
 }

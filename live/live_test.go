@@ -249,3 +249,25 @@ func TestPanelOverlapMaxFollowsChunk(t *testing.T) {
 		t.Error("panel's overlap slider does not stop below the chunk size")
 	}
 }
+
+func TestChartCache(t *testing.T) {
+	var c chartCache
+	s := lab.DefaultState()
+	a := viewsWith(s, &c)
+	s.Overlap = 100 // chunking only: ranking charts reused, chunk chart rebuilt
+	b := viewsWith(s, &c)
+	if a[2] != b[2] || a[3] != b[3] {
+		t.Error("ranking or rerank chart rebuilt for a chunking change")
+	}
+	if a[5] == b[5] {
+		t.Error("chunk chart not rebuilt for an overlap change")
+	}
+	s.K = 7 // ranking only
+	d := viewsWith(s, &c)
+	if d[2] == b[2] || d[3] == b[3] {
+		t.Error("ranking or rerank chart reused across a k change")
+	}
+	if d[5] != b[5] {
+		t.Error("chunk chart rebuilt for a k change")
+	}
+}

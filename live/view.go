@@ -22,19 +22,52 @@ import (
 // inside the top k, data-metric="precision|recall|mrr|ndcg" with data-value (the float as Go's
 // strconv 'g' prints it) on the numbers of its caption, data-chunks on the chunking card, data-live-error on
 // the validation message.
-func views(s lab.State) []string {
+func views(s lab.State) []string { return viewsWith(s, nil) }
+
+// viewsWith is views with a cache of chart fragments (nil: no cache). A chart whose inputs did
+// not change is taken from the cache, so the live panel does not re-send and redraw it: the
+// ranking and rerank charts depend on the ranking fields only (not corpus, chunk, overlap), the
+// chunk chart on corpus, chunk and overlap only.
+func viewsWith(s lab.State, c *chartCache) []string {
 	o, err := s.Outcome()
 	if err != nil {
 		return []string{errorHTML(err), "", "", "", "", ""}
 	}
+	rankingKey := s
+	rankingKey.Corpus, rankingKey.Chunk, rankingKey.Overlap = 0, 0, 0
+	chunkKey := [3]int{s.Corpus, s.Chunk, s.Overlap}
 	return []string{
 		charts.MetricCards(o),
 		rankingListHTML(o),
-		charts.Ranking(o),
-		charts.Rerank(o),
+		c.get("ranking", rankingKey, func() string { return charts.Ranking(o) }),
+		c.get("rerank", rankingKey, func() string { return charts.Rerank(o) }),
 		footprintHTML(o),
-		charts.ChunkOverlap(o),
+		c.get("chunks", chunkKey, func() string { return charts.ChunkOverlap(o) }),
 	}
+}
+
+// chartCache keeps the last fragment of each chart with the key it was built for.
+type chartCache struct{ last map[string]cached }
+
+type cached struct {
+	key  any
+	html string
+}
+
+// get returns the cached fragment of chart name when key is unchanged, else build() (cached).
+func (c *chartCache) get(name string, key any, build func() string) string {
+	if c == nil {
+		return build()
+	}
+	if e, ok := c.last[name]; ok && e.key == key {
+		return e.html
+	}
+	if c.last == nil {
+		c.last = map[string]cached{}
+	}
+	h := build()
+	c.last[name] = cached{key, h}
+	return h
 }
 
 // regionCount is len(views(s)) for every s.
@@ -68,7 +101,7 @@ func rankingListHTML(o lab.Outcome) string {
 	fmt.Fprintf(&b, `<caption style="text-align:left;padding:4px 0">Ranking after reranking the first %d: top %d highlighted. Precision@%d %s · Recall@%d %s · MRR@%d %s · nDCG@%d %s</caption>`,
 		o.State.Rerank, m.K, m.K, metricSpan("precision", m.Precision), m.K, metricSpan("recall", m.Recall),
 		m.K, metricSpan("mrr", m.MRR), m.K, metricSpan("ndcg", m.NDCG))
-	b.WriteString(`<thead><tr style="border-bottom:1px solid #999"><th style="padding:2px 8px">rank</th><th style="padding:2px 8px">first-stage rank</th><th style="padding:2px 8px">doc</th><th style="padding:2px 8px;text-align:left">label</th><th style="padding:2px 8px">grade</th><th style="padding:2px 8px">relevant</th></tr></thead><tbody>`)
+	b.WriteString(`<thead><tr style="border-bottom:1px solid #999"><th style="padding:2px 8px">rank</th><th style="padding:2px 8px">first-stage rank (move)</th><th style="padding:2px 8px">doc</th><th style="padding:2px 8px;text-align:left">label</th><th style="padding:2px 8px">grade</th><th style="padding:2px 8px">relevant</th></tr></thead><tbody>`)
 	for _, it := range o.Items {
 		inside, bg := "0", ""
 		if it.InsideK {
@@ -83,7 +116,7 @@ func rankingListHTML(o lab.Outcome) string {
 			moved = fmt.Sprintf(` <small style="color:#666">(%+d)</small>`, it.FirstRank-it.Rank)
 		}
 		fmt.Fprintf(&b, `<tr data-rank="%d" data-doc="%s" data-inside-k="%s" data-relevant="%t" style="%sborder-bottom:1px solid #eee">`+
-			`<td style="padding:2px 8px;text-align:right">%d</td><td style="padding:2px 8px;text-align:right">%d%s</td><td style="padding:2px 8px">%s</td><td style="padding:2px 8px">%s</td>`+
+			`<td style="padding:2px 8px;text-align:right">%d</td><td style="padding:2px 8px;text-align:right">%d%s</td><td style="padding:2px 8px">%s</td><td style="padding:2px 8px;text-align:left">%s</td>`+
 			`<td style="padding:2px 8px;text-align:center;font-weight:%s">%d</td><td style="padding:2px 8px;text-align:center">%s</td></tr>`,
 			it.Rank, html.EscapeString(it.Doc), inside, it.Relevant, bg,
 			it.Rank, it.FirstRank, moved, html.EscapeString(it.Doc), html.EscapeString(it.Label),
@@ -141,7 +174,7 @@ func panelHTML(id string, s lab.State, in, out string) string {
 		if f.Number {
 			typ, width = "number", "110px"
 		}
-		fmt.Fprintf(&b, `<label title="%s" style="display:flex;align-items:center;gap:6px"><span style="width:120px">%s</span>`+
+		fmt.Fprintf(&b, `<label title="%s" style="display:flex;align-items:center;gap:6px"><span style="width:135px">%s</span>`+
 			`<input type="%s" data-field="%s" min="%d" max="%d" step="1" value="%d" style="width:%s">`+
 			`<output data-value-of="%s" style="min-width:3em;font-variant-numeric:tabular-nums">%d</output></label>`,
 			html.EscapeString(f.Help), html.EscapeString(f.Label), typ, f.Name, lo, hi, v, width, f.Name, v)

@@ -108,6 +108,15 @@ async function shot(name) {
   });
   await page.waitForTimeout(200);
   await page.screenshot({ path: `${OUT}/${name}.png`, fullPage: true });
+  // and the top of the panel's cell at full resolution
+  const box = await page.evaluate(() => {
+    const p = document.querySelectorAll("[data-live-panel]");
+    const cell = p.length ? p[p.length - 1].closest(".output_wrapper") : null;
+    if (!cell) return null;
+    const r = cell.getBoundingClientRect();
+    return { x: 0, y: r.top + window.scrollY, width: 1280, height: Math.min(900, r.height) };
+  });
+  if (box) await page.screenshot({ path: `${OUT}/${name}-panel.png`, fullPage: true, clip: box });
 }
 async function move(name, value) {
   await page.evaluate(({ name, value }) => {
@@ -163,6 +172,21 @@ try {
   summary.latencies_ms.k = r.ms;
   check(`k -> ${k1}: Precision@k, highlighted items and chunks equal ranklab lab`, r.ms >= 0, describe(r.s, want) + ` (${r.ms} ms)`);
   check(`k -> ${k1}: the Precision@${k1} card shows ${want.precision.toFixed(3)}`, cardShows(r.s, k1, want.precision), r.s.cards.split("\n").slice(0, 3).join(" | "));
+
+  // update latency: single k moves after a pause (1.5 s) and in quick succession (0.3 s)
+  for (const [label, pause] of [["after_pause", 1500], ["quick", 300]]) {
+    const times = [];
+    for (const k of [k1 + 1, k1 + 2, k1 + 3, k1 + 2, k1 + 1, k1]) {
+      await page.waitForTimeout(pause);
+      const w = lab(link0, ["--k", String(k)]);
+      await move("k", k);
+      const rr = await waitShown(w);
+      if (rr.ms < 0) check(`k -> ${k} (latency series)`, false, describe(rr.s, w));
+      times.push(rr.ms);
+    }
+    times.sort((a, b) => a - b);
+    summary.latencies_ms[`k_${label}`] = { median: times[times.length >> 1], max: times[times.length - 1], all: times };
+  }
 
   // overlap slider
   const ov = Math.min(defaults.state.chunk - 1, defaults.state.overlap + 72);
