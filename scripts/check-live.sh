@@ -54,7 +54,8 @@ esac
 go build -o "$tmp/ranklab" ./cmd/ranklab
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-export RANKLAB_LIVE=auto RANKLAB_LIVE_IDLE=5m RANKLAB_LIVE_MAX=12m
+mkdir -p "$tmp/out"
+export RANKLAB_LIVE=auto RANKLAB_LIVE_IDLE=5m RANKLAB_LIVE_MAX=12m RANKLAB_OUT=$tmp/out
 timeout 900 /usr/bin/jupyter notebook --no-browser --ip=127.0.0.1 --port="$port" \
   --NotebookApp.token='' --NotebookApp.password='' --allow-root --notebook-dir="$tree" \
   >"$out/jupyter.log" 2>&1 &

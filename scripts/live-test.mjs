@@ -289,6 +289,32 @@ try {
   const running = await page.evaluate(() => document.querySelectorAll("#notebook .cell.running").length);
   check("the cell finished after Done", running === 0, `${running} cells still running`);
   await shot("done");
+
+  // Interrupt: run the panel's cell again, then interrupt the kernel (SIGINT to the program);
+  // the loop must end cleanly and leave a snapshot.
+  const tInt = Date.now();
+  await page.evaluate(() => {
+    const cells = Jupyter.notebook.get_cells();
+    const p = document.querySelectorAll("[data-live-panel]");
+    const el = p[p.length - 1].closest(".cell");
+    const idx = cells.findIndex((c) => c.element[0] === el);
+    Jupyter.notebook.execute_cells([idx]);
+  });
+  await page.waitForFunction(() => document.querySelector('[data-live-panel][data-live-state="live"]'),
+    null, { timeout: 120000, polling: 100 });
+  await page.evaluate(() => Jupyter.notebook.kernel.interrupt());
+  await page.waitForFunction(() => document.querySelector('[data-live-panel][data-live-reason="interrupt"]'),
+    null, { timeout: 20000, polling: 50 }).catch(() => {});
+  await page.waitForTimeout(1000);
+  s = await shown();
+  const reason = await page.evaluate(() => {
+    const p = document.querySelectorAll("[data-live-panel]");
+    return p[p.length - 1].dataset.liveReason || null;
+  });
+  const want0 = lab(link0, []);
+  check("an interrupt ends the loop with a snapshot", reason === "interrupt" && s.state === "closed" && matches(s, want0),
+    `reason ${reason}; ${describe(s, want0)} (${Date.now() - tInt} ms incl. re-run)`);
+  await shot("interrupted");
 } catch (e) {
   check("test ran to the end", false, e.stack || String(e));
   await page.screenshot({ path: `${OUT}/error.png`, fullPage: true }).catch(() => {});
