@@ -127,7 +127,22 @@ command -v gopls >/dev/null || args+=(--raw_error)
 gonb "${args[@]}" >/dev/null 2>&1 || gonb --install --raw_error --force_deps || die "gonb --install failed (output above)"
 "$JUPYTER" kernelspec list 2>/dev/null | grep '^ *gonb ' >/dev/null \
   || die "gonb --install ran but '$JUPYTER kernelspec list' does not show gonb (JUPYTER_DATA_DIR=${JUPYTER_DATA_DIR:-unset})"
-ok "kernel gonb registered for $JUPYTER"
+# GoNB runs `go` and `goimports` through PATH. Jupyter may be started from a shell whose PATH lacks
+# $GOBIN (a fresh account: "goimports: executable file not found in $PATH"), so the kernel spec
+# puts both folders first; ${PATH} is expanded by jupyter_client (>= 7) when the kernel starts.
+spec=$("$JUPYTER" kernelspec list 2>/dev/null | awk '$1 == "gonb" {print $2}')
+[ -f "$spec/kernel.json" ] || die "cannot find the gonb kernel spec (kernel.json) under '$spec'"
+kpath="$GOBIN:$(dirname "$(command -v go)"):\${PATH}"
+python3 - "$spec/kernel.json" "$kpath" <<'PY' || die "could not set PATH in $spec/kernel.json"
+import json, sys
+path, value = sys.argv[1], sys.argv[2]
+with open(path) as f:
+    spec = json.load(f)
+spec.setdefault("env", {})["PATH"] = value
+with open(path, "w") as f:
+    json.dump(spec, f, indent=1)
+PY
+ok "kernel gonb registered for $JUPYTER (kernel PATH starts with $GOBIN)"
 
 # --- 4. Browser checks (CI) ----------------------------------------------------------------
 if [ "$ci" = 1 ]; then
