@@ -72,4 +72,38 @@
 // (P.5,10, recall.100, recip_rank, ndcg_cut.10, map, map_cut.100, success.1,5,10, num_q, ...,
 // with trec_eval's default cutoffs when none are given). WriteTrecEval prints trec_eval's
 // format, measure order and names.
+//
+// # The lab model
+//
+// State holds every control of the lab (DefaultState/Reset give the defaults k=5, rerank=10,
+// grade=1, total=0, corpus=10000, chunk=512, overlap=128, seed=2278, n=20); State.Outcome computes
+// everything the lab shows, so notebooks, charts, the command line and tests agree.
+//
+// Synthetic ranking. NewSynthetic(seed, n, quality) draws n candidates with grades 0..3, a
+// first-stage score and a reranker score from a SplitMix64 stream of its own (stable across Go
+// versions), ordered by first-stage score (strictly descending, so trec_eval's order is the same),
+// named d01, d02, ... in that order, plus max(1, round(0.15·n)) judged items the list missed.
+//
+// Prefix reranking. The first Rerank candidates are reordered by reranker score descending (ties
+// keep the first-stage order); the rest keep their order; nothing outside the list can enter.
+//
+// Metrics are the evaluator's measures on the reranked grades, one source of truth:
+// P(k).WithRel(g), Recall(k).WithRel(g), RRAt(k).WithRel(g) (MRR@k: 0 when no relevant item is in
+// the top k) and NDCGExp(k) (gain 2^grade−1, discount log2(rank+1), ideal from the grades of ALL
+// judged items, retrieved or not). The grade threshold g changes the binary measures only. Recall's
+// denominator R is Total, or the qrels' count of items with grade >= g when Total is 0; Total may be
+// raised (partial judgments) but not set below the relevant items in the ranking. A raised
+// denominator adds no grades: nDCG's ideal stays that of the judged grades. k beyond the list is
+// allowed: P@k still divides by k.
+//
+// Chunking footprint. Windows start at 0 every stride = chunk − overlap tokens, the last ends at
+// the corpus end, none lies inside the previous: chunks = 0 (empty corpus), 1 (corpus <= chunk), else
+// 1 + ceil((corpus − chunk)/stride); indexed = Σ window lengths; duplicated = indexed − corpus;
+// duplication = duplicated/corpus. It is storage and redundant candidates, not a relevance gain.
+//
+// Validation errors name the field and its range ("overlap: 128 must be in 0..127 (below chunk
+// size 128)"). Link encodes every field as "k=5&rerank=10&grade=1&total=0&corpus=10000&chunk=512&
+// overlap=128&seed=2278&n=20"; ParseLink rejects unknown or repeated keys and bad values, and keys
+// left out keep their defaults. The CSV layout (WriteCSV/ReadCSV) is documented in labcsv.go and
+// reads back exactly.
 package lab
