@@ -53,14 +53,7 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ranklab lab", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { io.WriteString(stderr, labUsage) }
-	d := lab.DefaultState()
-	defaults := map[string]int64{"k": int64(d.K), "rerank": int64(d.Rerank), "grade": int64(d.MinGrade), "total": int64(d.Total),
-		"corpus": int64(d.Corpus), "chunk": int64(d.Chunk), "overlap": int64(d.Overlap), "seed": d.Seed, "n": int64(d.Size)}
-	vals := map[string]*int64{}
-	for _, f := range labStateFlags {
-		vals[f.name] = fs.Int64(f.name, defaults[f.name], f.help)
-	}
-	link := fs.String("link", "", "restore the state of a lab link (k=5&rerank=10&...)")
+	stateFlags := addLabStateFlags(fs)
 	format := fs.String("f", "text", "output format: text, json or csv")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -76,32 +69,9 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab lab: -f: %q must be text, json or csv\n", *format)
 		return 1
 	}
-	s := d
-	if *link != "" {
-		var err error
-		if s, err = lab.ParseLink(*link); err != nil {
-			fmt.Fprintf(stderr, "ranklab lab: --link: %v\n", err)
-			return 1
-		}
-	}
-	// Flags given explicitly override the link. The link's key set is the flags' name set.
-	var overflow error
-	fs.Visit(func(f *flag.Flag) {
-		v, ok := vals[f.Name]
-		if !ok {
-			return
-		}
-		if f.Name == "seed" {
-			s.Seed = *v
-			return
-		}
-		if *v != int64(int(*v)) && overflow == nil {
-			overflow = fmt.Errorf("%s: %d is out of range", f.Name, *v)
-		}
-		setLabField(&s, f.Name, int(*v))
-	})
-	if overflow != nil {
-		fmt.Fprintf(stderr, "ranklab lab: %v\n", overflow)
+	s, err := stateFlags.state(fs)
+	if err != nil {
+		fmt.Fprintf(stderr, "ranklab lab: %v\n", err)
 		return 1
 	}
 	o, err := s.Outcome()
@@ -122,6 +92,55 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// labFlags holds the flags that set a lab state: one per state field, and --link.
+type labFlags struct {
+	vals map[string]*int64
+	link *string
+}
+
+// addLabStateFlags defines the state flags (defaults: the lab's default state) and --link on fs;
+// ranklab lab and ranklab render lab share them.
+func addLabStateFlags(fs *flag.FlagSet) labFlags {
+	d := lab.DefaultState()
+	defaults := map[string]int64{"k": int64(d.K), "rerank": int64(d.Rerank), "grade": int64(d.MinGrade), "total": int64(d.Total),
+		"corpus": int64(d.Corpus), "chunk": int64(d.Chunk), "overlap": int64(d.Overlap), "seed": d.Seed, "n": int64(d.Size)}
+	lf := labFlags{vals: map[string]*int64{}}
+	for _, f := range labStateFlags {
+		lf.vals[f.name] = fs.Int64(f.name, defaults[f.name], f.help)
+	}
+	lf.link = fs.String("link", "", "restore the state of a lab link (k=5&rerank=10&...); other flags override it")
+	return lf
+}
+
+// state returns the state the parsed flags describe: the link's state (or the default), with
+// the flags given explicitly overriding its fields. It does not validate the state's ranges.
+func (lf labFlags) state(fs *flag.FlagSet) (lab.State, error) {
+	s := lab.DefaultState()
+	if *lf.link != "" {
+		var err error
+		if s, err = lab.ParseLink(*lf.link); err != nil {
+			return s, fmt.Errorf("--link: %w", err)
+		}
+	}
+	// The link's key set is the flags' name set.
+	var overflow error
+	fs.Visit(func(f *flag.Flag) {
+		v, ok := lf.vals[f.Name]
+		if !ok {
+			return
+		}
+		if f.Name == "seed" {
+			s.Seed = *v
+			return
+		}
+		if *v != int64(int(*v)) && overflow == nil {
+			overflow = fmt.Errorf("%s: %d is out of range", f.Name, *v)
+		}
+		setLabField(&s, f.Name, int(*v))
+	})
+	return s, overflow
 }
 
 // setLabField sets the state field a flag names (all but seed).

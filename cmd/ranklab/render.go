@@ -49,18 +49,8 @@ func renderLab(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ranklab render lab", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, renderUsage); fs.PrintDefaults() }
-	d := lab.DefaultState()
-	link := fs.String("link", "", "start from a lab link (k=5&rerank=10&...); other flags override it")
+	stateFlags := addLabStateFlags(fs)
 	out := fs.String("out", "", "output `FILE.html` (required)")
-	k := fs.Int("k", d.K, "evaluation depth k")
-	rerank := fs.Int("rerank", d.Rerank, "rerank depth (0 = first-stage order)")
-	grade := fs.Int("grade", d.MinGrade, "minimum grade counted as relevant")
-	total := fs.Int("total", d.Total, "recall denominator (0 = the qrels' count)")
-	corpus := fs.Int("corpus", d.Corpus, "corpus tokens")
-	chunk := fs.Int("chunk", d.Chunk, "chunk size in tokens")
-	overlap := fs.Int("overlap", d.Overlap, "overlap in tokens")
-	seed := fs.Int64("seed", d.Seed, "seed of the synthetic ranking")
-	n := fs.Int("n", d.Size, "candidates in the synthetic ranking")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -75,36 +65,11 @@ func renderLab(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ranklab render lab: --out FILE.html is required")
 		return 2
 	}
-	s := d
-	if *link != "" {
-		var err error
-		if s, err = lab.ParseLink(*link); err != nil {
-			fmt.Fprintf(stderr, "ranklab render lab: --link: %v\n", err)
-			return 2
-		}
+	s, err := stateFlags.state(fs)
+	if err != nil {
+		fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
+		return 2
 	}
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "k":
-			s.K = *k
-		case "rerank":
-			s.Rerank = *rerank
-		case "grade":
-			s.MinGrade = *grade
-		case "total":
-			s.Total = *total
-		case "corpus":
-			s.Corpus = *corpus
-		case "chunk":
-			s.Chunk = *chunk
-		case "overlap":
-			s.Overlap = *overlap
-		case "seed":
-			s.Seed = *seed
-		case "n":
-			s.Size = *n
-		}
-	})
 	o, err := s.Outcome()
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
