@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -284,7 +283,5 @@ func writeSweepJSON(w io.Writer, sw retrieval.Sweep, queries int) error {
 		out.Rows = append(out.Rows, sweepRowOut{Chunk: r.Chunking.Chunk, Overlap: r.Chunking.Overlap, Chunks: r.Chunks,
 			Indexed: r.Indexed, Duplication: r.Duplication, Means: r.Result.Means, Compare: r.Compare, Seconds: stagesOut(r.Stages)})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -275,9 +274,7 @@ func writeEvalJSON(w io.Writer, r lab.Result, perQuery bool) error {
 	if perQuery {
 		out.Queries, out.Values = r.Queries, r.Values
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }
 
 // writeEvalCSV writes a header "query,<measure>..." then one row a query (with -q) and the

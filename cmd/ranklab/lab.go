@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -296,7 +295,5 @@ func writeLabJSON(w io.Writer, o lab.Outcome) error {
 		out.Missed = append(out.Missed, labItemJSON{Doc: c.Doc, Label: c.Label, Grade: c.Grade, FirstScore: c.FirstScore,
 			RerankScore: c.RerankScore, Relevant: c.Grade >= s.MinGrade})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }
