@@ -34,7 +34,9 @@ func newID() string { return idPrefix + strconv.FormatUint(idCounter.Add(1), 10)
 
 // HTML wraps an ECharts option into one notebook output: a container div with a unique id and
 // one inline script that waits for ECharts, draws the option and then marks the container
-// data-drawn="1" (on ECharts' "finished" event).
+// data-drawn="1" (on ECharts' "rendered" event: the canvas has been painted; the line charts'
+// "finished" waits for their animation, which did not complete within the virtual-time budget
+// of a headless --dump-dom run).
 //
 // option is anything encoding/json can marshal into an ECharts option, e.g. a go-echarts
 // chart's JSON() after Validate(), or a map. The JSON is written with Go's HTML-safe escaping
@@ -114,7 +116,7 @@ const drawJS = `var T=20000,t0=Date.now();` +
 	`function el(){return document.getElementById(id);}` +
 	`function draw(ec){var e=el();if(!e||e.getAttribute('data-drawn'))return;` +
 	`var c=ec.getInstanceByDom(e)||ec.init(e);` +
-	`c.on('finished',function(){e.setAttribute('data-drawn','1');});` +
+	`c.on('rendered',function(){e.setAttribute('data-drawn','1');});` +
 	`c.setOption(option);` +
 	`if(window.ResizeObserver){new ResizeObserver(function(){c.resize();}).observe(e);}}` +
 	`function fail(){var e=el();if(e&&!e.getAttribute('data-drawn')){e.style.height='auto';` +

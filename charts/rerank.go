@@ -45,7 +45,7 @@ func Rerank(o lab.Outcome) string {
 	c := gc.NewLine()
 	c.SetGlobalOptions(frame(title, sub, true)...)
 	c.SetGlobalOptions(
-		gc.WithXAxisOpts(opts.XAxis{Type: "category", Position: "bottom", AxisLine: &opts.AxisLine{Show: opts.Bool(false)},
+		gc.WithXAxisOpts(opts.XAxis{Type: "category", Position: "bottom", AxisLine: &opts.AxisLine{Show: opts.Bool(false)}, AxisTick: &opts.AxisTick{Show: opts.Bool(false)},
 			AxisLabel: &opts.AxisLabel{FontSize: 13, FontWeight: "bold"}}),
 		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: "rank (1 = top)", NameLocation: "middle", NameGap: 14, Inverse: opts.Bool(true),
 			Min: 0, Max: n + 1, AxisLabel: &opts.AxisLabel{Show: opts.Bool(false)},
