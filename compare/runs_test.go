@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ranklab/ranklab/internal/sharedtest"
 	"github.com/ranklab/ranklab/lab"
 )
 
@@ -101,22 +102,7 @@ func TestRunsErrors(t *testing.T) {
 // sharedDir finds ../shared next to the module root, or skips.
 func sharedDir(t *testing.T) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test")
-		}
-		dir = parent
-	}
-	s := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(s); err != nil {
-		t.Skip("../shared is absent")
-	}
-	return s
+	return sharedtest.Path(t)
 }
 
 // readTrecEval reads trec_eval -q output: measure -> query -> value.

@@ -10,30 +10,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
-// sharedDir returns ../shared next to the module root, skipping the test when it is absent.
+// sharedDir returns ../shared next to the module root, skipping the test when its trec_eval
+// anchors are absent.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "anchors", "trec_eval")); err != nil {
-		t.Skip("../shared/anchors/trec_eval is absent")
-	}
-	return shared
+	sharedtest.Path(t, "anchors", "trec_eval")
+	return sharedtest.Path(t)
 }
 
 // anchorCmd is one line of an anchor case's CMDS file.
