@@ -45,6 +45,11 @@ func ParseLink(link string) (State, error) {
 	return s, nil
 }
 
+// WithLink returns s with the fields a link names set to the link's values, the others kept as
+// in s (so "k=8" on any state changes only k). It checks keys and integers as ParseLink does but
+// does not validate the ranges of the result (State.Validate and State.Outcome do).
+func (s State) WithLink(link string) (State, error) { return parseLinkFields(link, s) }
+
 // parseLinkFields applies the link's fields to base without validating the result.
 func parseLinkFields(link string, base State) (State, error) {
 	link = strings.TrimPrefix(link, "?")

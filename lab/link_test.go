@@ -151,3 +151,23 @@ func FuzzParseLink(f *testing.F) {
 		}
 	})
 }
+
+func TestWithLink(t *testing.T) {
+	base := DefaultState()
+	base.K, base.Overlap = 3, 100
+	got, err := base.WithLink("k=8&seed=9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := base
+	want.K, want.Seed = 8, 9
+	if got != want {
+		t.Errorf("WithLink = %+v, want %+v", got, want)
+	}
+	if _, err := base.WithLink("k=x"); err == nil || !strings.Contains(err.Error(), `k: "x" is not an integer`) {
+		t.Errorf("bad value: err = %v", err)
+	}
+	if got, err := base.WithLink(""); err != nil || got != base {
+		t.Errorf("empty link: %+v, %v; want the state unchanged", got, err)
+	}
+}

@@ -123,45 +123,15 @@ func (lf labFlags) state(fs *flag.FlagSet) (lab.State, error) {
 			return s, fmt.Errorf("--link: %w", err)
 		}
 	}
-	// The link's key set is the flags' name set.
-	var overflow error
+	// The link's key set is the flags' name set: the flags given explicitly form a link whose
+	// fields override the state's.
+	var overrides []string
 	fs.Visit(func(f *flag.Flag) {
-		v, ok := lf.vals[f.Name]
-		if !ok {
-			return
+		if _, ok := lf.vals[f.Name]; ok {
+			overrides = append(overrides, f.Name+"="+f.Value.String())
 		}
-		if f.Name == "seed" {
-			s.Seed = *v
-			return
-		}
-		if *v != int64(int(*v)) && overflow == nil {
-			overflow = fmt.Errorf("%s: %d is out of range", f.Name, *v)
-		}
-		setLabField(&s, f.Name, int(*v))
 	})
-	return s, overflow
-}
-
-// setLabField sets the state field a flag names (all but seed).
-func setLabField(s *lab.State, name string, v int) {
-	switch name {
-	case "k":
-		s.K = v
-	case "rerank":
-		s.Rerank = v
-	case "grade":
-		s.MinGrade = v
-	case "total":
-		s.Total = v
-	case "corpus":
-		s.Corpus = v
-	case "chunk":
-		s.Chunk = v
-	case "overlap":
-		s.Overlap = v
-	case "n":
-		s.Size = v
-	}
+	return s.WithLink(strings.Join(overrides, "&"))
 }
 
 // writeLabText prints the ranking with the items inside k marked, the metrics, the footprint,
