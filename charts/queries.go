@@ -2,6 +2,7 @@ package charts
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"html"
 	"slices"
 	"strconv"
@@ -9,7 +10,6 @@ import (
 
 	gc "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-	"github.com/ranklab/ranklab/lab"
 )
 
 // maxLabelledQueries is the number of queries up to which bar charts label each bar with its
@@ -18,7 +18,7 @@ const maxLabelledQueries = 40
 
 // formatValue prints a measure value as trec_eval does: counts as integers, the rest with
 // four decimals.
-func formatValue(m lab.Measure, v float64) string {
+func formatValue(m eval.Measure, v float64) string {
 	if m.IsCount() {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
@@ -30,7 +30,7 @@ func formatValue(m lab.Measure, v float64) string {
 // Result.All), then one row per evaluated query in the result's order. Queries of the qrels
 // without a ranking (Missing) and run queries absent from the qrels (Ignored) are listed under
 // the table.
-func QueryTable(r lab.Result) string {
+func QueryTable(r eval.Result) string {
 	var b strings.Builder
 	b.WriteString(`<div class="ranklab-table" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:#222;max-width:980px;overflow-x:auto">` + "\n")
 	fmt.Fprintf(&b, `<table style="border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums">`+
@@ -77,7 +77,7 @@ func QueryTable(r lab.Result) string {
 }
 
 // checkMeasure reports a measure index outside the result, or a result without queries.
-func checkMeasure(r lab.Result, measure int, who string) error {
+func checkMeasure(r eval.Result, measure int, who string) error {
 	if measure < 0 || measure >= len(r.Measures) {
 		return fmt.Errorf("charts: %s: measure index %d outside 0..%d", who, measure, len(r.Measures)-1)
 	}
@@ -91,7 +91,7 @@ func checkMeasure(r lab.Result, measure int, who string) error {
 // from the best query to the worst (ties by query ID), with the mean as a dashed line. Query IDs
 // label the bars for up to 40 queries and are in every bar's tooltip. An index outside the
 // result, or a result without queries, gives a visible error box.
-func QueryDistribution(r lab.Result, measure int) string {
+func QueryDistribution(r eval.Result, measure int) string {
 	if err := checkMeasure(r, measure, "QueryDistribution"); err != nil {
 		return errorBox(err.Error())
 	}
@@ -162,9 +162,9 @@ func queryAxis(n int, name string) opts.XAxis {
 // difference, and counts the queries evaluated in only one result (left out). Run names are
 // escaped like all data; equal names get " (A)" and " (B)". A bad index, different measures or no common query give a visible
 // error box.
-func QueryDiff(a, b lab.Result, measure int, nameA, nameB string) string {
+func QueryDiff(a, b eval.Result, measure int, nameA, nameB string) string {
 	for _, c := range []struct {
-		r    lab.Result
+		r    eval.Result
 		name string
 	}{{a, nameA}, {b, nameB}} {
 		if err := checkMeasure(c.r, measure, "QueryDiff ("+c.name+")"); err != nil {

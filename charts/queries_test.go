@@ -2,27 +2,26 @@ package charts
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"html"
 	"strings"
 	"testing"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 const hostileQuery = `"'&<img/src='x'/onerror='alert(4)'>`
 
 // results are two hand-made evaluations of P@5 and num_ret: A on q1, q2, hostile; B on q2,
 // hostile, q4.
-func results(t *testing.T) (a, b lab.Result) {
+func results(t *testing.T) (a, b eval.Result) {
 	t.Helper()
-	ms, err := lab.ParseMeasures("P@5", "num_ret")
+	ms, err := eval.ParseMeasures("P@5", "num_ret")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a = lab.Result{Measures: ms, Queries: []string{hostileQuery, "q1", "q2"},
+	a = eval.Result{Measures: ms, Queries: []string{hostileQuery, "q1", "q2"},
 		Values: [][]float64{{0.4, 5}, {0.2, 5}, {0.6, 3}}, Means: []float64{(0.4 + 0.2 + 0.6) / 3, 13.0 / 3},
 		Missing: []string{"<m>"}, Ignored: []string{"i&1"}}
-	b = lab.Result{Measures: ms, Queries: []string{hostileQuery, "q2", "q4"},
+	b = eval.Result{Measures: ms, Queries: []string{hostileQuery, "q2", "q4"},
 		Values: [][]float64{{0.8, 5}, {0.6, 5}, {1, 5}}, Means: []float64{0.8, 5}}
 	return a, b
 }
@@ -83,7 +82,7 @@ func TestQueryDistribution(t *testing.T) {
 			t.Errorf("measure %d: want an error box, got %s", bad, box)
 		}
 	}
-	if box := QueryDistribution(lab.Result{Measures: a.Measures}, 0); !strings.Contains(box, "no evaluated queries") {
+	if box := QueryDistribution(eval.Result{Measures: a.Measures}, 0); !strings.Contains(box, "no evaluated queries") {
 		t.Errorf("empty result: %s", box)
 	}
 }
@@ -116,7 +115,7 @@ func TestQueryDiff(t *testing.T) {
 	if sub != want {
 		t.Errorf("subtitle\n%q\nwant\n%q", sub, want)
 	}
-	other, _ := lab.ParseMeasures("P@10", "num_ret")
+	other, _ := eval.ParseMeasures("P@10", "num_ret")
 	c := b
 	c.Measures = other
 	if box := QueryDiff(a, c, 0, "a", "c"); !strings.Contains(box, "P@5 in a but P@10 in c") {

@@ -3,11 +3,11 @@ package compare
 import (
 	"errors"
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"math"
 	"sort"
 	"strings"
 
-	"github.com/ranklab/ranklab/lab"
 	"github.com/ranklab/ranklab/stats"
 )
 
@@ -57,9 +57,9 @@ type Options struct {
 	Alpha        float64 // significance level for the marks; 0 means 0.05
 	Seed         uint64  // seed of the randomization test and the bootstrap; 0 means stats.DefaultSeed (42)
 
-	// Eval is passed to lab.Evaluate by Runs (relevance level, depth). With Eval.AllQueries the
+	// Eval is passed to eval.Evaluate by Runs (relevance level, depth). With Eval.AllQueries the
 	// paired set is every qrels query; otherwise the qrels queries that at least one run ranks.
-	Eval lab.Options
+	Eval eval.Options
 }
 
 func (o Options) withDefaults() Options {
@@ -97,7 +97,7 @@ func (o Options) validate() error {
 	return nil
 }
 
-// Scores are one run's per-query values, as lab.Result holds them: Values[i][j] is query
+// Scores are one run's per-query values, as eval.Result holds them: Values[i][j] is query
 // Queries[i] on measure j.
 type Scores struct {
 	Name    string

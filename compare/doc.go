@@ -4,7 +4,7 @@
 //
 // The simplest call, with runs read by package lab:
 //
-//	measures, _ := lab.ParseMeasures("nDCG@10", "P@5")
+//	measures, _ := eval.ParseMeasures("nDCG@10", "P@5")
 //	r, err := compare.Runs(qrels, []compare.NamedRun{{"first stage", first}, {"reranked", reranked}}, measures, compare.Options{})
 //	fmt.Print(r.Text())
 //
@@ -14,7 +14,7 @@
 //     (runs-1) × measures comparisons form the family that Holm and Bonferroni correct over,
 //     separately for the t-test and for the randomization test.
 //   - Paired query set: the qrels queries that at least one run ranks (with Eval.AllQueries,
-//     every qrels query). Per-query values come from lab.Evaluate; a run with no ranking for a
+//     every qrels query). Per-query values come from eval.Evaluate; a run with no ranking for a
 //     query of the set scores 0 on it, as trec_eval -c scores missing topics, and the report
 //     names those queries per run (RunSummary.ScoredZero and a note). A run's queries that the
 //     qrels lack are ignored, as trec_eval does, and named too. So a run's mean here can differ

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 
 	"github.com/ranklab/ranklab/lab"
 )
@@ -13,10 +14,10 @@ import (
 // reordered by lab.RerankOrder, scored n, n-1, … by rank so the file order is the ranking).
 // Runs are tagged "first" and "reranked". It panics on the arguments lab.NewSynthetic and
 // lab.RerankOrder panic on (n < 0, quality outside [0, 1], depth outside 0..n).
-func Synthetic(queries, n, depth int, quality float64, seed int64) (qrels lab.Qrels, first, reranked lab.Run) {
-	qrels = lab.Qrels{}
-	first = lab.Run{Tag: "first", Queries: map[string][]lab.ScoredDoc{}}
-	reranked = lab.Run{Tag: "reranked", Queries: map[string][]lab.ScoredDoc{}}
+func Synthetic(queries, n, depth int, quality float64, seed int64) (qrels eval.Qrels, first, reranked eval.Run) {
+	qrels = eval.Qrels{}
+	first = eval.Run{Tag: "first", Queries: map[string][]eval.ScoredDoc{}}
+	reranked = eval.Run{Tag: "reranked", Queries: map[string][]eval.ScoredDoc{}}
 	width := len(fmt.Sprint(queries))
 	if width < 2 {
 		width = 2
@@ -27,14 +28,14 @@ func Synthetic(queries, n, depth int, quality float64, seed int64) (qrels lab.Qr
 		judged := map[string]int{}
 		for _, c := range syn.Candidates {
 			judged[c.Doc] = c.Grade
-			first.Queries[q] = append(first.Queries[q], lab.ScoredDoc{Doc: c.Doc, Score: c.FirstScore})
+			first.Queries[q] = append(first.Queries[q], eval.ScoredDoc{Doc: c.Doc, Score: c.FirstScore})
 		}
 		for _, c := range syn.Missed {
 			judged[c.Doc] = c.Grade
 		}
 		qrels[q] = judged
 		for rank, k := range lab.RerankOrder(syn.Candidates, depth) {
-			reranked.Queries[q] = append(reranked.Queries[q], lab.ScoredDoc{Doc: syn.Candidates[k].Doc, Score: float64(n - rank)})
+			reranked.Queries[q] = append(reranked.Queries[q], eval.ScoredDoc{Doc: syn.Candidates[k].Doc, Score: float64(n - rank)})
 		}
 	}
 	return qrels, first, reranked

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"github.com/ranklab/ranklab/eval"
 	"testing"
 
 	"github.com/ranklab/ranklab/lab"
@@ -12,8 +13,8 @@ func TestSynthetic(t *testing.T) {
 		t.Fatalf("%d %d %d queries", len(qrels), len(first.Queries), len(rr.Queries))
 	}
 	for q, docs := range first.Queries {
-		ranked := lab.Rank(docs)
-		rer := lab.Rank(rr.Queries[q])
+		ranked := eval.Rank(docs)
+		rer := eval.Rank(rr.Queries[q])
 		// Below the rerank depth both rankings agree; the top 5 hold the same docs.
 		top := map[string]bool{}
 		for i := range 5 {
@@ -28,7 +29,7 @@ func TestSynthetic(t *testing.T) {
 			}
 		}
 	}
-	r, err := Runs(qrels, []NamedRun{{Run: first}, {Run: rr}}, []lab.Measure{lab.NDCG(5)}, Options{})
+	r, err := Runs(qrels, []NamedRun{{Run: first}, {Run: rr}}, []eval.Measure{eval.NDCG(5)}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

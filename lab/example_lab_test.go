@@ -55,27 +55,6 @@ func ExampleState_OutcomeFor() {
 	// Reranking reorders the first 4 candidates by the reranker score; the rest keep their first-stage order and nothing outside the list can enter. It moved d (from rank 4) into the top 2 and a (to rank 4) out of it. Against the first stage: precision@2 0.500 → 1.000, nDCG@2 0.083 → 1.000, MRR@2 0.500 → 1.000.
 }
 
-func ExampleNewFootprint() {
-	f, err := lab.NewFootprint(10000, 512, 128)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Printf("stride %d, %d chunks, %d indexed, %d duplicated (%.0f%%)\n", f.Stride, f.Chunks, f.Indexed, f.Duplicated, 100*f.Duplication)
-	fmt.Println(f.Window(0), f.Window(1), f.Window(f.Chunks-1))
-	_, err = lab.NewFootprint(10000, 128, 128)
-	fmt.Println(err)
-	// Output:
-	// stride 384, 26 chunks, 13200 indexed, 3200 duplicated (32%)
-	// {0 512} {384 896} {9600 10000}
-	// overlap: 128 must be in 0..127 (below chunk size 128)
-}
-
-func ExampleWindows() {
-	fmt.Println(lab.Windows(10, 4, 1))
-	// Output:
-	// [{0 4} {3 7} {6 10}]
-}
-
 func ExampleParseLink() {
 	s, err := lab.ParseLink("k=10&grade=2")
 	fmt.Println(s.K, s.MinGrade, s.Rerank, err)
@@ -87,15 +66,4 @@ func ExampleParseLink() {
 	// 10 2 10 <nil>
 	// link: unknown key "depth" (keys: k, rerank, grade, total, corpus, chunk, overlap, seed, n)
 	// rerank: 30 must be in 0..20 (the list has 20 candidates)
-}
-
-func ExampleFootprintOf() {
-	// Three documents cut on their own: 1 + ceil((1000−512)/384) = 3 chunks, 1 chunk, no chunk.
-	f, err := lab.FootprintOf([]int{1000, 300, 0}, 512, 128)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Printf("%d tokens, %d chunks, %d indexed, %d duplicated\n", f.Corpus, f.Chunks, f.Indexed, f.Duplicated)
-	// Output:
-	// 1300 tokens, 4 chunks, 1556 indexed, 256 duplicated
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"io"
 	"math"
 	"strconv"
@@ -102,14 +103,14 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 	cr.ReuseRecord = false
 	const file = "csv"
 	bad := func(line int, format string, args ...any) error {
-		return &ParseError{File: file, Line: line, Err: fmt.Errorf(format, args...)}
+		return &eval.ParseError{File: file, Line: line, Err: fmt.Errorf(format, args...)}
 	}
 	next := func() ([]string, int, error) {
 		rec, err := cr.Read()
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return nil, pe.Line, &ParseError{File: file, Line: pe.Line, Err: pe.Err}
+				return nil, pe.Line, &eval.ParseError{File: file, Line: pe.Line, Err: pe.Err}
 			}
 			return nil, 0, err
 		}
@@ -119,13 +120,13 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 
 	rec, line, err := next()
 	if err == io.EOF {
-		return Outcome{}, &ParseError{File: file, Err: ErrEmpty}
+		return Outcome{}, &eval.ParseError{File: file, Err: eval.ErrEmpty}
 	}
 	if err != nil {
 		return Outcome{}, err
 	}
 	if len(rec) != 2 || rec[0] != "key" || rec[1] != "value" {
-		return Outcome{}, parseErr(file, line, ErrHeader, "want \"key,value\", got %q", rec)
+		return Outcome{}, parseErr(file, line, eval.ErrHeader, "want \"key,value\", got %q", rec)
 	}
 	values := map[string]csvStored{}
 	var readings, chunkReadings []csvStored
@@ -149,7 +150,7 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 			break
 		}
 		if len(rec) != 2 {
-			return Outcome{}, parseErr(file, line, ErrFieldCount, "want 2 fields (key,value), got %d", len(rec))
+			return Outcome{}, parseErr(file, line, eval.ErrFieldCount, "want 2 fields (key,value), got %d", len(rec))
 		}
 		k, v := rec[0], rec[1]
 		switch {
@@ -167,7 +168,7 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 		}
 	}
 	if len(rec) != len(csvItemHeader) || !equalStrings(rec, csvItemHeader) {
-		return Outcome{}, parseErr(file, line, ErrHeader, "want %q, got %q", csvItemHeader, rec)
+		return Outcome{}, parseErr(file, line, eval.ErrHeader, "want %q, got %q", csvItemHeader, rec)
 	}
 	headerLine := line
 
@@ -205,11 +206,11 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 			return Outcome{}, err
 		}
 		if len(rec) != len(csvItemHeader) {
-			return Outcome{}, parseErr(file, line, ErrFieldCount, "want %d fields, got %d", len(csvItemHeader), len(rec))
+			return Outcome{}, parseErr(file, line, eval.ErrFieldCount, "want %d fields, got %d", len(csvItemHeader), len(rec))
 		}
 		it, err := parseItemRecord(rec)
 		if err != nil {
-			return Outcome{}, &ParseError{File: file, Line: line, Err: err}
+			return Outcome{}, &eval.ParseError{File: file, Line: line, Err: err}
 		}
 		if rec[0] == "" && rec[1] == "" {
 			missed = append(missed, Candidate{Doc: it.Doc, Label: it.Label, Grade: it.Grade, FirstScore: it.FirstScore, RerankScore: it.RerankScore})
@@ -281,12 +282,12 @@ func parseItemRecord(rec []string) (Item, error) {
 	}
 	it.Doc, it.Label = rec[2], rec[3]
 	if it.Grade, err = strconv.Atoi(rec[4]); err != nil {
-		return it, fmt.Errorf("%w: grade %q", ErrGrade, rec[4])
+		return it, fmt.Errorf("%w: grade %q", eval.ErrGrade, rec[4])
 	}
 	for i, p := range []*float64{&it.FirstScore, &it.RerankScore} {
 		v, err := strconv.ParseFloat(rec[5+i], 64)
 		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-			return it, fmt.Errorf("%w: %s %q", ErrScore, csvItemHeader[5+i], rec[5+i])
+			return it, fmt.Errorf("%w: %s %q", eval.ErrScore, csvItemHeader[5+i], rec[5+i])
 		}
 		*p = v
 	}
@@ -310,14 +311,14 @@ type csvStored struct {
 func checkSentences(key string, got []csvStored, want []string, headerLine int) error {
 	for i, st := range got {
 		if i >= len(want) {
-			return &ParseError{File: "csv", Line: st.line, Err: fmt.Errorf("%s: %d sentences, the recomputed reading has %d", key, len(got), len(want))}
+			return &eval.ParseError{File: "csv", Line: st.line, Err: fmt.Errorf("%s: %d sentences, the recomputed reading has %d", key, len(got), len(want))}
 		}
 		if st.val != want[i] {
-			return &ParseError{File: "csv", Line: st.line, Err: fmt.Errorf("%s sentence %d differs from the recomputed %q", key, i+1, want[i])}
+			return &eval.ParseError{File: "csv", Line: st.line, Err: fmt.Errorf("%s sentence %d differs from the recomputed %q", key, i+1, want[i])}
 		}
 	}
 	if len(got) < len(want) {
-		return &ParseError{File: "csv", Line: headerLine, Err: fmt.Errorf("%s: %d sentences, the recomputed reading has %d", key, len(got), len(want))}
+		return &eval.ParseError{File: "csv", Line: headerLine, Err: fmt.Errorf("%s: %d sentences, the recomputed reading has %d", key, len(got), len(want))}
 	}
 	return nil
 }
@@ -338,3 +339,8 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // ftoa prints a float with the fewest digits that parse back to the same value.
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// parseErr builds a *eval.ParseError whose message is sentinel followed by detail.
+func parseErr(file string, line int, sentinel error, format string, args ...any) error {
+	return &eval.ParseError{File: file, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
+}

@@ -3,6 +3,7 @@ package lab
 import (
 	"bytes"
 	"errors"
+	"github.com/ranklab/ranklab/eval"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -112,8 +113,8 @@ func TestReadCSVErrors(t *testing.T) {
 		name, text, want string
 		sentinel         error
 	}{
-		{"empty", "", "csv: empty file", ErrEmpty},
-		{"bad header", replace("key,value", "key,val"), `csv:1: bad header: want "key,value", got ["key" "val"]`, ErrHeader},
+		{"empty", "", "csv: empty file", eval.ErrEmpty},
+		{"bad header", replace("key,value", "key,val"), `csv:1: bad header: want "key,value", got ["key" "val"]`, eval.ErrHeader},
 		{"edited metric", replace("precision,0.6", "precision,0.7"), "csv:11: precision 0.7 differs from the value recomputed from the state and ranking, 0.6", nil},
 		{"edited grade", replace("1,3,d03,answer extraction,3,", "1,3,d03,answer extraction,2,"), "csv:", nil},
 		{"unknown key", replace("k,5\n", "k,5\nfoo,1\n"), `csv:3: unknown key "foo"`, nil},
@@ -121,14 +122,14 @@ func TestReadCSVErrors(t *testing.T) {
 		{"missing state key", replace("n,20\n", ""), `state key "n" is missing`, nil},
 		{"state key not an integer", replace("k,5\n", "k,five\n"), `csv:2: k: "five" is not an integer`, nil},
 		{"invalid state", replace("k,5\n", "k,0\n"), "the stored state and ranking are invalid: k: 0 must be in 1..10000", nil},
-		{"three fields", replace("k,5\n", "k,5,6\n"), "csv:2: wrong number of fields: want 2 fields (key,value), got 3", ErrFieldCount},
+		{"three fields", replace("k,5\n", "k,5,6\n"), "csv:2: wrong number of fields: want 2 fields (key,value), got 3", eval.ErrFieldCount},
 		{"no ranking", good[:strings.Index(good, "rank,first_rank")], "no ranking section", nil},
-		{"bad item header", replace("rank,first_rank,doc", "rank,first,doc"), "bad header", ErrHeader},
-		{"short item", replace(",,d21,dense retrieval recall,2,0,0,false,true", ",,d21,dense"), "wrong number of fields: want 9 fields, got 4", ErrFieldCount},
+		{"bad item header", replace("rank,first_rank,doc", "rank,first,doc"), "bad header", eval.ErrHeader},
+		{"short item", replace(",,d21,dense retrieval recall,2,0,0,false,true", ",,d21,dense"), "wrong number of fields: want 9 fields, got 4", eval.ErrFieldCount},
 		{"ranks out of order", replace("1,3,d03,", "2,3,d03,"), "rank 2, want 1 (items in rank order)", nil},
 		{"first rank repeated", replace("1,3,d03,", "1,2,d03,"), "first_rank 2 is not a free rank in 1..20", nil},
-		{"bad score", replace(",13.26,", ",NaN,"), `score is not a finite number: first_score "NaN"`, ErrScore},
-		{"bad grade", replace(",d03,answer extraction,3,", ",d03,answer extraction,x,"), `grade is not an integer: grade "x"`, ErrGrade},
+		{"bad score", replace(",13.26,", ",NaN,"), `score is not a finite number: first_score "NaN"`, eval.ErrScore},
+		{"bad grade", replace(",d03,answer extraction,3,", ",d03,answer extraction,x,"), `grade is not an integer: grade "x"`, eval.ErrGrade},
 		{"bad flag", replace("0.8204,true,true", "0.8204,yes,true"), `inside_k "yes" is not true or false`, nil},
 		{"missed relevant flag", replace(",d21,dense retrieval recall,2,0,0,false,true", ",d21,dense retrieval recall,2,0,0,false,false"), "missed item d21: want inside_k false and relevant true", nil},
 		{"edited reading", replace("precision@5 = 3/5", "precision@5 = 4/5"), "reading sentence 1 differs", nil},
@@ -142,7 +143,7 @@ func TestReadCSVErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want it to contain %q", err, c.want)
 			}
-			var pe *ParseError
+			var pe *eval.ParseError
 			if !errors.As(err, &pe) {
 				t.Errorf("error %T is not a *ParseError", err)
 			}

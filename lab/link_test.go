@@ -2,6 +2,7 @@ package lab
 
 import (
 	"errors"
+	"github.com/ranklab/ranklab/chunking"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -24,9 +25,9 @@ func randomState(r *rand.Rand) State {
 	s.K = pick([]int{1, MaxK, s.Size, s.Size + 1}, 1, 50)
 	s.Rerank = pick([]int{0, s.Size}, 0, s.Size)
 	s.MinGrade = 1 + r.IntN(MaxGrade)
-	s.Chunk = pick([]int{1, MaxChunk}, 1, 4096)
+	s.Chunk = pick([]int{1, chunking.MaxChunk}, 1, 4096)
 	s.Overlap = pick([]int{0, s.Chunk - 1}, 0, s.Chunk-1)
-	s.Corpus = pick([]int{0, 1, MaxCorpus}, 0, 1_000_000)
+	s.Corpus = pick([]int{0, 1, chunking.MaxCorpus}, 0, 1_000_000)
 	found, _ := relevantCounts(s.Synthetic(), s.MinGrade)
 	if r.IntN(2) == 0 {
 		s.Total = pick([]int{found, MaxTotal}, found, found+10)

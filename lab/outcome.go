@@ -1,5 +1,10 @@
 package lab
 
+import (
+	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/eval"
+)
+
 // An Item is one row of the lab's ranking: its rank after reranking (Rank) and before (FirstRank,
 // its first-stage rank), the candidate's data, whether it sits inside the top K and whether its
 // grade reaches MinGrade.
@@ -38,7 +43,7 @@ type Outcome struct {
 	Missed       []Candidate
 	Metrics      Metrics
 	FirstMetrics Metrics // the same measures on the first-stage order (rerank depth 0)
-	Footprint    Footprint
+	Footprint    chunking.Footprint
 	Reading      []string // metric reading (MetricReading)
 	ChunkReading []string // chunking reading (ChunkReading)
 	Link         string
@@ -76,7 +81,7 @@ func (s State) outcome(syn Synthetic) Outcome {
 		FirstMetrics: s.metrics(syn, nil, s.K, 0),
 		Link:         s.Link(),
 	}
-	o.Footprint, _ = NewFootprint(s.Corpus, s.Chunk, s.Overlap) // validated
+	o.Footprint, _ = chunking.NewFootprint(s.Corpus, s.Chunk, s.Overlap) // validated
 	o.Reading = MetricReading(o)
 	o.ChunkReading = ChunkReading(o.Footprint)
 	return o
@@ -137,10 +142,10 @@ func (s State) metrics(syn Synthetic, order []int, k, depth int) Metrics {
 	m := Metrics{
 		K:           k,
 		Rerank:      depth,
-		Precision:   P(k).WithRel(s.MinGrade).Compute(ranked, judged),
-		Recall:      Recall(k).WithRel(s.MinGrade).Compute(ranked, forRecall),
-		MRR:         RRAt(k).WithRel(s.MinGrade).Compute(ranked, judged),
-		NDCG:        NDCGExp(k).Compute(ranked, judged),
+		Precision:   eval.P(k).WithRel(s.MinGrade).Compute(ranked, judged),
+		Recall:      eval.Recall(k).WithRel(s.MinGrade).Compute(ranked, forRecall),
+		MRR:         eval.RRAt(k).WithRel(s.MinGrade).Compute(ranked, judged),
+		NDCG:        eval.NDCGExp(k).Compute(ranked, judged),
 		Denominator: r,
 	}
 	for _, g := range ranked[:min(k, len(ranked))] {

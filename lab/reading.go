@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/chunking"
 	"slices"
 	"strings"
 )
@@ -130,7 +131,7 @@ func rerankReading(o Outcome) string {
 
 // ChunkReading returns plain sentences on a single corpus's footprint: the stride, the chunk
 // count, the duplication, and that this is storage and redundant candidates, not a relevance gain.
-func ChunkReading(f Footprint) []string {
+func ChunkReading(f chunking.Footprint) []string {
 	if f.Corpus == 0 {
 		return []string{
 			"The corpus is empty: no chunks, nothing indexed.",

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"github.com/ranklab/ranklab/chunking"
 	"strings"
 	"testing"
 )
@@ -125,7 +126,7 @@ func TestChunkReading(t *testing.T) {
 		{1050, 100, 0, "Covering 1050 tokens takes 11 chunks = 1 + ceil((1050 − 100) / 100); without overlap the windows tile the corpus: 1050 tokens indexed, nothing duplicated."},
 	}
 	for _, c := range cases {
-		f, err := NewFootprint(c.corpus, c.chunk, c.overlap)
+		f, err := chunking.NewFootprint(c.corpus, c.chunk, c.overlap)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/chunking"
 	"math"
 )
 
@@ -115,7 +116,7 @@ func (s State) validateFor(syn Synthetic) error {
 	if s.MinGrade < 1 || s.MinGrade > MaxGrade {
 		return rangeError("grade", s.MinGrade, 1, MaxGrade, fmt.Sprintf(" (grades run 0..%d; 0 is not relevant)", MaxGrade))
 	}
-	if err := checkChunking(s.Corpus, s.Chunk, s.Overlap); err != nil {
+	if err := chunking.Check(s.Corpus, s.Chunk, s.Overlap); err != nil {
 		return err
 	}
 	if err := checkSynthetic(syn); err != nil {
@@ -178,14 +179,8 @@ func relevantCounts(syn Synthetic, minGrade int) (found, known int) {
 	return found, known
 }
 
-// FieldError is an invalid value of one named field: Error prints "field: msg".
-type FieldError struct {
-	Field string // the state field as the link and the command line name it (k, rerank, grade, ...)
-	Msg   string
-}
+// FieldError is an invalid value of one named field of the state: Error prints "field: msg".
+// It is chunking's type, so the chunking panel's errors are FieldErrors too.
+type FieldError = chunking.FieldError
 
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
-
-func rangeError(field string, v, lo, hi int, note string) error {
-	return &FieldError{Field: field, Msg: fmt.Sprintf("%d must be in %d..%d%s", v, lo, hi, note)}
-}
+var rangeError = chunking.RangeError

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"math"
 	"reflect"
 	"slices"
@@ -107,11 +108,11 @@ func TestNewSyntheticPanics(t *testing.T) {
 func TestSyntheticOrderIsTrecOrder(t *testing.T) {
 	for seed := int64(0); seed < 20; seed++ {
 		syn := NewSynthetic(seed, 50, 0.3)
-		docs := make([]ScoredDoc, len(syn.Candidates))
+		docs := make([]eval.ScoredDoc, len(syn.Candidates))
 		for i, c := range syn.Candidates {
-			docs[len(docs)-1-i] = ScoredDoc{Doc: c.Doc, Score: c.FirstScore} // file order reversed
+			docs[len(docs)-1-i] = eval.ScoredDoc{Doc: c.Doc, Score: c.FirstScore} // file order reversed
 		}
-		for i, d := range Rank(docs) {
+		for i, d := range eval.Rank(docs) {
 			if d.Doc != syn.Candidates[i].Doc {
 				t.Fatalf("seed %d: rank %d is %s, candidate list has %s", seed, i+1, d.Doc, syn.Candidates[i].Doc)
 			}

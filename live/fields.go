@@ -1,6 +1,7 @@
 package live
 
 import (
+	"github.com/ranklab/ranklab/chunking"
 	"github.com/ranklab/ranklab/lab"
 )
 
@@ -37,7 +38,7 @@ var fields = []field{
 		bounds: func(s lab.State) (int, int) { return 0, max(2*s.Size, s.Total) }},
 	{Name: "corpus", Label: "corpus tokens", Help: "size of the corpus to chunk", Number: true,
 		get: func(s lab.State) int { return s.Corpus }, set: func(s *lab.State, v int) { s.Corpus = v },
-		bounds: func(s lab.State) (int, int) { return 0, lab.MaxCorpus }},
+		bounds: func(s lab.State) (int, int) { return 0, chunking.MaxCorpus }},
 	{Name: "chunk", Label: "chunk size", Help: "tokens per chunk",
 		get: func(s lab.State) int { return s.Chunk }, set: func(s *lab.State, v int) { s.Chunk = v },
 		bounds: func(s lab.State) (int, int) { return 1, max(2048, s.Chunk) }},

@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/ranklab/ranklab/compare"
-	"github.com/ranklab/ranklab/lab"
 	"github.com/ranklab/ranklab/stats"
 )
 
@@ -173,19 +173,19 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab compare: %v\n%s  (ranklab compare -h for the flags)\n", err, strings.SplitN(compareUsage, "\n", 2)[0])
 		return 2
 	}
-	measures, err := lab.ParseMeasures(a.measures...)
+	measures, err := eval.ParseMeasures(a.measures...)
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
 		return 2
 	}
-	qrels, err := lab.ReadQrelsFile(a.files[0])
+	qrels, err := eval.ReadQrelsFile(a.files[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
 		return 1
 	}
 	var runs []compare.NamedRun
 	for _, path := range a.files[1:] {
-		run, err := lab.ReadRunFile(path)
+		run, err := eval.ReadRunFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
 			return 1

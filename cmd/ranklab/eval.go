@@ -3,12 +3,11 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"io"
 	"runtime/debug"
 	"strconv"
 	"strings"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 func init() {
@@ -47,7 +46,7 @@ exit status 1; a malformed input line is reported as file:line: what is wrong.
 // evalArgs are the parsed arguments of ranklab eval.
 type evalArgs struct {
 	perQuery   bool
-	opt        lab.Options
+	opt        eval.Options
 	measures   []string
 	digits     int
 	format     string
@@ -186,7 +185,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab eval: %v\n%s", err, strings.SplitN(evalUsage, "\n", 2)[0]+"\n")
 		return 1
 	}
-	measures, err := lab.ParseMeasures(a.measures...)
+	measures, err := eval.ParseMeasures(a.measures...)
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab eval: %v\n", err)
 		return 1
@@ -215,7 +214,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	case "csv":
 		err = writeEvalCSV(stdout, res, a.perQuery)
 	default:
-		err = lab.WriteTrecEval(stdout, res, a.perQuery, a.digits)
+		err = eval.WriteTrecEval(stdout, res, a.perQuery, a.digits)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab eval: %v\n", err)
@@ -224,13 +223,13 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// evaluateFiles reads the qrels and evaluates the run file as it streams (see lab.EvaluateRunFile).
-func evaluateFiles(qrelsPath, runPath string, measures []lab.Measure, opt lab.Options) (lab.Result, error) {
-	qrels, err := lab.ReadQrelsFile(qrelsPath)
+// evaluateFiles reads the qrels and evaluates the run file as it streams (see eval.EvaluateRunFile).
+func evaluateFiles(qrelsPath, runPath string, measures []eval.Measure, opt eval.Options) (eval.Result, error) {
+	qrels, err := eval.ReadQrelsFile(qrelsPath)
 	if err != nil {
-		return lab.Result{}, err
+		return eval.Result{}, err
 	}
-	return lab.EvaluateRunFile(qrels, runPath, measures, opt)
+	return eval.EvaluateRunFile(qrels, runPath, measures, opt)
 }
 
 func plural(n int, one, many string) string {
@@ -259,7 +258,7 @@ type evalJSON struct {
 	Ignored  []string    `json:"ignored"`
 }
 
-func writeEvalJSON(w io.Writer, r lab.Result, perQuery bool) error {
+func writeEvalJSON(w io.Writer, r eval.Result, perQuery bool) error {
 	out := evalJSON{Means: r.Means, Missing: r.Missing, Ignored: r.Ignored}
 	if out.Missing == nil {
 		out.Missing = []string{}
@@ -279,7 +278,7 @@ func writeEvalJSON(w io.Writer, r lab.Result, perQuery bool) error {
 
 // writeEvalCSV writes a header "query,<measure>..." then one row a query (with -q) and the
 // "all" row (trec_eval's all values: sums for counts).
-func writeEvalCSV(w io.Writer, r lab.Result, perQuery bool) error {
+func writeEvalCSV(w io.Writer, r eval.Result, perQuery bool) error {
 	cw := csv.NewWriter(w)
 	header := []string{"query"}
 	for _, m := range r.Measures {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"html"
 	"io"
 	"os"
@@ -11,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/charts"
-	"github.com/ranklab/ranklab/lab"
 )
 
 func init() {
@@ -147,26 +147,26 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 	if len(ms) == 0 {
 		ms = renderEvalMeasures
 	}
-	measures, err := lab.ParseMeasures(ms...)
+	measures, err := eval.ParseMeasures(ms...)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: -m: %v\n", who, err)
 		return 2
 	}
-	qrels, err := lab.ReadQrelsFile(pos[0])
+	qrels, err := eval.ReadQrelsFile(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", who, err)
 		return 1
 	}
-	opt := lab.Options{RelLevel: *rel, Depth: *depth, AllQueries: *all}
-	var results []lab.Result
+	opt := eval.Options{RelLevel: *rel, Depth: *depth, AllQueries: *all}
+	var results []eval.Result
 	var names []string
 	for _, path := range pos[1:] {
-		run, err := lab.ReadRunFile(path)
+		run, err := eval.ReadRunFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", who, err)
 			return 1
 		}
-		r, err := lab.Evaluate(qrels, run, measures, opt)
+		r, err := eval.Evaluate(qrels, run, measures, opt)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %s: %v\n", who, path, err)
 			return 1
@@ -196,7 +196,7 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 }
 
 // renderRunName names a run by its tag, or by its file name when the tag is empty.
-func renderRunName(run lab.Run, path string) string {
+func renderRunName(run eval.Run, path string) string {
 	if run.Tag != "" {
 		return run.Tag
 	}

@@ -1,4 +1,12 @@
-package lab
+// Package chunking cuts a token sequence into fixed-size windows with overlap and computes what
+// that costs in storage (chunks, indexed and duplicated tokens).
+//
+//	f, err := chunking.NewFootprint(10000, 512, 128) // stride 384, 26 chunks, 13200 indexed, 3200 duplicated
+//
+// The windows here are the ones the lab shows and the ones package retrieval indexes, so the
+// footprint model and the real chunker cannot disagree. A footprint is storage, not quality:
+// whether overlap helps retrieval needs a retriever and qrels (package retrieval).
+package chunking
 
 import (
 	"fmt"
@@ -42,7 +50,7 @@ type Window struct{ Start, End int }
 // naming the field when corpus is outside 0..MaxCorpus, chunk outside 1..MaxChunk or overlap
 // outside 0..chunk−1.
 func NewFootprint(corpus, chunk, overlap int) (Footprint, error) {
-	if err := checkChunking(corpus, chunk, overlap); err != nil {
+	if err := Check(corpus, chunk, overlap); err != nil {
 		return Footprint{}, err
 	}
 	f := Footprint{Corpus: corpus, Chunk: chunk, Overlap: overlap, Stride: chunk - overlap}
@@ -61,7 +69,7 @@ func NewFootprint(corpus, chunk, overlap int) (Footprint, error) {
 // own windows, summed (see Footprint). An error names the first bad length (lengths[i]), the chunk
 // or the overlap; the summed corpus must stay within MaxCorpus. lengths is not modified.
 func FootprintOf(lengths []int, chunk, overlap int) (Footprint, error) {
-	if err := checkChunking(0, chunk, overlap); err != nil {
+	if err := Check(0, chunk, overlap); err != nil {
 		return Footprint{}, err
 	}
 	sum := Footprint{Chunk: chunk, Overlap: overlap, Stride: chunk - overlap}
@@ -86,7 +94,7 @@ func FootprintOf(lengths []int, chunk, overlap int) (Footprint, error) {
 // [i·Stride, min(i·Stride + Chunk, Corpus)). It panics when i is out of range.
 func (f Footprint) Window(i int) Window {
 	if i < 0 || i >= f.Chunks {
-		panic(fmt.Sprintf("lab: Footprint.Window: index %d outside 0..%d", i, f.Chunks-1))
+		panic(fmt.Sprintf("chunking: Footprint.Window: index %d outside 0..%d", i, f.Chunks-1))
 	}
 	start := i * f.Stride
 	return Window{Start: start, End: min(start+f.Chunk, f.Corpus)}
@@ -120,7 +128,7 @@ func WindowSeq(corpus, chunk, overlap int) iter.Seq[Window] {
 func mustFootprint(corpus, chunk, overlap int) Footprint {
 	f, err := NewFootprint(corpus, chunk, overlap)
 	if err != nil {
-		panic("lab: " + err.Error())
+		panic("chunking: " + err.Error())
 	}
 	return f
 }
@@ -136,16 +144,31 @@ func chunkCount(corpus, chunk, stride int) int {
 	return 1 + (corpus-chunk+stride-1)/stride
 }
 
-// checkChunking validates the chunking panel's inputs, naming the field and its allowed range.
-func checkChunking(corpus, chunk, overlap int) error {
+// Check reports whether corpus is in 0..MaxCorpus, chunk in 1..MaxChunk and overlap in
+// 0..chunk−1; the error is a *FieldError naming the field and its range.
+func Check(corpus, chunk, overlap int) error {
 	if corpus < 0 || corpus > MaxCorpus {
-		return rangeError("corpus", corpus, 0, MaxCorpus, "")
+		return RangeError("corpus", corpus, 0, MaxCorpus, "")
 	}
 	if chunk < 1 || chunk > MaxChunk {
-		return rangeError("chunk", chunk, 1, MaxChunk, "")
+		return RangeError("chunk", chunk, 1, MaxChunk, "")
 	}
 	if overlap < 0 || overlap >= chunk {
-		return rangeError("overlap", overlap, 0, chunk-1, fmt.Sprintf(" (below chunk size %d)", chunk))
+		return RangeError("overlap", overlap, 0, chunk-1, fmt.Sprintf(" (below chunk size %d)", chunk))
 	}
 	return nil
+}
+
+// FieldError is an invalid value of one named input: Error prints "field: msg". The lab's state
+// errors are the same type (lab.FieldError), so a caller tests for one type.
+type FieldError struct {
+	Field string // the input as links and the command line name it (corpus, chunk, overlap, lengths[3])
+	Msg   string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+// RangeError returns a *FieldError saying that field's value v must lie in lo..hi, followed by note.
+func RangeError(field string, v, lo, hi int, note string) error {
+	return &FieldError{Field: field, Msg: fmt.Sprintf("%d must be in %d..%d%s", v, lo, hi, note)}
 }
