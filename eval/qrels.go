@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/ranklab/ranklab/internal/scan"
 	"io"
 	"math"
 	"strconv"
@@ -31,7 +32,7 @@ func ReadQrels(r io.Reader, name string) (Qrels, error) {
 	var docs map[string]int
 	for sc.Scan() {
 		line++
-		f = splitFields(trimCR(sc.Bytes()), f[:0])
+		f, _ = scan.Fields(scan.TrimCR(sc.Bytes()), f[:0], 0)
 		if len(f) == 0 {
 			return nil, parseErr(name, line, ErrEmptyLine, "")
 		}
@@ -99,7 +100,7 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 	line := 0
 	for sc.Scan() {
 		line++
-		b := trimCR(sc.Bytes())
+		b := scan.TrimCR(sc.Bytes())
 		if line == 1 {
 			if !isBEIRHeader(b) {
 				return nil, parseErr(name, line, ErrHeader, "want %q, got %q", "query-id\tcorpus-id\tscore", b)

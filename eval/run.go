@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/ranklab/ranklab/internal/scan"
 	"io"
 	"math"
 	"slices"
@@ -41,7 +42,7 @@ func ReadRun(r io.Reader, name string) (Run, error) {
 	var f [][]byte
 	for sc.Scan() {
 		line++
-		f = splitFields(trimCR(sc.Bytes()), f[:0])
+		f, _ = scan.Fields(scan.TrimCR(sc.Bytes()), f[:0], 0)
 		if len(f) == 0 {
 			return Run{}, parseErr(name, line, ErrEmptyLine, "")
 		}
@@ -151,30 +152,4 @@ func parseScore(b []byte) (float64, error) {
 }
 
 // isSpace reports whether r separates fields in TREC files.
-func isSpace(r rune) bool {
-	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
-}
-
-// splitFields appends to dst the fields of b separated by ASCII whitespace; the fields alias b.
-func splitFields(b []byte, dst [][]byte) [][]byte {
-	i := 0
-	for i < len(b) {
-		for i < len(b) && isSpaceByte(b[i]) {
-			i++
-		}
-		if i == len(b) {
-			break
-		}
-		j := i
-		for j < len(b) && !isSpaceByte(b[j]) {
-			j++
-		}
-		dst = append(dst, b[i:j])
-		i = j
-	}
-	return dst
-}
-
-func isSpaceByte(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\n'
-}
+func isSpace(r rune) bool { return r < 128 && scan.IsSpace(byte(r)) }

@@ -2,30 +2,26 @@ package eval
 
 import (
 	"bufio"
-	"bytes"
-	"compress/gzip"
+	"errors"
 	"io"
-	"os"
+	"io/fs"
+
+	"github.com/ranklab/ranklab/internal/scan"
 )
 
 // openInput opens path and returns a reader over its content, gunzipped when the file starts
-// with gzip's magic bytes (1f 8b), whatever its name.
+// with gzip's magic bytes (1f 8b), whatever its name. A file that cannot be opened gives the
+// *fs.PathError; a gzip header that does not parse gives a *ParseError.
 func openInput(path string) (io.Reader, func() error, error) {
-	f, err := os.Open(path)
+	r, closeFn, err := scan.Open(path)
 	if err != nil {
-		return nil, nil, err
-	}
-	br := bufio.NewReaderSize(f, 1<<16)
-	magic, _ := br.Peek(2)
-	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			f.Close()
-			return nil, nil, &ParseError{File: path, Err: err}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, nil, err
 		}
-		return zr, func() error { zr.Close(); return f.Close() }, nil
+		return nil, nil, &ParseError{File: path, Err: err}
 	}
-	return br, f.Close, nil
+	return r, closeFn, nil
 }
 
 // lineScanner returns a scanner over r with room for long lines.
@@ -33,12 +29,4 @@ func lineScanner(r io.Reader) *bufio.Scanner {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<26)
 	return sc
-}
-
-// trimCR drops a trailing carriage return (files written on Windows).
-func trimCR(b []byte) []byte {
-	if n := len(b); n > 0 && b[n-1] == '\r' {
-		return b[:n-1]
-	}
-	return b
 }
