@@ -201,15 +201,7 @@ func TestMetricCards(t *testing.T) {
 }
 
 func TestMetricsAtKAndRerankSweep(t *testing.T) {
-	o, s, syn := handOutcome(t, nil)
-	sweepK, err := s.SweepKFor(syn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sweepR, err := s.SweepRerankFor(syn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o, _, _ := handOutcome(t, nil)
 	for _, tc := range []struct {
 		name   string
 		frag   string
@@ -217,8 +209,8 @@ func TestMetricsAtKAndRerankSweep(t *testing.T) {
 		mark   float64
 		points int
 	}{
-		{"metrics at k", MetricsAtK(o, sweepK), []string{"P@k", "R@k", "MRR@k", "nDCG@k"}, 2, 5},
-		{"rerank sweep", RerankSweep(o, sweepR), []string{"nDCG@2", "P@2"}, 3, 6},
+		{"metrics at k", MetricsAtK(o), []string{"P@k", "R@k", "MRR@k", "nDCG@k"}, 2, 5},
+		{"rerank sweep", RerankSweep(o), []string{"nDCG@2", "P@2"}, 3, 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, _, opt := scriptArgs(t, tc.frag)
@@ -245,7 +237,7 @@ func TestMetricsAtKAndRerankSweep(t *testing.T) {
 		})
 	}
 	// P@k at k = 1 after reranking is the hostile doc, grade 3: 1/1.
-	_, _, _, opt := scriptArgs(t, MetricsAtK(o, sweepK))
+	_, _, _, opt := scriptArgs(t, MetricsAtK(o))
 	p1 := opt["series"].([]any)[0].(map[string]any)["data"].([]any)[0].(map[string]any)["value"]
 	if fmt.Sprint(p1) != "[1 1]" {
 		t.Errorf("P@1 point %v, want [1 1]", p1)
@@ -344,9 +336,7 @@ func TestLabFragmentSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk, _ := s.SweepK()
-	sr, _ := s.SweepRerank()
-	frags := append(RankingPanel(o, sk, sr), ChunkingPanel(o)...)
+	frags := append(RankingPanel(o), ChunkingPanel(o)...)
 	ids := map[string]bool{}
 	for i, f := range frags {
 		if len(f) >= 20_000 {

@@ -68,11 +68,10 @@ func writeReading(b *strings.Builder, lines []string) {
 	b.WriteString("</ul>\n")
 }
 
-// MetricsAtK draws P@k, R@k, MRR@k and nDCG@k as lines over k (one point per element of
-// sweep, at sweep[i].K, e.g. State.SweepK's k = 1..N) with the outcome's k marked by a dashed
-// line.
-func MetricsAtK(o lab.Outcome, sweep []lab.Metrics) string {
-	s := o.State
+// MetricsAtK draws P@k, R@k, MRR@k and nDCG@k over k = 1..N (o.SweepK) with the outcome's k
+// marked by a dashed line.
+func MetricsAtK(o lab.Outcome) string {
+	s, sweep := o.State, o.SweepK
 	title := fmt.Sprintf("Metrics at k = 1..%d", len(sweep))
 	sub := fmt.Sprintf("rerank depth %d, relevant = grade ≥ %d, R = %d; dashed line: current k = %d",
 		s.Rerank, s.MinGrade, o.Metrics.Denominator, s.K)
@@ -91,10 +90,10 @@ func MetricsAtK(o lab.Outcome, sweep []lab.Metrics) string {
 	return render(c, title, 380)
 }
 
-// RerankSweep draws nDCG@k and P@k at the outcome's k as the rerank depth goes over sweep
-// (sweep[i].Rerank, e.g. State.SweepRerank's 0..N), with the outcome's depth marked.
-func RerankSweep(o lab.Outcome, sweep []lab.Metrics) string {
-	s := o.State
+// RerankSweep draws nDCG@k and P@k at the outcome's k as the rerank depth goes over 0..N
+// (o.SweepRerank), with the outcome's depth marked.
+func RerankSweep(o lab.Outcome) string {
+	s, sweep := o.State, o.SweepRerank
 	title := fmt.Sprintf("Rerank depth sweep at k = %d", s.K)
 	sub := fmt.Sprintf("depth 0 = first-stage order; relevant = grade ≥ %d; dashed line: current depth %d", s.MinGrade, s.Rerank)
 	xmax := s.Rerank

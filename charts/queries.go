@@ -46,8 +46,8 @@ func QueryTable(r eval.Result) string {
 	if len(r.Queries) > 0 {
 		b.WriteString(`<tr style="background:#f2f5fa">`)
 		fmt.Fprintf(&b, td, "left", ";font-weight:600", "all")
-		for j, m := range r.Measures {
-			fmt.Fprintf(&b, td, "right", ";font-weight:600", formatValue(m, r.All(j)))
+		for _, m := range r.Measures {
+			fmt.Fprintf(&b, td, "right", ";font-weight:600", formatValue(m, r.All(m)))
 		}
 		b.WriteString("</tr>\n")
 	}

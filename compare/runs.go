@@ -67,7 +67,7 @@ func Runs(qrels eval.Qrels, runs []NamedRun, measures []eval.Measure, opt Option
 		if name == "" {
 			name = fmt.Sprintf("run %d", i+1)
 		}
-		res, err := eval.Evaluate(qrels, nr.Run, measures, evalOpt)
+		res, err := evalOpt.Evaluate(qrels, nr.Run, measures...)
 		if err != nil {
 			return Report{}, fmt.Errorf("compare: run %q: %w", name, err)
 		}

@@ -100,7 +100,7 @@ func evalTrec(qrelsPath, runPath string, names []string, opt Options, perQuery b
 	if err != nil {
 		return "", err
 	}
-	res, err := Evaluate(qrels, run, ms, opt)
+	res, err := opt.Evaluate(qrels, run, ms...)
 	if err != nil {
 		return "", err
 	}

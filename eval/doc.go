@@ -5,7 +5,7 @@
 //
 //	qrels, err := eval.ReadQrelsFile("qrels.txt") // TREC or BEIR TSV, gzip or not
 //	run, err := eval.ReadRunFile("run.txt")
-//	res, err := eval.Evaluate(qrels, run, []eval.Measure{eval.NDCG(10), eval.P(10)}, eval.Options{})
+//	res, err := eval.Evaluate(qrels, run, eval.NDCG(10), eval.P(10))
 //	// res.Queries, res.Values[i][j] (query i, measure j), res.Means[j]
 //
 // # Files

@@ -19,30 +19,8 @@ type Options struct {
 	AllQueries bool
 }
 
-// Result holds an evaluation: one row a query, one column a measure.
-type Result struct {
-	Measures []Measure
-	Queries  []string    // evaluated query IDs in byte order
-	Values   [][]float64 // Values[i][j]: query i, measure j
-	Means    []float64   // arithmetic mean of each measure over Queries (for counts too; see All)
-	Missing  []string    // qrels queries with no ranking in the run, byte order (evaluated as empty only with AllQueries)
-	Ignored  []string    // run queries absent from the qrels, byte order (never evaluated)
-}
-
-// All returns trec_eval's "all" value of measure j: the sum over the queries for a count
-// (NumQ, NumRet, NumRel, NumRelRet), the mean (Means[j]) otherwise.
-func (r Result) All(j int) float64 {
-	if !r.Measures[j].IsCount() {
-		return r.Means[j]
-	}
-	sum := 0.0
-	for i := range r.Queries {
-		sum += r.Values[i][j]
-	}
-	return sum
-}
-
-// Evaluate computes measures for each query of run judged in qrels, as trec_eval does:
+// Evaluate computes measures for each query of run judged in qrels with the default options
+// (Options{}), as trec_eval does:
 //
 //   - each query's docs are ranked by Rank (score descending, doc ID descending), then cut to
 //     opt.Depth when it is positive;
@@ -54,7 +32,12 @@ func (r Result) All(j int) float64 {
 //
 // It returns an error for an invalid measure, a negative RelLevel or Depth, a doc listed twice
 // for one query of the run, or when no query is left to evaluate. Its inputs are not modified.
-func Evaluate(qrels Qrels, run Run, measures []Measure, opt Options) (Result, error) {
+func Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, error) {
+	return Options{}.Evaluate(qrels, run, measures...)
+}
+
+// Evaluate is Evaluate with the options o (trec_eval's -l, -M, -c).
+func (opt Options) Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, error) {
 	resolved, err := checkEvaluate(measures, opt)
 	if err != nil {
 		return Result{}, err
@@ -208,7 +191,7 @@ func WriteTrecEval(w io.Writer, r Result, perQuery bool, digits int) error {
 		}
 	}
 	for k, m := range order {
-		line(names[k], "all", m, r.All(cols[k]))
+		line(names[k], "all", m, r.all(cols[k]))
 	}
 	return bw.Flush()
 }

@@ -28,7 +28,7 @@ func TestEvaluateQuerySets(t *testing.T) {
 	qrels, run := evalFixture()
 	ms := []Measure{P(2), RR(), NumRet(), NumRel()}
 	t.Run("default: queries in both files", func(t *testing.T) {
-		res, err := Evaluate(qrels, run, ms, Options{})
+		res, err := Evaluate(qrels, run, ms...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,15 +43,15 @@ func TestEvaluateQuerySets(t *testing.T) {
 		if !slices.Equal(res.Means, wantMeans) {
 			t.Errorf("means %v, want %v", res.Means, wantMeans)
 		}
-		if got := res.All(2); got != 3+2 {
+		if got := res.All(NumRet()); got != 3+2 {
 			t.Errorf("All(NumRet) = %v, want the sum 5", got)
 		}
-		if got := res.All(0); got != res.Means[0] {
+		if got := res.All(P(2)); got != res.Means[0] {
 			t.Errorf("All(P@2) = %v, want the mean %v", got, res.Means[0])
 		}
 	})
 	t.Run("AllQueries: zeros for the missing", func(t *testing.T) {
-		res, err := Evaluate(qrels, run, ms, Options{AllQueries: true})
+		res, err := Options{AllQueries: true}.Evaluate(qrels, run, ms...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func TestEvaluateQuerySets(t *testing.T) {
 func TestEvaluateOptions(t *testing.T) {
 	qrels, run := evalFixture()
 	t.Run("RelLevel", func(t *testing.T) {
-		res, err := Evaluate(qrels, run, []Measure{P(3), RR(), P(3).WithRel(1), NDCG(3)}, Options{RelLevel: 2})
+		res, err := Options{RelLevel: 2}.Evaluate(qrels, run, P(3), RR(), P(3).WithRel(1), NDCG(3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,13 +82,13 @@ func TestEvaluateOptions(t *testing.T) {
 				t.Errorf("%v = %v, want %v", res.Measures[j], res.Values[0][j], w)
 			}
 		}
-		base, _ := Evaluate(qrels, run, []Measure{NDCG(3)}, Options{})
+		base, _ := Evaluate(qrels, run, NDCG(3))
 		if base.Values[0][0] != res.Values[0][3] {
 			t.Errorf("nDCG changed with the relevance level: %v vs %v", base.Values[0][0], res.Values[0][3])
 		}
 	})
 	t.Run("Depth", func(t *testing.T) {
-		res, err := Evaluate(qrels, run, []Measure{NumRet(), RR(), Recall(10)}, Options{Depth: 1})
+		res, err := Options{Depth: 1}.Evaluate(qrels, run, NumRet(), RR(), Recall(10))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,15 +112,15 @@ func TestEvaluateErrors(t *testing.T) {
 		err  func() error
 		want string
 	}{
-		{"no measures", func() error { _, err := Evaluate(qrels, run, nil, Options{}); return err }, "no measures"},
-		{"bad measure", func() error { _, err := Evaluate(qrels, run, []Measure{{Name: "P"}}, Options{}); return err }, "cutoff"},
-		{"negative level", func() error { _, err := Evaluate(qrels, run, []Measure{RR()}, Options{RelLevel: -1}); return err }, "negative"},
-		{"negative depth", func() error { _, err := Evaluate(qrels, run, []Measure{RR()}, Options{Depth: -1}); return err }, "negative"},
+		{"no measures", func() error { _, err := Evaluate(qrels, run); return err }, "no measures"},
+		{"bad measure", func() error { _, err := Evaluate(qrels, run, Measure{Name: "P"}); return err }, "cutoff"},
+		{"negative level", func() error { _, err := Options{RelLevel: -1}.Evaluate(qrels, run, RR()); return err }, "negative"},
+		{"negative depth", func() error { _, err := Options{Depth: -1}.Evaluate(qrels, run, RR()); return err }, "negative"},
 		{"no shared query", func() error {
-			_, err := Evaluate(Qrels{"x": {"a": 1}}, run, []Measure{RR()}, Options{})
+			_, err := Evaluate(Qrels{"x": {"a": 1}}, run, RR())
 			return err
 		}, "no query"},
-		{"duplicate doc", func() error { _, err := Evaluate(qrels, dup, []Measure{RR()}, Options{}); return err }, `"a" at positions 1 and 2`},
+		{"duplicate doc", func() error { _, err := Evaluate(qrels, dup, RR()); return err }, `"a" at positions 1 and 2`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,7 +130,7 @@ func TestEvaluateErrors(t *testing.T) {
 			}
 		})
 	}
-	_, err := Evaluate(qrels, dup, []Measure{RR()}, Options{})
+	_, err := Evaluate(qrels, dup, RR())
 	if !errors.Is(err, ErrDuplicate) {
 		t.Errorf("duplicate error %v does not unwrap to ErrDuplicate", err)
 	}
@@ -139,7 +139,7 @@ func TestEvaluateErrors(t *testing.T) {
 func TestWriteTrecEval(t *testing.T) {
 	qrels, run := evalFixture()
 	ms, _ := ParseMeasures("P.2", "num_q", "recip_rank", "num_ret", "RR@1")
-	res, err := Evaluate(qrels, run, ms, Options{})
+	res, err := Evaluate(qrels, run, ms...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func ExampleEvaluate() {
 	qrels := Qrels{"q1": {"d1": 2, "d2": 0, "d3": 1}}
 	run := Run{Tag: "demo", Queries: map[string][]ScoredDoc{"q1": {{"d2", 0.9}, {"d1", 0.8}, {"d4", 0.7}}}}
 	// nDCG@3 = (2/log2(3)) / (2/log2(2) + 1/log2(3)) = 0.4796
-	res, _ := Evaluate(qrels, run, []Measure{P(2), RR(), NDCG(3)}, Options{})
+	res, _ := Evaluate(qrels, run, P(2), RR(), NDCG(3))
 	for j, m := range res.Measures {
 		fmt.Printf("%s %.4f\n", m, res.Means[j])
 	}

@@ -13,14 +13,19 @@ import (
 )
 
 // EvaluateRunFile evaluates the run file at runPath like Evaluate(qrels, ReadRunFile(runPath),
-// measures, opt), with the same values, errors and line numbers, without holding the run in
+// measures...), with the same values, errors and line numbers, without holding the run in
 // memory when its lines are grouped by query (the usual case): the file is cut into blocks of
 // whole queries, parsed and evaluated on every core, and memory stays bounded by the largest
 // query. Each query's ranking is not sorted: only the judged docs are ranked, by counting the
 // docs placed above each of them in trec_eval's order, which gives the same ranked grades as
 // Rank. When a query's lines are not adjacent (an ungrouped run) it falls back to reading the
 // whole run with ReadRunFile and calling Evaluate, so the result is still exact.
-func EvaluateRunFile(qrels Qrels, runPath string, measures []Measure, opt Options) (Result, error) {
+func EvaluateRunFile(qrels Qrels, runPath string, measures ...Measure) (Result, error) {
+	return Options{}.EvaluateRunFile(qrels, runPath, measures...)
+}
+
+// EvaluateRunFile is EvaluateRunFile with the options o (trec_eval's -l, -M, -c).
+func (opt Options) EvaluateRunFile(qrels Qrels, runPath string, measures ...Measure) (Result, error) {
 	resolved, err := checkEvaluate(measures, opt)
 	if err != nil {
 		return Result{}, err
@@ -39,7 +44,7 @@ func EvaluateRunFile(qrels Qrels, runPath string, measures []Measure, opt Option
 		if err != nil {
 			return Result{}, err
 		}
-		return Evaluate(qrels, run, measures, opt)
+		return opt.Evaluate(qrels, run, measures...)
 	}
 	return assemble(qrels, runQueries, measures, resolved, opt, func(q string) ([]float64, error) { return rows[q], nil })
 }

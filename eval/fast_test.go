@@ -29,7 +29,7 @@ func evalTrecFast(qrelsPath, runPath string, names []string, opt Options, perQue
 	if err != nil {
 		return "", err
 	}
-	res, err := EvaluateRunFile(qrels, runPath, ms, opt)
+	res, err := opt.EvaluateRunFile(qrels, runPath, ms...)
 	if err != nil {
 		return "", err
 	}
@@ -109,8 +109,8 @@ func TestFastMatchesSimple(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, werr := Evaluate(qrels, run, measures, opt)
-		got, gerr := EvaluateRunFile(qrels, path, measures, opt)
+		want, werr := opt.Evaluate(qrels, run, measures...)
+		got, gerr := opt.EvaluateRunFile(qrels, path, measures...)
 		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
 			t.Fatalf("iteration %d: errors differ: simple %v, fast %v", iter, werr, gerr)
 		}
@@ -166,12 +166,12 @@ func TestFastLargeBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := Evaluate(qrels, run, ms, Options{})
+	want, err := Evaluate(qrels, run, ms...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{plain, zipped} {
-		got, err := EvaluateRunFile(qrels, p, ms, Options{})
+		got, err := EvaluateRunFile(qrels, p, ms...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +203,7 @@ func TestFastErrors(t *testing.T) {
 			p := filepath.Join(dir, "run")
 			os.WriteFile(p, []byte(text), 0o644)
 			_, rerr := ReadRunFile(p)
-			_, ferr := EvaluateRunFile(qrels, p, []Measure{RR()}, Options{})
+			_, ferr := EvaluateRunFile(qrels, p, RR())
 			if rerr == nil || ferr == nil || rerr.Error() != ferr.Error() {
 				t.Errorf("ReadRunFile: %v\nEvaluateRunFile: %v", rerr, ferr)
 			}

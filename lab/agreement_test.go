@@ -56,12 +56,12 @@ func TestLabAgreesWithEvaluate(t *testing.T) {
 
 		// Placeholders raise recall's denominator; nDCG is compared on the real judgments only.
 		qrels, run := asRun(o, extra)
-		res, err := eval.Evaluate(qrels, run, ms, eval.Options{})
+		res, err := eval.Evaluate(qrels, run, ms...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		qrels0, run0 := asRun(o, 0)
-		res0, err := eval.Evaluate(qrels0, run0, ms, eval.Options{})
+		res0, err := eval.Evaluate(qrels0, run0, ms...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,12 +47,8 @@ func WriteCSV(w io.Writer, o Outcome) error {
 	recs := [][]string{{"key", "value"}}
 	kv := func(k, v string) { recs = append(recs, []string{k, v}) }
 	s := o.State
-	for _, p := range []struct {
-		k string
-		v int64
-	}{{"k", int64(s.K)}, {"rerank", int64(s.Rerank)}, {"grade", int64(s.MinGrade)}, {"total", int64(s.Total)},
-		{"corpus", int64(s.Corpus)}, {"chunk", int64(s.Chunk)}, {"overlap", int64(s.Overlap)}, {"seed", s.Seed}, {"n", int64(s.Size)}} {
-		kv(p.k, strconv.FormatInt(p.v, 10))
+	for _, f := range Fields {
+		kv(f.Key, f.Format(s))
 	}
 	for _, v := range csvValues(o) {
 		kv(v.key, v.val)
@@ -131,8 +127,8 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 	values := map[string]csvStored{}
 	var readings, chunkReadings []csvStored
 	stateKeys := map[string]bool{}
-	for _, k := range linkKeys {
-		stateKeys[k] = true
+	for _, f := range Fields {
+		stateKeys[f.Key] = true
 	}
 	computed := map[string]bool{"link": true}
 	for _, v := range csvValues(Outcome{}) {
@@ -173,19 +169,13 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 	headerLine := line
 
 	var s State
-	for _, k := range linkKeys {
-		st, ok := values[k]
+	for _, f := range Fields {
+		st, ok := values[f.Key]
 		if !ok {
-			return Outcome{}, bad(headerLine, "state key %q is missing", k)
+			return Outcome{}, bad(headerLine, "state key %q is missing", f.Key)
 		}
-		v, err := strconv.ParseInt(st.val, 10, 64)
-		if err != nil || (k != "seed" && v != int64(int(v))) {
-			return Outcome{}, bad(st.line, "%s: %q is not an integer", k, st.val)
-		}
-		if k == "seed" {
-			s.Seed = v
-		} else {
-			*s.intField(k) = int(v)
+		if s, err = f.Parse(s, st.val); err != nil {
+			return Outcome{}, bad(st.line, "%v", err)
 		}
 	}
 

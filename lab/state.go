@@ -70,7 +70,11 @@ const DefaultSeed = 2278
 
 // DefaultState returns the documented defaults (see State).
 func DefaultState() State {
-	return State{K: 5, Rerank: 10, MinGrade: 1, Total: 0, Corpus: 10000, Chunk: 512, Overlap: 128, Seed: DefaultSeed, Size: 20}
+	var s State
+	for _, f := range Fields {
+		s = f.Set(s, f.Default)
+	}
+	return s
 }
 
 // Reset sets s to DefaultState.

@@ -168,8 +168,8 @@ func panelHTML(id string, s lab.State, in, out string) string {
 	b.WriteString(`<div style="margin-bottom:6px"><b>ranklab lab</b> · <span data-live-status>connecting to the Go kernel… (if this stays, re-run the cell)</span></div>`)
 	b.WriteString(`<div style="display:grid;grid-template-columns:repeat(auto-fill,minmax(290px,1fr));gap:4px 18px">`)
 	for _, f := range fields {
-		lo, hi := f.bounds(s)
-		v := f.get(s)
+		lo, hi := f.SliderRange(s)
+		v := f.Get(s)
 		typ, width := "range", "140px"
 		if f.Number {
 			typ, width = "number", "110px"
@@ -177,7 +177,7 @@ func panelHTML(id string, s lab.State, in, out string) string {
 		fmt.Fprintf(&b, `<label title="%s" style="display:flex;align-items:center;gap:6px"><span style="width:135px">%s</span>`+
 			`<input type="%s" data-field="%s" min="%d" max="%d" step="1" value="%d" style="width:%s">`+
 			`<output data-value-of="%s" style="min-width:3em;font-variant-numeric:tabular-nums">%d</output></label>`,
-			html.EscapeString(f.Help), html.EscapeString(f.Label), typ, f.Name, lo, hi, v, width, f.Name, v)
+			html.EscapeString(f.Help), html.EscapeString(f.Label), typ, f.Key, lo, hi, v, width, f.Key, v)
 	}
 	b.WriteString(`</div><div style="margin-top:8px;display:flex;gap:8px;flex-wrap:wrap">`)
 	for _, a := range []struct{ action, label string }{{"reset", "Reset"}, {"copy", "Copy link"}, {"csv", "Export CSV"}, {"done", "Done"}} {

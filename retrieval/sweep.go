@@ -160,7 +160,7 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		row.Stages.Search = time.Since(t0)
 
 		t0 = time.Now()
-		row.Result, err = eval.Evaluate(c.Qrels, run, sw.Measures, eval.Options{AllQueries: true})
+		row.Result, err = eval.Options{AllQueries: true}.Evaluate(c.Qrels, run, sw.Measures...)
 		if err != nil {
 			return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
 		}

@@ -41,7 +41,7 @@ func TestBEIRRunSciFact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := eval.Evaluate(qrels, run, []eval.Measure{eval.NDCG(10), eval.Recall(100)}, eval.Options{AllQueries: true})
+	res, err := eval.Options{AllQueries: true}.Evaluate(qrels, run, eval.NDCG(10), eval.Recall(100))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -229,7 +229,7 @@ func evaluateFiles(qrelsPath, runPath string, measures []eval.Measure, opt eval.
 	if err != nil {
 		return eval.Result{}, err
 	}
-	return eval.EvaluateRunFile(qrels, runPath, measures, opt)
+	return opt.EvaluateRunFile(qrels, runPath, measures...)
 }
 
 func plural(n int, one, many string) string {
@@ -266,9 +266,9 @@ func writeEvalJSON(w io.Writer, r eval.Result, perQuery bool) error {
 	if out.Ignored == nil {
 		out.Ignored = []string{}
 	}
-	for j, m := range r.Measures {
+	for _, m := range r.Measures {
 		out.Measures = append(out.Measures, m.String())
-		out.All = append(out.All, r.All(j))
+		out.All = append(out.All, r.All(m))
 	}
 	if perQuery {
 		out.Queries, out.Values = r.Queries, r.Values
@@ -297,7 +297,7 @@ func writeEvalCSV(w io.Writer, r eval.Result, perQuery bool) error {
 			row(q, func(j int) float64 { return r.Values[i][j] })
 		}
 	}
-	row("all", r.All)
+	row("all", func(j int) float64 { return r.All(r.Measures[j]) })
 	cw.Flush()
 	return cw.Error()
 }

@@ -75,17 +75,7 @@ func renderLab(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
 		return 2
 	}
-	sweepK, err := s.SweepK()
-	if err != nil {
-		fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
-		return 1
-	}
-	sweepRerank, err := s.SweepRerank()
-	if err != nil {
-		fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
-		return 1
-	}
-	frags := append(charts.RankingPanel(o, sweepK, sweepRerank), charts.ChunkingPanel(o)...)
+	frags := append(charts.RankingPanel(o), charts.ChunkingPanel(o)...)
 	return renderWrite(*out, charts.Page(fmt.Sprintf("ranklab lab — seed %d, %d candidates", s.Seed, s.Size), frags...), "ranklab render lab", stdout, stderr)
 }
 
@@ -166,7 +156,7 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s: %v\n", who, err)
 			return 1
 		}
-		r, err := eval.Evaluate(qrels, run, measures, opt)
+		r, err := opt.Evaluate(qrels, run, measures...)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %s: %v\n", who, path, err)
 			return 1

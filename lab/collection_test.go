@@ -1,14 +1,12 @@
-package compare
+package lab
 
 import (
 	"github.com/ranklab/ranklab/eval"
 	"testing"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
-func TestSynthetic(t *testing.T) {
-	qrels, first, rr := Synthetic(12, 10, 5, lab.DefaultQuality, 1)
+func TestCollection(t *testing.T) {
+	qrels, first, rr := Collection(12, 10, 5, DefaultQuality, 1)
 	if len(qrels) != 12 || len(first.Queries) != 12 || len(rr.Queries) != 12 {
 		t.Fatalf("%d %d %d queries", len(qrels), len(first.Queries), len(rr.Queries))
 	}
@@ -29,11 +27,11 @@ func TestSynthetic(t *testing.T) {
 			}
 		}
 	}
-	r, err := Runs(qrels, []NamedRun{{Run: first}, {Run: rr}}, []eval.Measure{eval.NDCG(5)}, Options{})
+	res, err := eval.Evaluate(qrels, rr, eval.NumQ())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Runs[0].Name != "first" || r.Runs[1].Name != "reranked" || len(r.Queries) != 12 || len(r.Notes) != 0 {
-		t.Errorf("names %q %q, %d queries, notes %q", r.Runs[0].Name, r.Runs[1].Name, len(r.Queries), r.Notes)
+	if first.Tag != "first" || rr.Tag != "reranked" || res.All(eval.NumQ()) != 12 || len(res.Missing)+len(res.Ignored) != 0 {
+		t.Errorf("tags %q %q, %v queries evaluated, missing %q, ignored %q", first.Tag, rr.Tag, res.All(eval.NumQ()), res.Missing, res.Ignored)
 	}
 }

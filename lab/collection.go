@@ -1,20 +1,18 @@
-package compare
+package lab
 
 import (
 	"fmt"
 	"github.com/ranklab/ranklab/eval"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
-// Synthetic builds a small test collection from the lab's synthetic generator: queries queries
-// named s01, s02, …, each lab.NewSynthetic(seed+i, n, quality) for i = 0, 1, …. It returns the
+// Collection builds a small test collection from the lab's synthetic generator: queries queries
+// named s01, s02, …, each NewSynthetic(seed+i, n, quality) for i = 0, 1, …. It returns the
 // qrels (every candidate's grade, 0 included, plus the judged items the first stage missed), the
 // first-stage run (first-stage scores) and the reranked run (the first depth candidates
-// reordered by lab.RerankOrder, scored n, n-1, … by rank so the file order is the ranking).
-// Runs are tagged "first" and "reranked". It panics on the arguments lab.NewSynthetic and
-// lab.RerankOrder panic on (n < 0, quality outside [0, 1], depth outside 0..n).
-func Synthetic(queries, n, depth int, quality float64, seed int64) (qrels eval.Qrels, first, reranked eval.Run) {
+// reordered by RerankOrder, scored n, n-1, … by rank so the file order is the ranking).
+// Runs are tagged "first" and "reranked". It panics on the arguments NewSynthetic and
+// RerankOrder panic on (n < 0, quality outside [0, 1], depth outside 0..n).
+func Collection(queries, n, depth int, quality float64, seed int64) (qrels eval.Qrels, first, reranked eval.Run) {
 	qrels = eval.Qrels{}
 	first = eval.Run{Tag: "first", Queries: map[string][]eval.ScoredDoc{}}
 	reranked = eval.Run{Tag: "reranked", Queries: map[string][]eval.ScoredDoc{}}
@@ -24,7 +22,7 @@ func Synthetic(queries, n, depth int, quality float64, seed int64) (qrels eval.Q
 	}
 	for i := range queries {
 		q := fmt.Sprintf("s%0*d", width, i+1)
-		syn := lab.NewSynthetic(seed+int64(i), n, quality)
+		syn := NewSynthetic(seed+int64(i), n, quality)
 		judged := map[string]int{}
 		for _, c := range syn.Candidates {
 			judged[c.Doc] = c.Grade
@@ -34,7 +32,7 @@ func Synthetic(queries, n, depth int, quality float64, seed int64) (qrels eval.Q
 			judged[c.Doc] = c.Grade
 		}
 		qrels[q] = judged
-		for rank, k := range lab.RerankOrder(syn.Candidates, depth) {
+		for rank, k := range RerankOrder(syn.Candidates, depth) {
 			reranked.Queries[q] = append(reranked.Queries[q], eval.ScoredDoc{Doc: syn.Candidates[k].Doc, Score: float64(n - rank)})
 		}
 	}
