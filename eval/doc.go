@@ -6,7 +6,9 @@
 //	qrels, err := eval.ReadQrelsFile("qrels.txt") // TREC or BEIR TSV, gzip or not
 //	run, err := eval.ReadRunFile("run.txt")
 //	res, err := eval.Evaluate(qrels, run, eval.NDCG(10), eval.P(10))
-//	// res.Queries, res.Values[i][j] (query i, measure j), res.Means[j]
+//	res.Mean(eval.NDCG(10))      // the mean over the evaluated queries
+//	res.PerQuery(eval.NDCG(10))  // query ID → value
+//	eval.Options{AllQueries: true}.Evaluate(qrels, run, eval.NDCG(10)) // trec_eval -c
 //
 // # Files
 //
@@ -57,7 +59,7 @@
 // Queries only in the run are never evaluated and are reported in Result.Ignored. A query is
 // evaluated even when it has no relevant doc (it then counts 0 in the means).
 //
-// Means. Result.Means[j] is the arithmetic mean over the evaluated queries (summed in byte
+// Means. Result.Mean(m) (Result.Means[j]) is the arithmetic mean over the evaluated queries (summed in byte
 // order of the query IDs). trec_eval's "all" line holds the mean too, except for the counts
 // NumQ, NumRet, NumRel and NumRelRet where it holds the sum: Result.All gives that value.
 //
