@@ -333,3 +333,54 @@ func (m Measure) Compute(ranked, judged []int) float64 {
 	}
 	return c.fam.value(newQuery(ranked, judged, false, nil), c)
 }
+
+// assembleSets builds a Result for relevance information other than qrels (preferences,
+// judgment groups): relQueries are its queries; rowFor evaluates one query on its run docs (on
+// trec_eval's stand-in ranking for a query without docs, with AllQueries).
+func (ev *evaluator) assembleSets(relQueries map[string]bool, run Run, rowFor func(q string, docs []ScoredDoc) (row, error)) (Result, error) {
+	opt := ev.opt
+	res := Result{Measures: ev.measures, RunID: run.RunID}
+	if res.RunID == "" {
+		res.RunID = run.Tag
+	}
+	for q := range relQueries {
+		_, inRun := run.Queries[q]
+		if inRun || (opt.AllQueries && !opt.TrecEval9) {
+			res.Queries = append(res.Queries, q)
+		}
+		if !inRun {
+			res.Missing = append(res.Missing, q)
+		}
+	}
+	for q := range run.Queries {
+		if !relQueries[q] {
+			res.Ignored = append(res.Ignored, q)
+		}
+	}
+	slices.Sort(res.Queries)
+	slices.Sort(res.Missing)
+	slices.Sort(res.Ignored)
+	if len(res.Queries) == 0 {
+		return Result{}, fmt.Errorf("evaluate: no query is in both the relevance information (%d queries) and the run (%d queries)", len(relQueries), len(run.Queries))
+	}
+	res.Values = make([][]float64, len(res.Queries))
+	for i, q := range res.Queries {
+		docs, ok := run.Queries[q]
+		if !ok {
+			docs = []ScoredDoc{{Doc: bogusDoc, Score: 1}}
+		} else if err := checkDuplicates(q, docs); err != nil {
+			return Result{}, err
+		}
+		r, err := rowFor(q, docs)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Values[i] = r.vals
+	}
+	n := len(res.Queries)
+	if opt.AllQueries && opt.TrecEval9 {
+		n = len(relQueries)
+	}
+	ev.aggregate(&res, n, nil)
+	return res, nil
+}
