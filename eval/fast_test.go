@@ -189,14 +189,15 @@ func TestFastErrors(t *testing.T) {
 		fmt.Fprintf(&big, "q%d Q0 d 1 1 t\n", i)
 	}
 	tests := map[string]string{
-		"short line":         "q1 Q0 a 1 2 t\nq1 Q0 b 2\n",
-		"bad score":          "q1 Q0 a 1 2 t\nq1 Q0 b 2 x t\n",
-		"duplicate":          "q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\nq1 Q0 a 3 0 t\n",
-		"empty line":         "q1 Q0 a 1 2 t\n\n",
-		"empty":              "",
-		"late error":         big.String() + "q1 Q0 a 1 nan t\n",
-		"ungrouped dup":      "q1 Q0 a 1 2 t\nq2 Q0 b 1 1 t\nq1 Q0 a 2 1 t\n",
-		"late duplicate doc": big.String() + "q7 Q0 d 1 1 t\n",
+		"short line":             "q1 Q0 a 1 2 t\nq1 Q0 b 2\n",
+		"bad score":              "q1 Q0 a 1 2 t\nq1 Q0 b 2 x t\n",
+		"duplicate":              "q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\nq1 Q0 a 3 0 t\n",
+		"comments only":          "# nothing\n\n",
+		"late grouped duplicate": big.String() + "q999999 Q0 a 1 1 t\nq999999 Q0 b 1 1 t\nq999999 Q0 a 1 1 t\n",
+		"empty":                  "",
+		"late error":             big.String() + "q1 Q0 a 1 nan t\n",
+		"ungrouped dup":          "q1 Q0 a 1 2 t\nq2 Q0 b 1 1 t\nq1 Q0 a 2 1 t\n",
+		"late duplicate doc":     big.String() + "q7 Q0 d 1 1 t\n",
 	}
 	for name, text := range tests {
 		t.Run(name, func(t *testing.T) {

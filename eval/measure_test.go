@@ -51,7 +51,8 @@ func TestCompute(t *testing.T) {
 		{"Success@1", Success(1), 0},
 		{"Success@2", Success(2), 1},
 		{"Judged@3", Judged(3), 2.0 / 3},
-		{"Judged@10", Judged(10), 5.0 / 10},
+		// ir_measures divides by min(k, n) = 6 when the ranking is shorter than k.
+		{"Judged@10", Judged(10), 5.0 / 6},
 		{"NumQ", NumQ(), 1},
 		{"NumRet", NumRet(), 6},
 		{"NumRel", NumRel(), 4},
