@@ -476,53 +476,7 @@ func evalFail(stderr io.Writer, err error, usage bool) int {
 // qrels; see eval.EvaluateRunFile), with trec_eval 10.0's refusal of qrels queries without a
 // ranking unless -c or --trec-eval-9.
 func evaluateInputs(a evalArgs, measures []eval.Measure) (eval.Result, error) {
-	var res eval.Result
-	var err error
-	switch a.relFormat {
-	case "prefs", "qrels_prefs":
-		var prefs eval.Prefs
-		if a.relFormat == "prefs" {
-			prefs, err = eval.ReadPrefsFile(a.qrels)
-		} else {
-			prefs, err = eval.ReadQrelsPrefsFile(a.qrels)
-		}
-		if err != nil {
-			return res, err
-		}
-		run, err := eval.ReadRunFile(a.run)
-		if err != nil {
-			return res, err
-		}
-		if a.onlyQuery != "" {
-			prefs, run = onlyPrefs(prefs, a.onlyQuery), onlyRun(run, a.onlyQuery)
-		}
-		res, err = a.opt.EvaluatePrefs(prefs, run, measures...)
-	case "qrels_jg":
-		jg, err := eval.ReadQrelsJGFile(a.qrels)
-		if err != nil {
-			return res, err
-		}
-		run, err := eval.ReadRunFile(a.run)
-		if err != nil {
-			return res, err
-		}
-		if a.onlyQuery != "" {
-			jg, run = onlyJG(jg, a.onlyQuery), onlyRun(run, a.onlyQuery)
-		}
-		res, err = a.opt.EvaluateJG(jg, run, measures...)
-	default:
-		qrels, err := eval.ReadQrelsFile(a.qrels)
-		if err != nil {
-			return res, err
-		}
-		if a.onlyQuery != "" {
-			qrels = eval.Qrels{a.onlyQuery: qrels[a.onlyQuery]}
-			if qrels[a.onlyQuery] == nil {
-				return res, &exitError{7, fmt.Errorf("-D: query %s is not in the qrels: no queries with both results and relevance info", quoteID(a.onlyQuery))}
-			}
-		}
-		res, err = a.opt.EvaluateRunFile(qrels, a.run, measures...)
-	}
+	res, err := evaluateRelInfo(a, measures)
 	if err != nil {
 		return res, err
 	}
@@ -535,6 +489,53 @@ func evaluateInputs(a evalArgs, measures []eval.Measure) (eval.Result, error) {
 			plural(n, "it", "them"), plural(n, "it", "them"))}
 	}
 	return res, nil
+}
+
+// evaluateRelInfo reads the relevance information in its format and evaluates the run.
+func evaluateRelInfo(a evalArgs, measures []eval.Measure) (eval.Result, error) {
+	switch a.relFormat {
+	case "prefs", "qrels_prefs":
+		read := eval.ReadPrefsFile
+		if a.relFormat == "qrels_prefs" {
+			read = eval.ReadQrelsPrefsFile
+		}
+		prefs, err := read(a.qrels)
+		if err != nil {
+			return eval.Result{}, err
+		}
+		run, err := eval.ReadRunFile(a.run)
+		if err != nil {
+			return eval.Result{}, err
+		}
+		if a.onlyQuery != "" {
+			prefs, run = onlyPrefs(prefs, a.onlyQuery), onlyRun(run, a.onlyQuery)
+		}
+		return a.opt.EvaluatePrefs(prefs, run, measures...)
+	case "qrels_jg":
+		jg, err := eval.ReadQrelsJGFile(a.qrels)
+		if err != nil {
+			return eval.Result{}, err
+		}
+		run, err := eval.ReadRunFile(a.run)
+		if err != nil {
+			return eval.Result{}, err
+		}
+		if a.onlyQuery != "" {
+			jg, run = onlyJG(jg, a.onlyQuery), onlyRun(run, a.onlyQuery)
+		}
+		return a.opt.EvaluateJG(jg, run, measures...)
+	}
+	qrels, err := eval.ReadQrelsFile(a.qrels)
+	if err != nil {
+		return eval.Result{}, err
+	}
+	if a.onlyQuery != "" {
+		if qrels[a.onlyQuery] == nil {
+			return eval.Result{}, &exitError{7, fmt.Errorf("-D: query %s is not in the qrels: no queries with both results and relevance info", quoteID(a.onlyQuery))}
+		}
+		qrels = eval.Qrels{a.onlyQuery: qrels[a.onlyQuery]}
+	}
+	return a.opt.EvaluateRunFile(qrels, a.run, measures...)
 }
 
 // onlyRun keeps query q of run.
