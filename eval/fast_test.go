@@ -87,8 +87,12 @@ func randomPair(rng *rand.Rand, grouped bool) (Qrels, string) {
 
 func TestFastMatchesSimple(t *testing.T) {
 	dir := t.TempDir()
-	measures := []Measure{P(5), P(10), Recall(10), Recall(0), RR(), RRAt(3), AP(), APAt(5), NDCG(5), NDCG(0), NDCGExp(10),
-		Rprec(), Bpref(), Success(1), Judged(10), NumQ(), NumRet(), NumRel(), NumRelRet(), P(5).WithRel(2)}
+	measures, err := ParseMeasures("all_trec", "yaap", "dcg", "ideal_dcg", "Judged@5", "Judged", "IPrec@0.3", "RBP(rel=2)",
+		"ndcg.1=3,2=9,-1=-2", "G.0=1,1=2.5", "Rndcg.3=-1", "nDCG(dcg=exp-log2)@10", "P(rel=2)@5", "RR@3", "R", "utility.2,-1,0.5,1",
+		"11pt_avg.0.3,0.1", "relstring.3", "rbp.p=0.5,2=4", "rbp_resid.p=0.8", "set_F.0.5", "SetF(beta=2,rel=2)")
+	if err != nil {
+		t.Fatal(err)
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	checked := 0
 	for iter := range 300 {
@@ -101,7 +105,8 @@ func TestFastMatchesSimple(t *testing.T) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		opt := Options{RelLevel: rng.IntN(3), AllQueries: rng.IntN(2) == 0}
+		opt := Options{RelLevel: rng.IntN(3), AllQueries: rng.IntN(2) == 0, JudgedOnly: rng.IntN(4) == 0,
+			TrecEval9: rng.IntN(4) == 0, NumDocs: rng.IntN(2) * 1000}
 		if rng.IntN(3) == 0 {
 			opt.Depth = 1 + rng.IntN(20)
 		}
@@ -127,8 +132,13 @@ func TestFastMatchesSimple(t *testing.T) {
 				}
 			}
 		}
-		if !slices.Equal(got.Means, want.Means) {
+		if !slices.EqualFunc(got.Summary, want.Summary, sameFloat) || !slices.EqualFunc(got.Means, want.Means, sameFloat) {
 			t.Fatalf("iteration %d: means differ", iter)
+		}
+		for m, col := range want.Text {
+			if !slices.Equal(got.Text[m], col) {
+				t.Fatalf("iteration %d: %s differs", iter, m)
+			}
 		}
 		checked++
 	}
@@ -136,6 +146,9 @@ func TestFastMatchesSimple(t *testing.T) {
 		t.Fatalf("only %d random pairs compared", checked)
 	}
 }
+
+// sameFloat compares two values bit for bit (NaN equals the same NaN).
+func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
 func TestFastLargeBlocks(t *testing.T) {
 	// Enough lines to span many blocks, grouped, with a query larger than a block; gzipped too.

@@ -30,12 +30,12 @@ func Pipeline[R any](r io.Reader, workers int, newWorker func() func([]byte) R, 
 	blocks := make(chan block, workers)
 	results := make(chan result, workers)
 	done := make(chan struct{})
-	pool := sync.Pool{New: func() any { return make([]byte, 0, BlockSize+BlockSize/4) }}
+	pool := newPool()
 	var readErr error
 	go func() {
 		defer close(blocks)
 		seq := 0
-		readErr = readBlocks(r, &pool, func(b []byte) bool {
+		readErr = readBlocks(r, pool, func(b []byte) bool {
 			select {
 			case blocks <- block{seq, b}:
 				seq++
@@ -87,6 +87,11 @@ func Pipeline[R any](r io.Reader, workers int, newWorker func() func([]byte) R, 
 	return readErr
 }
 
+// newPool returns a pool of block buffers.
+func newPool() *sync.Pool {
+	return &sync.Pool{New: func() any { return make([]byte, 0, BlockSize+BlockSize/4) }}
+}
+
 // readBlocks reads r and calls send with blocks of whole lines that end where the query ID (the
 // first field) changes, or at the end of the input. A UTF-8 byte-order mark at the start of the
 // input is dropped. Blank lines and comment lines (first non-blank byte '#') never start a new
@@ -97,6 +102,7 @@ func Pipeline[R any](r io.Reader, workers int, newWorker func() func([]byte) R, 
 func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 	buf := pool.Get().([]byte)[:0]
 	scanned := 0       // buf[:scanned] holds complete lines already examined
+	searched := 0      // buf[scanned:searched] holds no newline
 	groupStart := 0    // start of the trailing run of lines with the query ID buf[qs:qe]
 	qs, qe := 0, 0     // the current query ID, as offsets into buf
 	haveQuery := false // whether buf[qs:qe] is set
@@ -117,11 +123,16 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 				buf = buf[:copy(buf, buf[len(BOM):])]
 			}
 		}
+		if examined != nil {
+			examined(len(buf) - searched)
+		}
 		for {
-			nl := bytes.IndexByte(buf[scanned:], '\n')
+			nl := bytes.IndexByte(buf[searched:], '\n')
 			if nl < 0 {
+				searched = len(buf)
 				break
 			}
+			nl += searched - scanned
 			line := buf[scanned : scanned+nl]
 			if fs, _ := Fields(line, f[:0], 1); len(fs) > 0 && fs[0][0] != '#' {
 				id := fs[0]
@@ -133,6 +144,7 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 				}
 			}
 			scanned += nl + 1
+			searched = scanned
 		}
 		if err == io.EOF {
 			if len(buf) > 0 {
@@ -155,12 +167,16 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 			return nil
 		}
 		scanned -= groupStart
+		searched -= groupStart
 		qs -= groupStart
 		qe -= groupStart
 		groupStart = 0
 		buf = next
 	}
 }
+
+// examined, when set (by tests), is told how many bytes readBlocks looks at after each read.
+var examined func(n int)
 
 // idOffset returns the offset of field id (a subslice of line) within line.
 func idOffset(line, id []byte) int {
