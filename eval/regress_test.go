@@ -242,12 +242,18 @@ func TestTruncatedGzip(t *testing.T) {
 func TestShortQuotes(t *testing.T) {
 	long := strings.Repeat("x", 1<<20)
 	for name, read := range map[string]func() error{
-		"run score":  func() error { _, err := ReadRun(strings.NewReader("q1 Q0 a 1 "+long+" t\n"), "f"); return err },
-		"qrels":      func() error { _, err := ReadQrels(strings.NewReader("q1 0 a "+long+"\n"), "f"); return err },
-		"beir":       func() error { _, err := ReadBEIRQrels(strings.NewReader("query-id\tcorpus-id\tscore\nq\td\t"+long+"\n"), "f"); return err },
-		"beir head":  func() error { _, err := ReadBEIRQrels(strings.NewReader(long+"\n"), "f"); return err },
-		"prefs":      func() error { _, err := ReadPrefs(strings.NewReader("q j s d "+long+"\n"), "f"); return err },
-		"duplicate":  func() error { _, err := ReadRun(strings.NewReader("q Q0 "+long+" 1 1 t\nq Q0 "+long+" 1 1 t\n"), "f"); return err },
+		"run score": func() error { _, err := ReadRun(strings.NewReader("q1 Q0 a 1 "+long+" t\n"), "f"); return err },
+		"qrels":     func() error { _, err := ReadQrels(strings.NewReader("q1 0 a "+long+"\n"), "f"); return err },
+		"beir": func() error {
+			_, err := ReadBEIRQrels(strings.NewReader("query-id\tcorpus-id\tscore\nq\td\t"+long+"\n"), "f")
+			return err
+		},
+		"beir head": func() error { _, err := ReadBEIRQrels(strings.NewReader(long+"\n"), "f"); return err },
+		"prefs":     func() error { _, err := ReadPrefs(strings.NewReader("q j s d "+long+"\n"), "f"); return err },
+		"duplicate": func() error {
+			_, err := ReadRun(strings.NewReader("q Q0 "+long+" 1 1 t\nq Q0 "+long+" 1 1 t\n"), "f")
+			return err
+		},
 		"measure":    func() error { _, err := ParseMeasure("P." + long); return err },
 		"ir measure": func() error { _, err := ParseMeasure("P@" + long); return err },
 	} {
