@@ -171,3 +171,42 @@ func TestEvalFormats(t *testing.T) {
 		t.Errorf("json:\n%s", out.String())
 	}
 }
+
+// TestEvalWarnings: warnings name IDs with their control characters escaped, and a repeated -m
+// of one measure warns about the list trec_eval ignores.
+func TestEvalWarnings(t *testing.T) {
+	dir := t.TempDir()
+	qrels := filepath.Join(dir, "qrels")
+	run := filepath.Join(dir, "run")
+	os.WriteFile(qrels, []byte("q1 0 a 1\n"), 0o644)
+	os.WriteFile(run, []byte("q1 Q0 a 1 1 t\nq\x1b[31mred Q0 a 1 1 t\nq\x07bell Q0 a 1 1 t\n"), 0o644)
+	var out, errOut bytes.Buffer
+	if rc := runEval([]string{"-m", "P.5", "-m", "P.10", "-m", "map.5", qrels, run}, &out, &errOut); rc != 0 {
+		t.Fatalf("rc=%d: %s", rc, errOut.String())
+	}
+	msg := errOut.String()
+	if strings.ContainsAny(msg, "\x1b\x07") || !strings.Contains(msg, `"q\x1b[31mred"`) || !strings.Contains(msg, `"q\abell"`) {
+		t.Errorf("warning does not escape control characters: %q", msg)
+	}
+	if !strings.Contains(msg, "-m P.10 ignored") || !strings.Contains(msg, "(P.5)") || !strings.Contains(msg, "map takes no parameters") {
+		t.Errorf("no warning about the ignored -m lists: %q", msg)
+	}
+	if want := "P_5                   \tall\t0.2000\n"; !strings.Contains(out.String(), want) || strings.Contains(out.String(), "P_10") {
+		t.Errorf("output %q, want P_5 only (trec_eval keeps the first list)", out.String())
+	}
+}
+
+func FuzzParseEvalArgs(f *testing.F) {
+	for _, s := range []string{"-q -c -l2 -mP.5 q r", "--measure=map -- -q r", "-Z z -R prefs q r", "-qcnJ -N 5 -M 3 q r", "-digits 3 -f csv q r", "--Rel q r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := parseEvalArgs(strings.Fields(s))
+		if err == nil && !a.help && !a.version && (a.qrels == "" && a.run == "") {
+			t.Fatalf("%q: no error and no files", s)
+		}
+		if err == nil && !a.help && !a.version {
+			trecMeasures(a.measureArgs, a.opt.TrecEval9)
+		}
+	})
+}
