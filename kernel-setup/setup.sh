@@ -146,7 +146,7 @@ ok "kernel gonb registered for $JUPYTER (kernel PATH starts with $GOBIN)"
 
 # --- 4. Browser checks (CI) ----------------------------------------------------------------
 if [ "$ci" = 1 ]; then
-  apt_install chromium fonts-dejavu-core python3-scipy make gcc libc6-dev   # gcc: cgo for go test -race
+  apt_install chromium fonts-dejavu-core python3-scipy python3-venv make gcc libc6-dev   # gcc: cgo for go test -race; venv: scripts/peers.sh
   command -v npm >/dev/null || apt_install nodejs npm
   # scripts/package.json pins playwright-core (a version that still runs on Debian 12's Node 18).
   want=$(node -p 'require(process.argv[1]).dependencies["playwright-core"]' "$root/scripts/package.json") \

@@ -28,6 +28,14 @@ if [ -z "${GOTEST_FLAGS+set}" ]; then
   else echo "note: no C compiler for cgo, so the Go tests run without -race"; fi
 fi
 export GOTEST_FLAGS
+# eval.TestPeers compares ranklab with pytrec_eval, ir_measures and ranx; their pinned virtual
+# environment comes from scripts/peers.sh (PyPI, ~40 s the first time, instant after). Without
+# it the test skips, so a failure to install is a failed step here.
+if [ -z "${RANKLAB_PEERS_PYTHON:-}" ]; then
+  step "peers environment (scripts/peers.sh)" bash -c 'bash scripts/peers.sh > ci-artifacts/peers-python.txt'
+  py=$(tail -1 ci-artifacts/peers-python.txt 2>/dev/null || true)
+  [ -x "$py" ] && export RANKLAB_PEERS_PYTHON=$py
+fi
 step "go test${GOTEST_FLAGS:+ $GOTEST_FLAGS}" bash -c 'set -o pipefail; go test $GOTEST_FLAGS ./... 2>&1 | tee ci-artifacts/go-test.log'
 for s in scripts/check-*.sh; do
   [ -e "$s" ] || continue
