@@ -154,7 +154,7 @@ type judgedDoc struct {
 func (e *queryEvaluator) block(data []byte) blockResult {
 	var res blockResult
 	var cur []byte
-	var tag []byte
+	var last []byte // the last data line: its tag is the run's tag so far
 	flush := func() func(int) error {
 		if cur == nil {
 			return nil
@@ -171,7 +171,7 @@ func (e *queryEvaluator) block(data []byte) blockResult {
 			err = ferr
 		}
 		res.err = err
-		res.tag = string(tag)
+		res.tag = tagOf(last)
 		return res
 	}
 	for pos := 0; pos < len(data); {
@@ -184,19 +184,18 @@ func (e *queryEvaluator) block(data []byte) blockResult {
 		line := scan.TrimCR(data[pos:end])
 		pos = end + 1
 		res.lines++
-		f, more := scan.Fields(line, e.fields[:0], 6)
+		f, more := scan.Fields(line, e.fields[:0], 5)
 		e.fields = f
 		if len(f) == 0 || f[0][0] == '#' {
 			continue
 		}
 		n := res.lines
-		if len(f) < 6 {
+		if !more {
 			k := len(f)
 			return fail(func(off int) error {
 				return parseErr(e.name, off+n, ErrFieldCount, "got %d, want at least 6 (query-id Q0 doc-id rank score tag)", k)
 			})
 		}
-		_ = more
 		score, ok := scan.Float(f[4])
 		if !ok {
 			bad := quoteField(f[4])
@@ -205,12 +204,12 @@ func (e *queryEvaluator) block(data []byte) blockResult {
 		if !bytes.Equal(f[0], cur) {
 			if err := flush(); err != nil {
 				res.err = err
-				res.tag = string(tag)
+				res.tag = tagOf(last)
 				return res
 			}
 			cur = f[0]
 		}
-		tag = f[5]
+		last = line
 		e.docs = append(e.docs, f[2])
 		e.scores = append(e.scores, score)
 		e.lines = append(e.lines, n)
@@ -218,8 +217,17 @@ func (e *queryEvaluator) block(data []byte) blockResult {
 	if err := flush(); err != nil {
 		res.err = err
 	}
-	res.tag = string(tag)
+	res.tag = tagOf(last)
 	return res
+}
+
+// tagOf returns the sixth field of a run line ("" for none).
+func tagOf(line []byte) string {
+	f, _ := scan.Fields(line, nil, 6)
+	if len(f) < 6 {
+		return ""
+	}
+	return string(f[5])
 }
 
 // query checks the collected docs of query qid for duplicates and evaluates them.
