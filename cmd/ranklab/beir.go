@@ -9,7 +9,9 @@ import (
 	"github.com/ranklab/ranklab/eval"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
 	"github.com/ranklab/ranklab/retrieval"
@@ -70,8 +72,11 @@ func newBEIRFlags(name string, stderr io.Writer) (*flag.FlagSet, beirFlags) {
 func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
 	dir := *f.data
 	if dir == "" {
+		// Ctrl-C or SIGTERM cancels the download, which then removes its partial files.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
 		var err error
-		dir, err = retrieval.SciFact.Ensure(context.Background(), nil, retrieval.DefaultDataDir(), stderr)
+		dir, err = retrieval.SciFact.Ensure(ctx, nil, retrieval.DefaultDataDir(), stderr)
 		if err != nil {
 			return retrieval.Collection{}, err
 		}
@@ -105,6 +110,10 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out == "" {
 		fmt.Fprintln(stderr, "ranklab beir run: --out is required")
+		return 2
+	}
+	if *f.k < 1 {
+		fmt.Fprintf(stderr, "ranklab beir run: --k %d: the number of documents retrieved per query must be at least 1\n", *f.k)
 		return 2
 	}
 	agg, err := retrieval.ParseAggregation(*f.agg)
