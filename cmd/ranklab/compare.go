@@ -30,7 +30,7 @@ so; queries only in a run are ignored and named.
   --test T          t, perm or both (default both)
   --seed N          seed of the randomization test and the bootstrap (default 42)
   --permutations N  randomization draws (default 10000)
-  --resamples N     bootstrap resamples (default 10000)
+  --resamples N     bootstrap resamples, 1 to 10000000 (default 10000; each keeps a mean in memory)
   --level X         confidence level of the intervals (default 0.95)
   --alpha X         significance level of the marks, after Holm (default 0.05)
   -c                pair over every qrels query
@@ -39,6 +39,9 @@ so; queries only in a run are ignored and named.
   -f FORMAT         text (default), json, csv, md, latex or html
   -h                this help
 `
+
+// maxResamples bounds --resamples: 10,000,000 resamples take 80 MB of means.
+const maxResamples = 10_000_000
 
 var defaultCompareMeasures = []string{"nDCG@10", "AP", "P@10"}
 
@@ -123,7 +126,9 @@ func parseCompareArgs(args []string) (compareArgs, error) {
 		case "permutations":
 			a.opt.Permutations, err = intValue(1)
 		case "resamples":
-			a.opt.Resamples, err = intValue(1)
+			if a.opt.Resamples, err = intValue(1); err == nil && a.opt.Resamples > maxResamples {
+				err = fmt.Errorf("flag --resamples: %d is more than %d (the bootstrap keeps one mean a resample in memory)", a.opt.Resamples, maxResamples)
+			}
 		case "level":
 			a.opt.Level, err = floatValue()
 		case "alpha":

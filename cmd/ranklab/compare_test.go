@@ -103,6 +103,8 @@ func TestCompareCommandErrors(t *testing.T) {
 		{"bad test", []string{q, a, a, "--test", "z"}, 2, `unknown test "z"`},
 		{"bad format", []string{q, a, a, "-f", "xml"}, 2, `unknown format "xml"`},
 		{"bad seed", []string{q, a, a, "--seed", "x"}, 2, `--seed: "x"`},
+		{"too many resamples", []string{q, a, a, "--resamples", "10000001"}, 2, "--resamples: 10000001 is more than 10000000"},
+		{"zero resamples", []string{q, a, a, "--resamples", "0"}, 2, "--resamples"},
 		{"bad measure", []string{q, a, a, "-m", "nope@3"}, 2, "nope"},
 		{"missing file", []string{q, a, filepath.Join(dir, "missing")}, 1, "missing"},
 		{"malformed run", []string{q, a, bad}, 1, "bad.run:2"},
