@@ -13,8 +13,8 @@ import (
 var (
 	ErrFieldCount = errors.New("wrong number of fields")
 	ErrGrade      = errors.New("grade is not an integer")
-	ErrScore      = errors.New("score is not a finite decimal number")
-	ErrLevel      = errors.New("preference level is not a finite decimal number")
+	ErrScore      = errors.New("score is not a finite number")
+	ErrLevel      = errors.New("preference level is not a finite number")
 	ErrDuplicate  = errors.New("duplicate doc")
 	ErrEmpty      = errors.New("empty file")
 	ErrEmptyLine  = errors.New("empty line")

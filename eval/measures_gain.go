@@ -25,35 +25,46 @@ type gainTable []gainEntry
 // (each level's count goes to its first pair), then every level 0..max judged level the pairs
 // do not name, with gain = level; then the rows are sorted by increasing gain, two gains
 // comparing equal when their difference truncates to 0 (trec_eval's qsort comparator; glibc's
-// stable merge sort, reproduced by msortGains).
+// stable merge sort, reproduced by msortGains). Levels without a judged doc only matter to
+// that sort when a gain table is given, so without one (or beyond denseLevels) only the judged
+// levels get rows: a grade of 10^9 does not make a table of 10^9 rows.
 func newGainTable(q *query, pairs []gainPair) gainTable {
 	top := q.maxLevel()
-	t := make(gainTable, 0, len(pairs)+top+1)
+	dense := len(pairs) > 0 && top < denseLevels
+	t := make(gainTable, 0, len(pairs)+len(q.levels))
 	for _, p := range pairs {
 		t = append(t, gainEntry{level: p.level, gain: p.gain})
 	}
-	li := 0
-	for lv := 0; lv <= top; lv++ {
-		count := 0
-		if li < len(q.levels) && q.levels[li].level == lv {
-			count = q.levels[li].count
-			li++
-		}
-		named := false
+	add := func(lv, count int) {
 		for j := range pairs {
 			if t[j].level == lv {
 				t[j].count = count
-				named = true
-				break
+				return
 			}
 		}
-		if !named {
-			t = append(t, gainEntry{level: lv, gain: float64(lv), count: count})
+		t = append(t, gainEntry{level: lv, gain: float64(lv), count: count})
+	}
+	if dense {
+		li := 0
+		for lv := 0; lv <= top; lv++ {
+			count := 0
+			if li < len(q.levels) && q.levels[li].level == lv {
+				count = q.levels[li].count
+				li++
+			}
+			add(lv, count)
+		}
+	} else {
+		for _, l := range q.levels {
+			add(l.level, l.count)
 		}
 	}
 	msortGains(t, make(gainTable, len(t)))
 	return t
 }
+
+// denseLevels bounds the levels a gain table lists without judgments.
+const denseLevels = 1 << 16
 
 // msortGains sorts t as glibc's qsort (a top-down stable merge sort) does with trec_eval's
 // comparator (int)(a.gain - b.gain): the left element is taken while the comparison is <= 0.

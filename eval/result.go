@@ -88,8 +88,22 @@ func (r Result) Value(query string, m Measure) (v float64, ok bool) {
 }
 
 // All returns trec_eval's "all" value of m (Summary): the sum over the queries for a count, the
-// mean otherwise. It panics when m was not evaluated.
-func (r Result) All(m Measure) float64 { return r.Summary[r.column(m)] }
+// mean otherwise. For a Result built by hand without Summary it computes that from Values and
+// Means. It panics when m was not evaluated.
+func (r Result) All(m Measure) float64 {
+	j := r.column(m)
+	if j < len(r.Summary) {
+		return r.Summary[j]
+	}
+	if !m.IsCount() {
+		return r.Means[j]
+	}
+	sum := 0.0
+	for i := range r.Queries {
+		sum += r.Values[i][j]
+	}
+	return sum
+}
 
 // RelString returns query's relstring for m (a relstring measure); ok is false when query was
 // not evaluated. It panics when m was not evaluated.

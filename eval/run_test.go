@@ -37,12 +37,12 @@ func TestReadRunErrors(t *testing.T) {
 		msg      string
 	}{
 		{"five fields", "q1 Q0 a 1 2 t\nq1 Q0 b 2 1\n", ErrFieldCount, "run:2: wrong number of fields: got 5, want at least 6"},
-		{"word score", "q1 Q0 a 1 high t\n", ErrScore, `run:1: score is not a finite decimal number: "high"`},
-		{"underscore score", "q1 Q0 a 1 1_000 t\n", ErrScore, `run:1: score is not a finite decimal number: "1_000"`},
+		{"word score", "q1 Q0 a 1 high t\n", ErrScore, `run:1: score is not a finite number: "high"`},
+		{"underscore score", "q1 Q0 a 1 1_000 t\n", ErrScore, `run:1: score is not a finite number: "1_000"`},
 		{"hex score", "q1 Q0 a 1 0x10 t\n", ErrScore, "run:1:"},
 		{"comma score", "q1 Q0 a 1 1,5 t\n", ErrScore, "run:1:"},
 		{"exponent without digits", "q1 Q0 a 1 1e t\n", ErrScore, "run:1:"},
-		{"long score quoted short", "q1 Q0 a 1 " + strings.Repeat("9", 5000) + "x t\n", ErrScore, `run:1: score is not a finite decimal number: "9999999999999999999999999999999999999999"... (5001 bytes)`},
+		{"long score quoted short", "q1 Q0 a 1 " + strings.Repeat("9", 5000) + "x t\n", ErrScore, `run:1: score is not a finite number: "9999999999999999999999999999999999999999"... (5001 bytes)`},
 		{"NaN score", "q1 Q0 a 1 NaN t\n", ErrScore, "run:1:"},
 		{"infinite score", "q1 Q0 a 1 1e999 t\n", ErrScore, "run:1:"},
 		{"duplicate", "q1 Q0 a 1 2 d\nq1 Q0 a 2 1 d\n", ErrDuplicate, `run:2: duplicate doc: "a" listed twice for query "q1" (first on line 1)`},
