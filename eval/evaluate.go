@@ -320,9 +320,9 @@ func checkDuplicates(q string, docs []ScoredDoc) error {
 // ranked docs in rank order (Unjudged for docs the qrels do not list; a negative grade is a
 // doc in the pool but unjudged); judged holds the grades of every judged doc of the query,
 // retrieved or not. Neither slice is modified. The formulas are on the constructors (P, AP,
-// NDCG, ...); Judged@k is computed on the order given. Compute panics on a measure that
-// fails Validate, and on relstring, runid and the preference measures, which have no value
-// computed from grades alone.
+// NDCG, ...); Judged@k is computed on the order given; relstring and runid give 0 (their values
+// are text: Result.RelString, Result.RunID). Compute panics on a measure that fails Validate and
+// on the preference and judgment-group measures, which need more than grades.
 func (m Measure) Compute(ranked, judged []int) float64 {
 	c, err := compileMeasure(m, Options{})
 	if err != nil {
