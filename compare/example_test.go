@@ -17,7 +17,7 @@ func ExampleFromScores() {
 		fmt.Println(err)
 		return
 	}
-	c := r.Comparison(1, 0)
+	c := r.Comparison("reranked", "nDCG@10")
 	// d = (0.3, 0.05, 0.3, 0, 0.2): mean 0.17, 4 wins and 1 tie. SciPy's
 	// ttest_rel(reranked, first) gives t = 2.7221786146864804, p = 0.05286781735336241.
 	fmt.Printf("baseline %s: %.2f -> %.2f (%+.2f), W/T/L %d/%d/%d\n", r.Baseline(), c.Baseline, c.Mean, c.Diff, c.Wins, c.Ties, c.Losses)
