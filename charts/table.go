@@ -58,15 +58,17 @@ func Table(caption string, header []string, rows [][]string, notes ...string) st
 	return b.String()
 }
 
-// numeric reports whether a cell reads as a number: empty, n/a, ±inf, or starting with a digit,
-// a sign or a point (0.7518, +0.0519, -1, 1.8e-08, 33.3%, 0.9400*†, 30/0/0), or an interval
-// in brackets.
+// numeric reports whether a cell reads as a number: empty, n/a, ±inf, or a digit after an
+// optional sign, bracket or point (0.7518, +0.0519, -1, .5, 1.8e-08, 33.3%, 0.9400*†, 30/0/0,
+// [+0.0397, +0.0661]).
 func numeric(cell string) bool {
 	s := strings.TrimSpace(cell)
 	switch s {
 	case "", "n/a", "inf", "-inf", "+inf":
 		return true
 	}
-	r := []rune(s)[0]
-	return unicode.IsDigit(r) || strings.ContainsRune("+-−.[", r)
+	s = strings.TrimLeft(s, "+-−[")
+	s = strings.TrimPrefix(s, ".")
+	r := []rune(s + " ")[0]
+	return unicode.IsDigit(r)
 }
