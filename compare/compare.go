@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/words"
 	"github.com/ranklab/ranklab/stats"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Tests chooses which significance tests a comparison runs.
@@ -321,7 +323,7 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 		sum.Values = values[i]
 		zeros := make([]float64, len(queries))
 		for j := range measures {
-			sum.Means = append(sum.Means, mean(values[i][j]))
+			sum.Means = append(sum.Means, stat.Mean(values[i][j], nil))
 			lo, hi, err := stats.BootstrapCI(values[i][j], zeros, opt.Resamples, opt.Level, opt.Seed)
 			if err != nil {
 				return Report{}, fmt.Errorf("compare: run %q, %s: %v", s.Name, measures[j], err)
@@ -331,10 +333,10 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 		r.Runs = append(r.Runs, sum)
 		if n := len(sum.ScoredZero); n > 0 {
 			r.Notes = append(r.Notes, fmt.Sprintf("run %q has no ranking for %d of %d queries, scored 0: %s",
-				s.Name, n, len(queries), listIDs(sum.ScoredZero)))
+				s.Name, n, len(queries), words.IDs(sum.ScoredZero)))
 		}
 		if n := len(sum.Ignored); n > 0 {
-			r.Notes = append(r.Notes, fmt.Sprintf("run %q: %d %s not in the qrels, ignored: %s", s.Name, n, plural(n, "query", "queries"), listIDs(sum.Ignored)))
+			r.Notes = append(r.Notes, fmt.Sprintf("run %q: %d %s not in the qrels, ignored: %s", s.Name, n, words.Plural(n, "query", "queries"), words.IDs(sum.Ignored)))
 		}
 	}
 	if len(queries) < 2 && opt.Tests.runT() {
@@ -361,7 +363,7 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 					c.Losses++
 				}
 			}
-			c.Diff = mean(c.Diffs)
+			c.Diff = stat.Mean(c.Diffs, nil)
 			var err error
 			if c.CILow, c.CIHigh, err = stats.BootstrapCI(a, b, opt.Resamples, opt.Level, opt.Seed); err != nil {
 				return Report{}, fmt.Errorf("compare: %s vs %s, %s: %v", runs[i].Name, runs[0].Name, measures[j], err)
@@ -399,28 +401,4 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 		}
 	}
 	return r, nil
-}
-
-func mean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
-
-// listIDs prints up to 10 ids, then "… (N more)".
-func listIDs(ids []string) string {
-	const max = 10
-	if len(ids) <= max {
-		return strings.Join(ids, ", ")
-	}
-	return strings.Join(ids[:max], ", ") + fmt.Sprintf(", … (%d more)", len(ids)-max)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/words"
 )
 
 // Number formats shared by the human-readable reports (text, Markdown, LaTeX, and the tables
@@ -153,6 +155,6 @@ func (r Report) Summary() string {
 		tests = append(tests, fmt.Sprintf("paired randomization test (†; %d sign-flip permutations, seed %d)", o.Permutations, o.Seed))
 	}
 	return fmt.Sprintf("%d %s, %d runs, baseline %q. Tests: %s. Marks: Holm-adjusted p ≤ %g over the %d %s (runs × measures). Intervals: %g%% percentile bootstrap (%d resamples, seed %d).",
-		len(r.Queries), plural(len(r.Queries), "query", "queries"), len(r.Runs), r.Baseline(), strings.Join(tests, " and "), o.Alpha, len(r.Comparisons), plural(len(r.Comparisons), "comparison", "comparisons"),
+		len(r.Queries), words.Plural(len(r.Queries), "query", "queries"), len(r.Runs), r.Baseline(), strings.Join(tests, " and "), o.Alpha, len(r.Comparisons), words.Plural(len(r.Comparisons), "comparison", "comparisons"),
 		100*o.Level, o.Resamples, o.Seed)
 }

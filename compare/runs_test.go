@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ranklab/ranklab/internal/sharedtest"
+	"gonum.org/v1/gonum/stat"
 )
 
 func mustRun(t *testing.T, path string) eval.Run {
@@ -54,7 +55,7 @@ func TestRunsFixture(t *testing.T) {
 				t.Errorf("%s %s: diff %v, want %v", r.Measures[j], r.Queries[k], c.Diffs[k], w.run[k]-w.base[k])
 			}
 		}
-		if !near(c.Baseline, mean(w.base)) || !near(c.Mean, mean(w.run)) {
+		if !near(c.Baseline, stat.Mean(w.base, nil)) || !near(c.Mean, stat.Mean(w.run, nil)) {
 			t.Errorf("%s: means %v %v", r.Measures[j], c.Baseline, c.Mean)
 		}
 	}
