@@ -12,7 +12,6 @@ import (
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/words"
 	"github.com/ranklab/ranklab/stats"
-	"gonum.org/v1/gonum/stat"
 )
 
 // Tests chooses which significance tests a comparison runs.
@@ -323,7 +322,7 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 		sum.Values = values[i]
 		zeros := make([]float64, len(queries))
 		for j := range measures {
-			sum.Means = append(sum.Means, stat.Mean(values[i][j], nil))
+			sum.Means = append(sum.Means, mean(values[i][j]))
 			lo, hi, err := stats.BootstrapCI(values[i][j], zeros, opt.Resamples, opt.Level, opt.Seed)
 			if err != nil {
 				return Report{}, fmt.Errorf("compare: run %q, %s: %v", s.Name, measures[j], err)
@@ -363,7 +362,7 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 					c.Losses++
 				}
 			}
-			c.Diff = stat.Mean(c.Diffs, nil)
+			c.Diff = mean(c.Diffs)
 			var err error
 			if c.CILow, c.CIHigh, err = stats.BootstrapCI(a, b, opt.Resamples, opt.Level, opt.Seed); err != nil {
 				return Report{}, fmt.Errorf("compare: %s vs %s, %s: %v", runs[i].Name, runs[0].Name, measures[j], err)
@@ -401,4 +400,15 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 		}
 	}
 	return r, nil
+}
+
+// mean sums x in order and divides by its length: over Report.Queries, the order in which
+// eval.Result.Means sums, so a run's mean here is bit for bit `ranklab eval`'s on the same
+// queries (gonum's stat.Mean sums in another order and can differ in the last bit).
+func mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
 }
