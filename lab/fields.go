@@ -30,7 +30,7 @@ type Field struct {
 var Fields = []Field{
 	{Key: "k", Label: "k (depth)", Help: "metrics look at the top k (k beyond the list still divides P@k by k)", Default: 5, Live: true,
 		get: func(s State) int64 { return int64(s.K) }, set: func(s *State, v int64) { s.K = int(v) },
-		valid:  func(State) (int64, int64, bool) { return 1, MaxK, false },
+		valid:  func(State) (int64, int64, bool) { return 1, maxK, false },
 		slider: func(s State) (int64, int64) { return 1, int64(max(s.Size, s.K, 1)) }},
 	{Key: "rerank", Label: "rerank depth", Help: "the reranker reorders only the first n candidates (0 = first-stage order)", Default: 10, Live: true,
 		get: func(s State) int64 { return int64(s.Rerank) }, set: func(s *State, v int64) { s.Rerank = int(v) },
@@ -42,11 +42,11 @@ var Fields = []Field{
 	{Key: "total", Label: "total relevant", Help: "recall's denominator (0 = the qrels' count of relevant items)", Default: 0, Live: true,
 		get: func(s State) int64 { return int64(s.Total) }, set: func(s *State, v int64) { s.Total = int(v) },
 		valid: func(s State) (int64, int64, bool) {
-			if s.Size < 1 || s.Size > MaxSize || s.MinGrade < 1 {
-				return 1, MaxTotal, true
+			if s.Size < 1 || s.Size > maxSize || s.MinGrade < 1 {
+				return 1, maxTotal, true
 			}
 			found, _ := relevantCounts(s.Synthetic(), s.MinGrade)
-			return int64(max(found, 1)), MaxTotal, true
+			return int64(max(found, 1)), maxTotal, true
 		},
 		slider: func(s State) (int64, int64) { return 0, int64(max(2*s.Size, s.Total)) }},
 	{Key: "corpus", Label: "corpus tokens", Help: "size of the corpus to chunk", Default: 10000, Number: true, Live: true,
@@ -65,7 +65,7 @@ var Fields = []Field{
 		valid: func(State) (int64, int64, bool) { return -1 << 63, 1<<63 - 1, false }},
 	{Key: "n", Label: "candidates", Help: "candidates in the synthetic ranking", Default: 20,
 		get: func(s State) int64 { return int64(s.Size) }, set: func(s *State, v int64) { s.Size = int(v) },
-		valid: func(s State) (int64, int64, bool) { return int64(max(s.Rerank, 1)), MaxSize, false }},
+		valid: func(s State) (int64, int64, bool) { return int64(max(s.Rerank, 1)), maxSize, false }},
 }
 
 // FieldByKey returns the field with the given key.

@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// MetricReading returns plain sentences that read the outcome's metrics: what share of the top k
+// metricReading returns plain sentences that read the outcome's metrics: what share of the top k
 // clears the threshold (and what k beyond the list means), what share of the known relevant items
 // the top k recovers (coverage of the judged set, not of the knowledge base; a raised or lowered
 // denominator), where the first relevant item sits, how ordering and grades move nDCG, and what
 // reranking did (which items moved into or out of the top k). Every number is taken from o.
-func MetricReading(o Outcome) []string {
+func metricReading(o Outcome) []string {
 	s, m := o.State, o.Metrics
 	n := len(o.Items)
 	found, known := 0, 0
@@ -129,9 +129,9 @@ func rerankReading(o Outcome) string {
 	return b.String()
 }
 
-// ChunkReading returns plain sentences on a single corpus's footprint: the stride, the chunk
+// chunkReading returns plain sentences on a single corpus's footprint: the stride, the chunk
 // count, the duplication, and that this is storage and redundant candidates, not a relevance gain.
-func ChunkReading(f chunking.Footprint) []string {
+func chunkReading(f chunking.Footprint) []string {
 	if f.Corpus == 0 {
 		return []string{
 			"The corpus is empty: no chunks, nothing indexed.",

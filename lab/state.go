@@ -43,9 +43,9 @@ import (
 // even at k = 20. The default chunking has stride 384, 26 chunks, 13200 indexed tokens, 3200
 // duplicated (32%).
 //
-// Allowed ranges (State.Validate): K 1..MaxK (K beyond the list is allowed, and explained by the
-// reading), Size 1..MaxSize, Rerank 0..Size, MinGrade 1..MaxGrade, Total 0 or (relevant items in
-// the ranking)..MaxTotal, Corpus 0..MaxCorpus, Chunk 1..MaxChunk, Overlap 0..Chunk−1, Seed any.
+// Allowed ranges (State.Validate): K 1..10000 (K beyond the list is allowed, and explained by the
+// reading), Size 1..1000, Rerank 0..Size, MinGrade 1..MaxGrade, Total 0 or (relevant items in
+// the ranking)..1000000, Corpus 0..MaxCorpus, Chunk 1..MaxChunk, Overlap 0..Chunk−1, Seed any.
 type State struct {
 	K        int // evaluation depth
 	Rerank   int // rerank depth: reorder only the first Rerank candidates (0 = first-stage order)
@@ -60,9 +60,9 @@ type State struct {
 
 // Limits of the ranking panel.
 const (
-	MaxK     = 10000   // evaluation depth
-	MaxSize  = 1000    // candidates in a synthetic ranking
-	MaxTotal = 1000000 // recall denominator
+	maxK     = 10000   // evaluation depth
+	maxSize  = 1000    // candidates in a synthetic ranking
+	maxTotal = 1000000 // recall denominator
 )
 
 // DefaultSeed is the seed of the default ranking (see State).
@@ -81,10 +81,10 @@ func DefaultState() State {
 func (s *State) Reset() { *s = DefaultState() }
 
 // Synthetic returns the state's ranking: NewSynthetic(s.Seed, s.Size, DefaultQuality).
-// It panics when Size is outside 0..MaxSize; Validate first.
+// It panics when Size is outside 0..maxSize; Validate first.
 func (s State) Synthetic() Synthetic {
-	if s.Size < 0 || s.Size > MaxSize {
-		panic(fmt.Sprintf("lab: State.Synthetic: size %d outside 0..%d", s.Size, MaxSize))
+	if s.Size < 0 || s.Size > maxSize {
+		panic(fmt.Sprintf("lab: State.Synthetic: size %d outside 0..%d", s.Size, maxSize))
 	}
 	return NewSynthetic(s.Seed, s.Size, DefaultQuality)
 }
@@ -98,8 +98,8 @@ func (s State) Validate() error {
 
 // checked validates the state and returns its synthetic ranking.
 func (s State) checked() (Synthetic, error) {
-	if s.Size < 1 || s.Size > MaxSize {
-		return Synthetic{}, rangeError("n", s.Size, 1, MaxSize, " (candidates in the ranking)")
+	if s.Size < 1 || s.Size > maxSize {
+		return Synthetic{}, rangeError("n", s.Size, 1, maxSize, " (candidates in the ranking)")
 	}
 	syn := s.Synthetic()
 	if err := s.validateFor(syn); err != nil {
@@ -111,8 +111,8 @@ func (s State) checked() (Synthetic, error) {
 // validateFor checks the state against a given ranking (Seed and Size are not used).
 func (s State) validateFor(syn Synthetic) error {
 	n := len(syn.Candidates)
-	if s.K < 1 || s.K > MaxK {
-		return rangeError("k", s.K, 1, MaxK, "")
+	if s.K < 1 || s.K > maxK {
+		return rangeError("k", s.K, 1, maxK, "")
 	}
 	if s.Rerank < 0 || s.Rerank > n {
 		return rangeError("rerank", s.Rerank, 0, n, fmt.Sprintf(" (the list has %d candidates)", n))
@@ -127,10 +127,10 @@ func (s State) validateFor(syn Synthetic) error {
 		return err
 	}
 	found, known := relevantCounts(syn, s.MinGrade)
-	if s.Total != 0 && (s.Total < found || s.Total > MaxTotal) {
+	if s.Total != 0 && (s.Total < found || s.Total > maxTotal) {
 		return &FieldError{Field: "total", Msg: fmt.Sprintf(
 			"%d must be 0 (the qrels' count, %d) or in %d..%d (at least the %d items with grade >= %d in the ranking)",
-			s.Total, known, found, MaxTotal, found, s.MinGrade)}
+			s.Total, known, found, maxTotal, found, s.MinGrade)}
 	}
 	return nil
 }
