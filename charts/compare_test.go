@@ -53,8 +53,7 @@ func TestCompareTable(t *testing.T) {
 func TestCompareDiff(t *testing.T) {
 	r := sampleReport(t)
 	frag := CompareDiff(r, "</td><script>alert(1)</script>", "ndcg_cut.10")
-	checkSafeScript(t, frag)
-	_, _, _, opt := scriptArgs(t, frag)
+	opt := safeOption(t, frag)
 	// "other" − base on nDCG@10 is 0.01·(k%3 − 1) for k = 0..10 (q01..q11), and q12 is scored 0
 	// against a baseline of 0.05·(11%5) = 0.05, so −0.05. Descending, ties by query ID:
 	// +0.01: q03 q06 q09; 0: q02 q05 q08 q11; −0.01: q01 q04 q07 q10; −0.05: q12.
@@ -93,8 +92,7 @@ func TestCompareDiff(t *testing.T) {
 func TestCompareMeans(t *testing.T) {
 	r := sampleReport(t)
 	frag := CompareMeans(r, "nDCG@10")
-	checkSafeScript(t, frag)
-	_, _, _, opt := scriptArgs(t, frag)
+	opt := safeOption(t, frag)
 	// The baseline, the reranked run (significant: every query gains) and "other" (not).
 	for name, run := range map[string]int{"baseline": 0, "significantly above": 1, "no significant difference": 2} {
 		ss := seriesByName(opt, name)

@@ -41,8 +41,7 @@ func TestBarsOption(t *testing.T) {
 		Series{Name: "b&", Values: []float64{0.75, nan}, Low: []float64{0.5, nan}, High: []float64{1, nan}, Labels: []string{"{b} x", ""}},
 		Series{Name: "c", Values: []float64{0.1, 0.2}},
 	)
-	checkSafeScript(t, frag)
-	_, _, _, opt := scriptArgs(t, frag)
+	opt := safeOption(t, frag)
 	b := seriesByName(opt, "b&")
 	if len(b) != 2 || b[0]["type"] != "bar" || b[1]["type"] != "lines" {
 		t.Fatalf("series b&: %v", b)

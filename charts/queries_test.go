@@ -54,8 +54,7 @@ func TestQueryTable(t *testing.T) {
 func TestQueryDistribution(t *testing.T) {
 	a, _ := results(t)
 	frag := QueryDistribution(a, eval.P(5))
-	checkSafeScript(t, frag)
-	_, _, _, opt := scriptArgs(t, frag)
+	opt := safeOption(t, frag)
 	cats := opt["xAxis"].([]any)[0].(map[string]any)["data"].([]any)
 	// Sorted best first: q2 0.6, hostile 0.4, q1 0.2.
 	if fmt.Sprint(cats) != fmt.Sprint([]any{"q2", hostileQuery, "q1"}) {
