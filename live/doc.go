@@ -54,9 +54,8 @@
 //
 // Stable attributes for browser tests: data-live-panel (data-live-state connecting, live,
 // static or closed), data-field on controls (data-zero-at on a slider: the position that stands
-// for 0), data-action on buttons, data-live-ranking on the
-// plain-HTML ranking list (rows with data-rank and data-inside-k="1" inside the top k),
-// data-metric + data-value on the numbers of its caption, data-chunks on the chunking card,
-// data-live-error on a validation message. scripts/check-live.sh drives them in headless
-// Chromium.
+// for 0), data-action on buttons, data-live-ranking on the plain-HTML ranking list (rows with
+// data-rank and data-inside-k="1" inside the top k), data-metric + data-value on the numbers of
+// its caption, data-chunks on the chunking card, data-live-error on a validation message.
+// scripts/check-live.sh drives them in headless Chromium.
 package live
