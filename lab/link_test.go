@@ -35,8 +35,10 @@ func randomState(r *rand.Rand) State {
 			s.Total = found + 1
 		}
 	}
-	// Drawn last, so the other fields' draws are those of the seeds the tests were written with.
-	s.RerankQuality = pick([]int{0, MaxRerankQuality}, 0, MaxRerankQuality)
+	// Drawn from a generator of its own, so r's draws (the other fields) are those of the seeds the
+	// tests were written with.
+	q := rand.New(rand.NewPCG(uint64(s.Seed), 15))
+	s.RerankQuality = []int{0, MaxRerankQuality, q.IntN(MaxRerankQuality + 1), q.IntN(MaxRerankQuality + 1)}[q.IntN(4)]
 	return s
 }
 
