@@ -32,12 +32,13 @@ type Metrics struct {
 	Denominator int
 }
 
-// Outcome is everything the lab shows for one state: the ranking after reranking (Items, in rank
-// order) and before (FirstStage, in first-stage order, with InsideK and Relevant for that order),
+// Outcome is everything the lab shows for one state: the query the ranking answers (empty for a
+// hand-built ranking), the ranking after reranking (Items, in rank order) and before (FirstStage, in first-stage order, with InsideK and Relevant for that order),
 // the judged items the candidate list missed, the metrics of both rankings, the footprint, the
 // two readings, the state's link, and the metrics swept over k and over the rerank depth.
 type Outcome struct {
 	State        State
+	Query        string
 	Items        []Item
 	FirstStage   []Item
 	Missed       []Candidate
@@ -46,8 +47,8 @@ type Outcome struct {
 	SweepK       []Metrics // the metrics at k = 1..N (element i is k = i+1) at the state's rerank depth
 	SweepRerank  []Metrics // the metrics at rerank depth 0..N (element i is depth i) at the state's k
 	Footprint    chunking.Footprint
-	Reading      []string // metric reading (reading.go)
-	ChunkReading []string // chunking reading (reading.go)
+	Reading      []string // metric reading (MetricReading)
+	ChunkReading []string // chunking reading (ChunkReading)
 	Link         string
 }
 
@@ -78,6 +79,7 @@ func (s State) outcome(syn Synthetic) Outcome {
 	ranked := rankedGrades(syn.Candidates, order)
 	o := Outcome{
 		State:        s,
+		Query:        syn.Query,
 		Items:        s.items(syn.Candidates, order),
 		FirstStage:   s.items(syn.Candidates, nil),
 		Missed:       append([]Candidate(nil), syn.Missed...),
@@ -94,8 +96,8 @@ func (s State) outcome(syn Synthetic) Outcome {
 		o.SweepRerank[d] = s.metrics(j, rankedGrades(syn.Candidates, RerankOrder(syn.Candidates, d)), s.K, d)
 	}
 	o.Footprint, _ = chunking.NewFootprint(s.Corpus, s.Chunk, s.Overlap) // validated
-	o.Reading = metricReading(o)
-	o.ChunkReading = chunkReading(o.Footprint)
+	o.Reading = MetricReading(o)
+	o.ChunkReading = ChunkReading(o.Footprint)
 	return o
 }
 
