@@ -69,7 +69,7 @@ func ReadQrelsJGFile(path string) (QrelsJG, error) { return readFile(path, ReadQ
 // query separately, and
 //
 //	map_avgjg             = Σ_groups AP / G
-//	P_avgjg@k             = Σ_groups P@k / G           (Measure{Name: NamePAvgJG, Cutoff: k})
+//	P_avgjg@k             = Σ_groups P@k / G           (Measure{Name: "P_avgjg", Cutoff: k})
 //	Rprec_mult_avgjg at x = Σ_groups Rprec_mult(x) / G  (Param x)
 //
 // with G the number of groups of the query (the sum itself when G = 1). Queries: as Evaluate.
@@ -103,11 +103,11 @@ func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result,
 			sum := 0.0
 			for _, gq := range qs {
 				switch c.m.Name {
-				case NameMAPAvgJG:
+				case nameMAPAvgJG:
 					sum += ap(gq, 0, c.L)
-				case NamePAvgJG:
+				case namePAvgJG:
 					sum += valueP(gq, c)
-				case NameRprecMultAvgJG:
+				case nameRprecMultAvgJG:
 					sum += rprecMult(gq.rl, gq.numRel(c.L), c.L, c.x)
 				}
 			}
@@ -115,9 +115,9 @@ func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result,
 				sum /= float64(len(qs))
 			}
 			switch c.m.Name {
-			case NameNumQ:
+			case nameNumQ:
 				sum = 1
-			case NameRunID:
+			case nameRunID:
 				sum = 0
 			}
 			r.vals[j] = sum

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/words"
 )
 
 func init() {
@@ -420,16 +420,16 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		return evalFail(stderr, err, false)
 	}
 	if n := len(res.Ignored); n > 0 {
-		fmt.Fprintf(stderr, "ranklab eval: warning: %d run %s not in the qrels, ignored: %s\n", n, plural(n, "query", "queries"), listIDs(res.Ignored))
+		fmt.Fprintf(stderr, "ranklab eval: warning: %d run %s not in the qrels, ignored: %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Ignored))
 	}
 	if n := len(res.Missing); n > 0 {
 		switch {
 		case a.opt.AllQueries && a.opt.TrecEval9:
-			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, counted as 0 in the means (-c, 9.0.8 rules): %s\n", n, plural(n, "query", "queries"), listIDs(res.Missing))
+			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, counted as 0 in the means (-c, 9.0.8 rules): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
 		case a.opt.AllQueries:
-			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, scored 0 (-c): %s\n", n, plural(n, "query", "queries"), listIDs(res.Missing))
+			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, scored 0 (-c): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
 		default:
-			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, left out (--trec-eval-9): %s\n", n, plural(n, "query", "queries"), listIDs(res.Missing))
+			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, left out (--trec-eval-9): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
 		}
 	}
 	if a.zscores != "" {
@@ -485,8 +485,8 @@ func evaluateInputs(a evalArgs, measures []eval.Measure) (eval.Result, error) {
 		return res, &exitError{4, fmt.Errorf("%d qrels %s %s no ranking in the run: %s. trec_eval 10.0 stops here too "+
 			"(\"result qid not found\"); -c evaluates %s as an empty ranking (0 in the means), "+
 			"--trec-eval-9 leaves %s out as trec_eval 9.0.8 and pytrec_eval do",
-			n, plural(n, "query", "queries"), plural(n, "has", "have"), listIDs(res.Missing),
-			plural(n, "it", "them"), plural(n, "it", "them"))}
+			n, words.Plural(n, "query", "queries"), words.Plural(n, "has", "have"), words.IDs(res.Missing),
+			words.Plural(n, "it", "them"), words.Plural(n, "it", "them"))}
 	}
 	return res, nil
 }
@@ -531,7 +531,7 @@ func evaluateRelInfo(a evalArgs, measures []eval.Measure) (eval.Result, error) {
 	}
 	if a.onlyQuery != "" {
 		if qrels[a.onlyQuery] == nil {
-			return eval.Result{}, &exitError{7, fmt.Errorf("-D: query %s is not in the qrels: no queries with both results and relevance info", quoteID(a.onlyQuery))}
+			return eval.Result{}, &exitError{7, fmt.Errorf("-D: query %s is not in the qrels: no queries with both results and relevance info", words.ID(a.onlyQuery))}
 		}
 		qrels = eval.Qrels{a.onlyQuery: qrels[a.onlyQuery]}
 	}
@@ -551,43 +551,6 @@ func onlyRun(run eval.Run, q string) eval.Run {
 func onlyPrefs(p eval.Prefs, q string) eval.Prefs { return eval.Prefs{q: p[q]} }
 
 func onlyJG(j eval.QrelsJG, q string) eval.QrelsJG { return eval.QrelsJG{q: j[q]} }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// listIDs names at most 10 IDs, each escaped (see quoteID).
-func listIDs(ids []string) string {
-	out := make([]string, 0, min(len(ids), 10))
-	for _, id := range ids[:min(len(ids), 10)] {
-		out = append(out, quoteID(id))
-	}
-	s := strings.Join(out, " ")
-	if len(ids) > 10 {
-		s += fmt.Sprintf(" ... (%d more)", len(ids)-10)
-	}
-	return s
-}
-
-// quoteID prints an ID as it is when it is plain printable text, else Go-quoted (control
-// characters, invalid UTF-8 and quotes escaped), cut to its first 40 bytes.
-func quoteID(id string) string {
-	cut := id
-	if len(cut) > 40 {
-		cut = cut[:40]
-	}
-	q := strconv.Quote(cut)
-	if q[1:len(q)-1] != cut || strings.ContainsAny(cut, " ") {
-		cut = q
-	}
-	if len(id) > 40 {
-		cut += fmt.Sprintf("...(%d bytes)", len(id))
-	}
-	return cut
-}
 
 // escapeText escapes the control characters of a message (but keeps it readable).
 func escapeText(s string) string {
@@ -656,5 +619,3 @@ func writeEvalCSV(w io.Writer, r eval.Result, perQuery bool) error {
 	cw.Flush()
 	return cw.Error()
 }
-
-var _ = os.Stdin

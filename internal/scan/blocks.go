@@ -7,8 +7,8 @@ import (
 	"sync"
 )
 
-// BlockSize is the size of the blocks a run is cut into (rounded to whole queries).
-const BlockSize = 1 << 19
+// blockSize is the size of the blocks a run is cut into (rounded to whole queries).
+const blockSize = 1 << 19
 
 // Pipeline cuts r into blocks of whole lines that end where the first field (the query ID)
 // changes, so a query whose lines are adjacent never straddles two blocks; hands them to
@@ -89,7 +89,7 @@ func Pipeline[R any](r io.Reader, workers int, newWorker func() func([]byte) R, 
 
 // newPool returns a pool of block buffers.
 func newPool() *sync.Pool {
-	return &sync.Pool{New: func() any { return make([]byte, 0, BlockSize+BlockSize/4) }}
+	return &sync.Pool{New: func() any { return make([]byte, 0, blockSize+blockSize/4) }}
 }
 
 // readBlocks reads r and calls send with blocks of whole lines that end where the query ID (the
@@ -158,7 +158,7 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 			}
 			return err
 		}
-		if len(buf) < BlockSize || groupStart == 0 {
+		if len(buf) < blockSize || groupStart == 0 {
 			continue
 		}
 		next := pool.Get().([]byte)

@@ -24,8 +24,8 @@ func Open(path string) (io.Reader, func() error, error) {
 	return s.Reader, s.Close, nil
 }
 
-// Decompress returns a buffered reader over r, gunzipped when r starts with gzip's magic bytes.
-func Decompress(r io.Reader) (io.Reader, error) {
+// decompress returns a buffered reader over r, gunzipped when r starts with gzip's magic bytes.
+func decompress(r io.Reader) (io.Reader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic, _ := br.Peek(2)
 	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
@@ -78,7 +78,7 @@ func OpenSource(path string, replay bool) (*Source, error) {
 			src = io.TeeReader(s.raw, spool)
 		}
 	}
-	r, err := Decompress(src)
+	r, err := decompress(src)
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -106,7 +106,7 @@ func (s *Source) Replay() (io.Reader, error) {
 	if _, err := src.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	return Decompress(src)
+	return decompress(src)
 }
 
 // Close closes the input (standard input stays open) and the temporary copy.
