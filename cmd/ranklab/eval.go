@@ -54,7 +54,7 @@ Flags may be grouped (-qc), take their value attached (-l2, -M100, -mP.5) and fo
               (with -c: counted as 0 in the means), no rbp, rbp_resid, unj in all_trec
   -f FORMAT   trec (default), json or csv
   -digits N   print N decimals instead of 4
-  -h          this help (with -m: also the measures named)
+  -h          this help
 
 Measures (trec_eval name, then ir_measures name where it has one):
   nicknames   official, all_trec, set, all_prefs, prefs, qrels_jg
