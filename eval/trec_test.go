@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -146,3 +147,26 @@ func TestTrecFormatNonFinite(t *testing.T) {
 
 // fmtName pads a name to 22 characters as "%-22s" does.
 func fmtName(s string) string { return s + strings.Repeat(" ", max(0, 22-len(s))) }
+
+// TestInputsNotModified: evaluating (in memory, with preferences, with judgment groups) leaves
+// its inputs as they were.
+func TestInputsNotModified(t *testing.T) {
+	qrels := Qrels{"q1": {"a": 2, "b": 0, "c": -1}, "q2": {"d": 1}}
+	run := Run{Tag: "t", Queries: map[string][]ScoredDoc{"q1": {{"c", 1}, {"a", 1}, {"x", 3}}, "q3": {{"a", 1}}}}
+	prefs := Prefs{"q1": {{JG: "1", JSG: "1", Doc: "a", Level: 2}, {JG: "1", JSG: "1", Doc: "c", Level: 0}}}
+	jg := QrelsJG{"q1": {"g1": {"a": 1}, "g2": {"c": 1}}}
+	before := fmt.Sprint(qrels, run, prefs, jg)
+	ms, _ := ParseMeasures("all_trec", "Judged@2", "ndcg.1=3")
+	for _, opt := range []Options{{}, {AllQueries: true, JudgedOnly: true, Depth: 2}, {TrecEval9: true, AllQueries: true}} {
+		if _, err := opt.Evaluate(qrels, run, ms...); err != nil {
+			t.Fatal(err)
+		}
+		pm, _ := ParseMeasures("all_prefs")
+		opt.EvaluatePrefs(prefs, run, pm...)
+		jm, _ := ParseMeasures("qrels_jg")
+		opt.EvaluateJG(jg, run, jm...)
+	}
+	if after := fmt.Sprint(qrels, run, prefs, jg); after != before {
+		t.Errorf("inputs changed:\n%s\nwant\n%s", after, before)
+	}
+}
