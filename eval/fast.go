@@ -17,11 +17,12 @@ import (
 // docs are ranked, by counting the docs placed above each of them in trec_eval's order, which
 // gives the same ranked grades as Rank, for every measure.
 //
-// When a query's lines are not adjacent (an ungrouped run) the first pass stops and the whole
-// input is read again with ReadRun, so the result is still exact: a regular file is rewound
-// (its path is not opened again); an input that cannot seek (a pipe, standard input, a process
+// When a query's lines are not adjacent (an ungrouped run) the first pass stops and the input is
+// read again from its start, so the result is still exact: a regular file is rewound (its path
+// is not opened again); an input that cannot seek (a pipe, standard input, a process
 // substitution) has been copied, as it streamed, to an unlinked temporary file that is read
-// instead. Memory then is that of ReadRun.
+// instead. The ungrouped run is then evaluated in passes that each keep the lines of a share of
+// the queries (about 128 MB of them), so memory stays bounded whatever the run's size.
 func EvaluateRunFile(qrels Qrels, runPath string, measures ...Measure) (Result, error) {
 	return Options{}.EvaluateRunFile(qrels, runPath, measures...)
 }
@@ -42,15 +43,7 @@ func (opt Options) EvaluateRunFile(qrels Qrels, runPath string, measures ...Meas
 		return Result{}, err
 	}
 	if !st.grouped {
-		r, err := src.Replay()
-		if err != nil {
-			return Result{}, inputErr(runPath, err)
-		}
-		run, err := ReadRun(r, runPath)
-		if err != nil {
-			return Result{}, err
-		}
-		return opt.Evaluate(qrels, run, measures...)
+		return ev.evaluateUngrouped(src, runPath, qrels)
 	}
 	res, err := ev.assemble(qrels, st.queries, func(q string) (row, error) { return st.rows[q], nil })
 	if err != nil {

@@ -228,3 +228,50 @@ func TestFastErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestUngroupedPasses evaluates ungrouped runs in many passes (a tiny budget) and checks values
+// and errors against ReadRun + Evaluate.
+func TestUngroupedPasses(t *testing.T) {
+	saved := passBudget
+	passBudget = 300
+	defer func() { passBudget = saved }()
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(7, 7))
+	measures, _ := ParseMeasures("official", "ndcg", "relstring", "Judged@5")
+	for iter := range 60 {
+		qrels, text := randomPair(rng, false)
+		if len(qrels) == 0 || text == "" {
+			continue
+		}
+		if iter%5 == 0 { // an error late in the file: a duplicate or a bad line
+			lines := strings.SplitAfter(text, "\n")
+			k := len(lines) / 2
+			switch iter % 3 {
+			case 0:
+				text += lines[k]
+			case 1:
+				text += "q1 Q0 zz 1 nan t\n"
+			default:
+				text = strings.Join(lines[:k], "") + lines[max(k-3, 0)] + strings.Join(lines[k:], "")
+			}
+		}
+		p := filepath.Join(dir, "run"+strconv.Itoa(iter))
+		os.WriteFile(p, []byte(text), 0o644)
+		opt := Options{AllQueries: iter%2 == 0}
+		var want Result
+		run, werr := ReadRunFile(p)
+		if werr == nil {
+			want, werr = opt.Evaluate(qrels, run, measures...)
+		}
+		got, gerr := opt.EvaluateRunFile(qrels, p, measures...)
+		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+			t.Fatalf("iteration %d: errors differ: %v / %v", iter, werr, gerr)
+		}
+		if werr != nil {
+			continue
+		}
+		if !slices.Equal(got.Queries, want.Queries) || !slices.EqualFunc(got.Values, want.Values, func(a, b []float64) bool { return slices.EqualFunc(a, b, sameFloat) }) || got.RunID != want.RunID {
+			t.Fatalf("iteration %d: results differ", iter)
+		}
+	}
+}

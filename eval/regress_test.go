@@ -90,6 +90,12 @@ func TestUngroupedRunFromPipe(t *testing.T) {
 	}
 	t.Run("named pipe", func(t *testing.T) { check(t, pipeTo(t, []byte(text))) })
 	t.Run("gzipped through a named pipe", func(t *testing.T) { check(t, pipeTo(t, gzipBytes([]byte(text)))) })
+	t.Run("named pipe, in many passes", func(t *testing.T) {
+		saved := passBudget
+		passBudget = 5000 // about 16 passes over the copy of the pipe
+		defer func() { passBudget = saved }()
+		check(t, pipeTo(t, gzipBytes([]byte(text))))
+	})
 	t.Run("standard input", func(t *testing.T) {
 		r, w, err := os.Pipe()
 		if err != nil {

@@ -40,10 +40,18 @@ type Run struct {
 // gzip stream that ends early).
 func ReadRun(r io.Reader, name string) (Run, error) {
 	run := Run{Queries: map[string][]ScoredDoc{}}
+	lineNos := map[string][]int{} // the line of each doc, for duplicates
 	lines := scan.NewLines(r)
 	data := 0
-	seen := map[string]map[string]int{} // query -> doc -> line
 	var f [][]byte
+	var qid string
+	// stop returns the first error in file order: a duplicate before the line of err, or err.
+	stop := func(err error) (Run, error) {
+		if dup := firstDuplicate(name, run, lineNos); dup != nil {
+			return Run{}, dup
+		}
+		return Run{}, err
+	}
 	for lines.Next() {
 		line := lines.Line()
 		f, _ = scan.Fields(lines.Bytes(), f[:0], 0)
@@ -51,22 +59,15 @@ func ReadRun(r io.Reader, name string) (Run, error) {
 			continue
 		}
 		if len(f) < 6 {
-			return Run{}, parseErr(name, line, ErrFieldCount, "got %d, want at least 6 (query-id Q0 doc-id rank score tag)", len(f))
+			return stop(parseErr(name, line, ErrFieldCount, "got %d, want at least 6 (query-id Q0 doc-id rank score tag)", len(f)))
 		}
 		score, ok := scan.Float(f[4])
 		if !ok {
-			return Run{}, parseErr(name, line, ErrScore, "%s", quoteField(f[4]))
+			return stop(parseErr(name, line, ErrScore, "%s", quoteField(f[4])))
 		}
-		qid, doc := string(f[0]), string(f[2])
-		docs, ok := seen[qid]
-		if !ok {
-			docs = map[string]int{}
-			seen[qid] = docs
+		if data == 0 || string(f[0]) != qid {
+			qid = string(f[0])
 		}
-		if prev, dup := docs[doc]; dup {
-			return Run{}, parseErr(name, line, ErrDuplicate, "%s listed twice for query %s (first on line %d)", quoteField(f[2]), quoteField(f[0]), prev)
-		}
-		docs[doc] = line
 		if data == 0 {
 			run.Tag = string(f[5])
 		}
@@ -74,15 +75,41 @@ func ReadRun(r io.Reader, name string) (Run, error) {
 		if string(f[5]) != run.RunID {
 			run.RunID = string(f[5])
 		}
-		run.Queries[qid] = append(run.Queries[qid], ScoredDoc{Doc: doc, Score: score})
+		run.Queries[qid] = append(run.Queries[qid], ScoredDoc{Doc: string(f[2]), Score: score})
+		lineNos[qid] = append(lineNos[qid], line)
 	}
 	if err := lines.Err(); err != nil {
-		return Run{}, readErr(name, lines.Line(), err)
+		return stop(readErr(name, lines.Line(), err))
+	}
+	if dup := firstDuplicate(name, run, lineNos); dup != nil {
+		return Run{}, dup
 	}
 	if data == 0 {
 		return Run{}, parseErr(name, 0, ErrEmpty, "no data line")
 	}
 	return run, nil
+}
+
+// firstDuplicate returns the error of the first line (in file order) that lists a doc already
+// listed for its query, or nil. It looks at one query at a time, so its memory is that of the
+// largest query.
+func firstDuplicate(name string, run Run, lineNos map[string][]int) error {
+	var err error
+	at := 0
+	for q, docs := range run.Queries {
+		seen := make(map[string]int, len(docs))
+		for i, d := range docs {
+			if prev, dup := seen[d.Doc]; dup {
+				if line := lineNos[q][i]; err == nil || line < at {
+					at = line
+					err = parseErr(name, line, ErrDuplicate, "%s listed twice for query %s (first on line %d)", quoteString(d.Doc), quoteString(q), lineNos[q][prev])
+				}
+				break
+			}
+			seen[d.Doc] = i
+		}
+	}
+	return err
 }
 
 // ReadRunFile reads a TREC run file ("-" for standard input), gunzipping it when it starts with

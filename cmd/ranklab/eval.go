@@ -413,8 +413,10 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab eval: warning: %s\n", escapeText(w))
 	}
 	// The run streams through short-lived blocks: a higher GC target saves collector time at the
-	// cost of a few MB.
+	// cost of a few MB; the soft memory limit keeps that from multiplying a large live heap (one
+	// huge query, an ungrouped run kept in passes).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(192 << 20))
 	res, err := evaluateInputs(a, measures)
 	if err != nil {
 		return evalFail(stderr, err, false)

@@ -48,6 +48,7 @@ type Source struct {
 	closeRaw bool
 	seekable bool
 	spool    *os.File // the raw bytes read so far, for an input that cannot seek
+	spooled  bool     // the spool holds the whole input
 }
 
 // OpenSource opens path ("-" for standard input). With replay, Replay can later give the whole
@@ -87,17 +88,21 @@ func OpenSource(path string, replay bool) (*Source, error) {
 	return s, nil
 }
 
-// Replay returns a reader over the whole content from its start (gunzipped as before). For an
-// input that cannot seek it first copies the rest of the input to the temporary file. It must
-// be called at most once, on a Source opened with replay.
+// Replay returns a reader over the whole content from its start (gunzipped as before); each
+// call starts again, and the reader of an earlier call is no longer to be used. For an input
+// that cannot seek the first call copies the rest of the input to the temporary file. It must
+// be called on a Source opened with replay.
 func (s *Source) Replay() (io.Reader, error) {
 	var src io.ReadSeeker
 	switch {
 	case s.seekable:
 		src = s.raw
 	case s.spool != nil:
-		if _, err := io.Copy(s.spool, s.raw); err != nil {
-			return nil, err
+		if !s.spooled {
+			if _, err := io.Copy(s.spool, s.raw); err != nil {
+				return nil, err
+			}
+			s.spooled = true
 		}
 		src = s.spool
 	default:
