@@ -52,7 +52,7 @@ func (ev *evaluator) evaluateUngrouped(src *scan.Source, name string, qrels Qrel
 		}
 		data++
 		docBytes += len(f[2])
-		if f6, _ := scan.Fields(lines.Bytes(), f6[:0], 6); len(f6) == 6 && !bytes.Equal(f6[5], tag) {
+		if f6, _ = scan.Fields(lines.Bytes(), f6[:0], 6); len(f6) == 6 && !bytes.Equal(f6[5], tag) {
 			tag = append(tag[:0], f6[5]...)
 		}
 	}
