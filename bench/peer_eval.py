@@ -77,7 +77,7 @@ def main():
         sys.exit(f"peer_eval.py: unknown tool {tool}")
     with open(out_path, "w") as f:
         for q, n, v in rows:
-            f.write(f"{q}\t{n}\t{v!r}\n")
+            f.write(f"{q}\t{n}\t{float(v)!r}\n")
 
 
 if __name__ == "__main__":
