@@ -80,7 +80,7 @@ func streamRun(src *scan.Source, name string, qrels Qrels, ev *evaluator) (strea
 		w := &queryEvaluator{name: name, qrels: qrels, ev: ev}
 		return w.block
 	}
-	readErr := scan.Pipeline(src.Reader, runtime.GOMAXPROCS(0), newWorker, func(br blockResult) bool {
+	pipeErr := scan.Pipeline(src.Reader, runtime.GOMAXPROCS(0), newWorker, func(br blockResult) bool {
 		for i, q := range br.qids {
 			if st.queries[q] {
 				st.grouped = false
@@ -107,16 +107,13 @@ func streamRun(src *scan.Source, name string, qrels Qrels, ev *evaluator) (strea
 		return st, nil
 	case err != nil:
 		return st, err
-	case readErr != nil:
-		return st, readErr2(name, line, readErr)
+	case pipeErr != nil:
+		return st, readErr(name, line, pipeErr)
 	case data == 0:
 		return st, parseErr(name, 0, ErrEmpty, "no data line")
 	}
 	return st, nil
 }
-
-// readErr2 is readErr for the streaming path (the same cause and line as ReadRun's).
-func readErr2(name string, line int, err error) error { return readErr(name, line, err) }
 
 // queryEvaluator parses blocks and evaluates their queries; one per worker, reusing its buffers.
 type queryEvaluator struct {
