@@ -37,12 +37,12 @@ func TestContextStopsAndDedups(t *testing.T) {
 	m := ChunkMap{"a": {"x", 0, 10}, "b": {"y", 0, 20}, "c": {"z", 0, 5}, "a2": {"x", 0, 10}}
 	// b does not fit after a (10 + 20 > 25): the context stops there, c is not taken although
 	// it would fit.
-	ids, used, _ := Context([]eval.ScoredDoc{{"a", 3}, {"b", 2}, {"c", 1}}, m, 25)
+	ids, used, _ := Context([]eval.ScoredDoc{{Doc: "a", Score: 3}, {Doc: "b", Score: 2}, {Doc: "c", Score: 1}}, m, 25)
 	if !slices.Equal(ids, []string{"a"}) || used != 10 {
 		t.Errorf("stop at the first chunk that does not fit: %v, %d", ids, used)
 	}
 	// a2 covers a's span exactly: dropped at no cost, so c still fits.
-	ids, used, _ = Context([]eval.ScoredDoc{{"a", 3}, {"a2", 2}, {"c", 1}}, m, 15)
+	ids, used, _ = Context([]eval.ScoredDoc{{Doc: "a", Score: 3}, {Doc: "a2", Score: 2}, {Doc: "c", Score: 1}}, m, 15)
 	if !slices.Equal(ids, []string{"a", "c"}) || used != 15 {
 		t.Errorf("duplicate span: %v, %d; want [a c], 15", ids, used)
 	}
@@ -111,7 +111,7 @@ func TestEvaluateBudgets(t *testing.T) {
 // length) is cut by the budget the same way: a 300-token document never fits 256 tokens.
 func TestBudgetWholeDocuments(t *testing.T) {
 	m := ChunkMap{"a": {"a", 0, 300}, "b": {"b", 0, 120}}
-	run := eval.Run{Queries: map[string][]eval.ScoredDoc{"q": {{"a", 2}, {"b", 1}}}}
+	run := eval.Run{Queries: map[string][]eval.ScoredDoc{"q": {{Doc: "a", Score: 2}, {Doc: "b", Score: 1}}}}
 	qrels := eval.Qrels{"q": {"b": 1}}
 	res, err := EvaluateBudgets(qrels, run, m, eval.Options{}, SuccessAt(256), SuccessAt(420))
 	if err != nil {

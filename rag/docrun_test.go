@@ -20,8 +20,8 @@ var testMap = ChunkMap{
 // testRun ranks, for q1: d1#1 (5), d2#0 (4), d1#0 (3), d2#1 (2); for q2 only d1#1, whose
 // document's first chunk d1#0 is missing.
 var testRun = eval.Run{Tag: "chunks", Queries: map[string][]eval.ScoredDoc{
-	"q1": {{"d2#1", 2}, {"d1#0", 3}, {"d1#1", 5}, {"d2#0", 4}}, // file order is not rank order
-	"q2": {{"d1#1", 1}},
+	"q1": {{Doc: "d2#1", Score: 2}, {Doc: "d1#0", Score: 3}, {Doc: "d1#1", Score: 5}, {Doc: "d2#0", Score: 4}}, // file order is not rank order
+	"q2": {{Doc: "d1#1", Score: 1}},
 }}
 
 func docs(r eval.Run, q string) []eval.ScoredDoc { return r.Queries[q] }
@@ -62,11 +62,11 @@ func TestDocRun(t *testing.T) {
 		agg    Aggregation
 		q1, q2 []eval.ScoredDoc
 	}{
-		{MaxP, []eval.ScoredDoc{{"d1", 5}, {"d2", 4}}, []eval.ScoredDoc{{"d1", 1}}},
+		{MaxP, []eval.ScoredDoc{{Doc: "d1", Score: 5}, {Doc: "d2", Score: 4}}, []eval.ScoredDoc{{Doc: "d1", Score: 1}}},
 		// d1's first chunk d1#0 scored 3, d2's first chunk d2#0 scored 4; q2 lacks d1#0.
-		{FirstP, []eval.ScoredDoc{{"d2", 4}, {"d1", 3}}, []eval.ScoredDoc{}},
+		{FirstP, []eval.ScoredDoc{{Doc: "d2", Score: 4}, {Doc: "d1", Score: 3}}, []eval.ScoredDoc{}},
 		// added in chunk order: d1 = 3 + 5 (d1#0, d1#1), d2 = 4 + 2.
-		{SumP, []eval.ScoredDoc{{"d1", 3 + 5}, {"d2", 4 + 2}}, []eval.ScoredDoc{{"d1", 1}}},
+		{SumP, []eval.ScoredDoc{{Doc: "d1", Score: 3 + 5}, {Doc: "d2", Score: 4 + 2}}, []eval.ScoredDoc{{Doc: "d1", Score: 1}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.agg.String(), func(t *testing.T) {
@@ -89,10 +89,10 @@ func TestDedup(t *testing.T) {
 		k    int
 		want []eval.ScoredDoc
 	}{
-		{1, []eval.ScoredDoc{{"d1", 1}}},
-		{2, []eval.ScoredDoc{{"d1", 2}, {"d2", 1}}},
-		{3, []eval.ScoredDoc{{"d1", 2}, {"d2", 1}}}, // d1#0 adds nothing: d1 counts once
-		{0, []eval.ScoredDoc{{"d1", 2}, {"d2", 1}}},
+		{1, []eval.ScoredDoc{{Doc: "d1", Score: 1}}},
+		{2, []eval.ScoredDoc{{Doc: "d1", Score: 2}, {Doc: "d2", Score: 1}}},
+		{3, []eval.ScoredDoc{{Doc: "d1", Score: 2}, {Doc: "d2", Score: 1}}}, // d1#0 adds nothing: d1 counts once
+		{0, []eval.ScoredDoc{{Doc: "d1", Score: 2}, {Doc: "d2", Score: 1}}},
 	}
 	for _, tc := range tests {
 		r, err := Dedup(testRun, testMap, tc.k)
@@ -106,14 +106,14 @@ func TestDedup(t *testing.T) {
 	// Positional scores keep the chunk order even where doc IDs would break a tie otherwise:
 	// chunks tied at score 1 rank z#0 before a#0 (chunk ID descending), so z comes first.
 	m := ChunkMap{"z#0": {"a", 0, 1}, "a#0": {"z", 0, 1}}
-	r, _ := Dedup(eval.Run{Queries: map[string][]eval.ScoredDoc{"q": {{"a#0", 1}, {"z#0", 1}}}}, m, 0)
+	r, _ := Dedup(eval.Run{Queries: map[string][]eval.ScoredDoc{"q": {{Doc: "a#0", Score: 1}, {Doc: "z#0", Score: 1}}}}, m, 0)
 	if got := eval.Rank(r.Queries["q"]); got[0].Doc != "a" {
 		t.Errorf("Dedup order = %v, want document a (chunk z#0) first", got)
 	}
 }
 
 func TestDocRunErrors(t *testing.T) {
-	bad := eval.Run{Queries: map[string][]eval.ScoredDoc{"q9": {{"nope", 1}}}}
+	bad := eval.Run{Queries: map[string][]eval.ScoredDoc{"q9": {{Doc: "nope", Score: 1}}}}
 	for name, fn := range map[string]func() error{
 		"DocRun":     func() error { _, err := DocRun(bad, testMap, MaxP); return err },
 		"Dedup":      func() error { _, err := Dedup(bad, testMap, 5); return err },
@@ -123,7 +123,7 @@ func TestDocRunErrors(t *testing.T) {
 			t.Errorf("%s: err = %v", name, err)
 		}
 	}
-	twice := eval.Run{Queries: map[string][]eval.ScoredDoc{"q": {{"d1#0", 1}, {"d1#0", 2}}}}
+	twice := eval.Run{Queries: map[string][]eval.ScoredDoc{"q": {{Doc: "d1#0", Score: 1}, {Doc: "d1#0", Score: 2}}}}
 	if _, err := DocRun(twice, testMap, MaxP); err == nil || !strings.Contains(err.Error(), "listed twice") {
 		t.Errorf("chunk twice: err = %v", err)
 	}

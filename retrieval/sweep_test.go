@@ -1,8 +1,11 @@
 package retrieval
 
 import (
-	"github.com/ranklab/ranklab/chunking"
+	"math"
+	"slices"
 	"testing"
+
+	"github.com/ranklab/ranklab/chunking"
 )
 
 // checkSweep checks every row's measured chunks and indexed tokens against the footprint
@@ -50,8 +53,45 @@ func checkSweep(t *testing.T, c Collection, sw Sweep, configs []Chunking) {
 			if cmp.TPHolm < cmp.TP || cmp.RandPHolm < cmp.RandP || cmp.RandP <= 0 || cmp.TPHolm > 1 {
 				t.Errorf("%v measure %d: p-values %+v out of order", r.Chunking, m, cmp)
 			}
-			if d := r.Result.Means[m] - sw.Rows[0].Result.Means[m]; cmp.Delta != d {
+			if d := r.Result.Means[m] - sw.Rows[0].Result.Means[m]; math.Abs(cmp.Delta-d) > 1e-12 {
 				t.Errorf("%v measure %d: delta %g, want %g", r.Chunking, m, cmp.Delta, d)
+			}
+		}
+	}
+	checkBudgets(t, sw)
+}
+
+// checkBudgets checks the budget results of every row: every qrels query evaluated, values in
+// [0, 1], each query's values never falling as the budget grows (a larger context holds a
+// longer prefix of the same ranking), and the report's differences equal to the means'.
+func checkBudgets(t *testing.T, sw Sweep) {
+	t.Helper()
+	ms := sw.BudgetMeasures()
+	if len(sw.Budget.Runs) != len(sw.Rows) || len(sw.Budget.Measures) != len(ms) {
+		t.Fatalf("budget report: %d runs, %d measures; want %d, %d", len(sw.Budget.Runs), len(sw.Budget.Measures), len(sw.Rows), len(ms))
+	}
+	for i, r := range sw.Rows {
+		if !slices.Equal(r.Budget.Queries, sw.Rows[0].Result.Queries) {
+			t.Fatalf("%v: budget queries differ from the evaluated queries", r.Chunking)
+		}
+		for q := range r.Budget.Queries {
+			for j, m := range ms {
+				v := r.Budget.Values[q][j]
+				if v < 0 || v > 1 {
+					t.Errorf("%v %s query %d = %v, outside [0, 1]", r.Chunking, m, q, v)
+				}
+				if j >= 3 && v < r.Budget.Values[q][j-3]-1e-15 {
+					t.Errorf("%v %s query %d = %v falls below %s = %v", r.Chunking, m, q, v, ms[j-3], r.Budget.Values[q][j-3])
+				}
+			}
+		}
+		if i == 0 {
+			continue
+		}
+		for j, m := range ms {
+			c, ok := sw.BudgetComparison(r.Chunking, m)
+			if d := r.Budget.Means[j] - sw.Rows[0].Budget.Means[j]; !ok || math.Abs(c.Diff-d) > 1e-12 || c.CILow > c.Diff || c.CIHigh < c.Diff {
+				t.Errorf("%v %s: comparison %+v (ok %v), want Δ %g inside its interval", r.Chunking, m, c, ok, d)
 			}
 		}
 	}
