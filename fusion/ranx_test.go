@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/fusion"
