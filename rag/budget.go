@@ -31,19 +31,26 @@ import (
 // ideal of nDCG@Btok does not depend on the budget or the system, so two systems at one budget
 // differ by their DCG alone, and every value grows with B.
 type BudgetMeasure struct {
-	Name   string // eval.NameR, eval.NameNDCG or eval.NameSuccess
+	Name   string // "R", "nDCG" or "Success" (NameR, NameNDCG, NameSuccess)
 	Tokens int    // the budget B, at least 1
 }
 
+// Names of the document budget measures: the evaluator's names of the measures they apply.
+var (
+	NameR       = eval.Recall(0).Name
+	NameNDCG    = eval.NDCG(0).Name
+	NameSuccess = eval.Success(1).Name
+)
+
 // RecallAt returns R@Btok, the share of the relevant documents in a context of tokens tokens.
-func RecallAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: eval.NameR, Tokens: tokens} }
+func RecallAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: NameR, Tokens: tokens} }
 
 // NDCGAt returns nDCG@Btok of a context of tokens tokens.
-func NDCGAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: eval.NameNDCG, Tokens: tokens} }
+func NDCGAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: NameNDCG, Tokens: tokens} }
 
 // SuccessAt returns Success@Btok: 1 when a context of tokens tokens holds a relevant document.
 func SuccessAt(tokens int) BudgetMeasure {
-	return BudgetMeasure{Name: eval.NameSuccess, Tokens: tokens}
+	return BudgetMeasure{Name: NameSuccess, Tokens: tokens}
 }
 
 // BudgetMeasures returns nDCG, R and Success at each budget, budget-major.
@@ -60,9 +67,7 @@ func (m BudgetMeasure) String() string { return m.Name + "@" + strconv.Itoa(m.To
 
 // Validate reports an error when Name is not R, nDCG or Success or Tokens is below 1.
 func (m BudgetMeasure) Validate() error {
-	switch m.Name {
-	case eval.NameR, eval.NameNDCG, eval.NameSuccess:
-	default:
+	if m.Name != NameR && m.Name != NameNDCG && m.Name != NameSuccess {
 		return fmt.Errorf("budget measure %q: want R, nDCG or Success", m.Name)
 	}
 	if m.Tokens < 1 {
@@ -89,10 +94,10 @@ func ParseBudgetMeasure(s string) (BudgetMeasure, error) {
 
 // docMeasure is the evaluator's measure that computes m on the context's document list.
 func (m BudgetMeasure) docMeasure() eval.Measure {
-	switch m.Name {
-	case eval.NameR:
+	switch {
+	case m.Name == NameR:
 		return eval.Recall(0)
-	case eval.NameNDCG:
+	case m.Name == NameNDCG:
 		return eval.NDCG(0)
 	}
 	return eval.Success(m.Tokens)

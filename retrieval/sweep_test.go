@@ -1,11 +1,15 @@
 package retrieval
 
 import (
+	"bytes"
+	"encoding/gob"
+	"encoding/json"
 	"math"
 	"slices"
 	"testing"
 
 	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/rag"
 )
 
 // checkSweep checks every row's measured chunks and indexed tokens against the footprint
@@ -118,6 +122,23 @@ func TestSweepSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSweep(t, c, sw, configs)
+	// Notebooks keep a sweep between cells as JSON or gob: both must give it back.
+	var js Sweep
+	if b, err := json.Marshal(sw); err != nil || json.Unmarshal(b, &js) != nil {
+		t.Errorf("JSON round trip: %v", err)
+	}
+	var gs Sweep
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(sw); err != nil || gob.NewDecoder(&buf).Decode(&gs) != nil {
+		t.Errorf("gob round trip: %v", err)
+	}
+	for _, back := range []Sweep{js, gs} {
+		c1, _ := back.BudgetComparison(configs[1], rag.NDCGAt(512))
+		c0, _ := sw.BudgetComparison(configs[1], rag.NDCGAt(512))
+		if back.Rows[2].Budget.Mean(rag.RecallAt(256)) != sw.Rows[2].Budget.Mean(rag.RecallAt(256)) || c1.PTHolm != c0.PTHolm || back.Rows[1].Compare[0] != sw.Rows[1].Compare[0] {
+			t.Error("a sweep read back differs")
+		}
+	}
 	if _, err := RunSweep(c, SweepOptions{Chunkings: []Chunking{{Chunk: 4, Overlap: 4}}}); err == nil {
 		t.Error("RunSweep with overlap = chunk: want an error")
 	}

@@ -369,14 +369,14 @@ func writeSweepJSON(w io.Writer, sw retrieval.Sweep, queries int) error {
 	for _, m := range sw.BudgetMeasures() {
 		out.Budgets = append(out.Budgets, m.String())
 	}
-	for i, r := range sw.Rows {
+	for _, r := range sw.Rows {
 		row := sweepRowOut{Chunk: r.Chunking.Chunk, Overlap: r.Chunking.Overlap, Chunks: r.Chunks, Indexed: r.Indexed,
 			Duplication: r.Duplication, Means: r.Result.Means, Compare: r.Compare, BudgetMeans: r.Budget.Means, Seconds: stagesOut(r.Stages)}
-		for j := range sw.BudgetMeasures() {
-			if i == 0 {
+		for _, m := range sw.BudgetMeasures() {
+			c, ok := sw.BudgetComparison(r.Chunking, m)
+			if !ok {
 				break
 			}
-			c := sw.Budget.Comparison(i, j)
 			row.BudgetDiffs = append(row.BudgetDiffs, budgetDiffJSON{c.Diff, c.CILow, c.CIHigh, c.PT, c.PTHolm, c.PPerm, c.PPermHolm})
 		}
 		out.Rows = append(out.Rows, row)
