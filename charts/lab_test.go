@@ -353,3 +353,39 @@ func TestLabFragmentSizes(t *testing.T) {
 		t.Errorf("%d charts in the lab, want 6", len(ids))
 	}
 }
+
+// The ranking shows the query it answers (escaped) and says that its bars stand in reranked
+// order with first-stage heights; the cards show the query too.
+func TestRankingQueryAndHeights(t *testing.T) {
+	o, _, _ := handOutcome(t, nil)
+	o.Query = `why <b>"this"</b> & that?`
+	frag := Ranking(o)
+	checkSafeScript(t, frag)
+	_, _, _, opt := scriptArgs(t, frag)
+	title := opt["title"].(map[string]any)
+	if got := title["text"].(string); !strings.Contains(got, `why <b>"this"</b> & that?`) {
+		t.Errorf("title %q lacks the query", got)
+	}
+	sub := title["subtext"].(string)
+	for _, want := range []string{"bars in reranked order", "height = first-stage score", "need not fall"} {
+		if !strings.Contains(sub, want) {
+			t.Errorf("subtitle %q lacks %q", sub, want)
+		}
+	}
+	if strings.Contains(frag, "<b>") {
+		t.Error("the query's markup reached the fragment unescaped")
+	}
+	if y := opt["yAxis"].([]any)[0].(map[string]any)["name"]; y != "first-stage score (in reranked order)" {
+		t.Errorf("y axis name %q", y)
+	}
+	cards := MetricCards(o)
+	if !strings.Contains(cards, "<q data-query>"+html.EscapeString(o.Query)+"</q>") {
+		t.Error("cards lack the escaped query")
+	}
+	// Without reranking the subtitle does not speak of a reranked order.
+	o0, _, _ := handOutcome(t, func(s *lab.State) { s.Rerank = 0 })
+	_, _, _, opt0 := scriptArgs(t, Ranking(o0))
+	if sub0 := opt0["title"].(map[string]any)["subtext"].(string); strings.Contains(sub0, "reranked") {
+		t.Errorf("depth 0 subtitle %q speaks of reranking", sub0)
+	}
+}

@@ -10,8 +10,8 @@ import (
 	"github.com/ranklab/ranklab/lab"
 )
 
-// MetricCards shows the outcome's measures as plain HTML cards (no JavaScript): Precision@k,
-// Recall@k, MRR@k, nDCG@k and the relevant items inside k, each with its first-stage value when
+// MetricCards shows the outcome's measures as plain HTML cards (no JavaScript), under the query
+// the ranking answers (when the outcome has one): Precision@k, Recall@k, MRR@k, nDCG@k and the relevant items inside k, each with its first-stage value when
 // reranking is on, followed by the metric reading and the state's link. Values are printed with
 // three decimals.
 func MetricCards(o lab.Outcome) string {
@@ -27,12 +27,15 @@ func MetricCards(o lab.Outcome) string {
 	cards := []card{
 		{fmt.Sprintf("Precision@%d", k), fmt.Sprintf("%.3f", m.Precision), before(f.Precision)},
 		{fmt.Sprintf("Recall@%d", k), fmt.Sprintf("%.3f", m.Recall), joinNotes(fmt.Sprintf("of R = %d", m.Denominator), before(f.Recall))},
-		{fmt.Sprintf("MRR@%d", k), fmt.Sprintf("%.3f", m.MRR), before(f.MRR)},
+		{fmt.Sprintf("MRR@%d", k), fmt.Sprintf("%.3f", m.MRR), joinNotes("RR of this query", before(f.MRR))},
 		{fmt.Sprintf("nDCG@%d", k), fmt.Sprintf("%.3f", m.NDCG), joinNotes("gain 2^grade − 1", before(f.NDCG))},
 		{fmt.Sprintf("relevant in top %d", k), fmt.Sprintf("%d / %d", m.RelevantInK, k), fmt.Sprintf("grade ≥ %d", s.MinGrade)},
 	}
 	var b strings.Builder
 	b.WriteString(`<div class="ranklab-cards" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:#222;max-width:980px">` + "\n")
+	if o.Query != "" {
+		fmt.Fprintf(&b, `<div style="font-size:14px;margin:2px 0 4px">query: <q data-query>%s</q></div>`+"\n", html.EscapeString(o.Query))
+	}
 	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:10px;margin:4px 0 10px">` + "\n")
 	for _, c := range cards {
 		fmt.Fprintf(&b, `<div style="border:1px solid #ccd;border-radius:6px;padding:8px 14px;min-width:130px;background:#f7f9fc">`+

@@ -6,13 +6,16 @@ import (
 )
 
 // Collection builds a small test collection from the lab's synthetic generator: queries queries
-// named s01, s02, …, each NewSynthetic(seed+i, n, quality) for i = 0, 1, …. It returns the
+// named s01, s02, …, each NewSynthetic(seed+i, n, quality, rerankQuality) for i = 0, 1, …
+// (quality is the first stage's, rerankQuality the reranker's, both in [0, 1]). It returns the
 // qrels (every candidate's grade, 0 included, plus the judged items the first stage missed), the
 // first-stage run (first-stage scores) and the reranked run (the first depth candidates
 // reordered by RerankOrder, scored n, n-1, … by rank so the file order is the ranking).
 // Runs are tagged "first" and "reranked". It panics on the arguments NewSynthetic and
-// RerankOrder panic on (n < 0, quality outside [0, 1], depth outside 0..n).
-func Collection(queries, n, depth int, quality float64, seed int64) (qrels eval.Qrels, first, reranked eval.Run) {
+// RerankOrder panic on (n < 0, a quality outside [0, 1], depth outside 0..n).
+//
+//	qrels, first, reranked := lab.Collection(30, 20, 10, lab.DefaultQuality, lab.DefaultRerankQuality, 1)
+func Collection(queries, n, depth int, quality, rerankQuality float64, seed int64) (qrels eval.Qrels, first, reranked eval.Run) {
 	qrels = eval.Qrels{}
 	first = eval.Run{Tag: "first", Queries: map[string][]eval.ScoredDoc{}}
 	reranked = eval.Run{Tag: "reranked", Queries: map[string][]eval.ScoredDoc{}}
@@ -22,7 +25,7 @@ func Collection(queries, n, depth int, quality float64, seed int64) (qrels eval.
 	}
 	for i := range queries {
 		q := fmt.Sprintf("s%0*d", width, i+1)
-		syn := NewSynthetic(seed+int64(i), n, quality)
+		syn := NewSynthetic(seed+int64(i), n, quality, rerankQuality)
 		judged := map[string]int{}
 		for _, c := range syn.Candidates {
 			judged[c.Doc] = c.Grade

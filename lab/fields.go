@@ -30,25 +30,30 @@ type Field struct {
 var Fields = []Field{
 	{Key: "k", Label: "k (depth)", Help: "metrics look at the top k (k beyond the list still divides P@k by k)", Default: 5, Live: true,
 		get: func(s State) int64 { return int64(s.K) }, set: func(s *State, v int64) { s.K = int(v) },
-		valid:  func(State) (int64, int64, bool) { return 1, MaxK, false },
-		slider: func(s State) (int64, int64) { return 1, int64(max(s.Size, s.K, 1)) }},
+		valid: func(State) (int64, int64, bool) { return 1, MaxK, false },
+		// Beyond the list by kBeyond, so a slider reaches the reading of k beyond the list.
+		slider: func(s State) (int64, int64) { return 1, int64(min(MaxK, max(s.Size+kBeyond, s.K, 1))) }},
 	{Key: "rerank", Label: "rerank depth", Help: "the reranker reorders only the first n candidates (0 = first-stage order)", Default: 10, Live: true,
 		get: func(s State) int64 { return int64(s.Rerank) }, set: func(s *State, v int64) { s.Rerank = int(v) },
 		valid: func(s State) (int64, int64, bool) { return 0, int64(s.Size), false },
 	},
+	{Key: "rerank_quality", Label: "reranker quality %", Help: "how closely the reranker score follows the grade: 0 = noise, 100 = orders by grade",
+		Default: int64(DefaultRerankQuality * 100), Live: true,
+		get: func(s State) int64 { return int64(s.RerankQuality) }, set: func(s *State, v int64) { s.RerankQuality = int(v) },
+		valid: func(State) (int64, int64, bool) { return 0, MaxRerankQuality, false }},
 	{Key: "grade", Label: "minimum grade", Help: "grades at or above count as relevant (1..3)", Default: 1, Live: true,
 		get: func(s State) int64 { return int64(s.MinGrade) }, set: func(s *State, v int64) { s.MinGrade = int(v) },
 		valid: func(State) (int64, int64, bool) { return 1, MaxGrade, false }},
 	{Key: "total", Label: "total relevant", Help: "recall's denominator (0 = the qrels' count of relevant items)", Default: 0, Live: true,
 		get: func(s State) int64 { return int64(s.Total) }, set: func(s *State, v int64) { s.Total = int(v) },
 		valid: func(s State) (int64, int64, bool) {
-			if s.Size < 1 || s.Size > MaxSize || s.MinGrade < 1 {
-				return 1, MaxTotal, true
-			}
-			found, _ := relevantCounts(s.Synthetic(), s.MinGrade)
+			found := s.relevantFound()
 			return int64(max(found, 1)), MaxTotal, true
 		},
-		slider: func(s State) (int64, int64) { return 0, int64(max(2*s.Size, s.Total)) }},
+		// From the relevant items found (0, the qrels' count, sits one step below: see SliderRange).
+		slider: func(s State) (int64, int64) {
+			return int64(max(s.relevantFound(), 1)), int64(max(2*s.Size, s.Total, s.relevantFound()))
+		}},
 	{Key: "corpus", Label: "corpus tokens", Help: "size of the corpus to chunk", Default: 10000, Number: true, Live: true,
 		get: func(s State) int64 { return int64(s.Corpus) }, set: func(s *State, v int64) { s.Corpus = int(v) },
 		valid: func(State) (int64, int64, bool) { return 0, chunking.MaxCorpus, false }},
@@ -66,6 +71,17 @@ var Fields = []Field{
 	{Key: "n", Label: "candidates", Help: "candidates in the synthetic ranking", Default: 20,
 		get: func(s State) int64 { return int64(s.Size) }, set: func(s *State, v int64) { s.Size = int(v) },
 		valid: func(s State) (int64, int64, bool) { return int64(max(s.Rerank, 1)), MaxSize, false }},
+}
+
+// relevantFound counts the candidates with grade >= MinGrade, the least non-zero Total; 0 when
+// the state cannot build its ranking (Size, RerankQuality or MinGrade out of range).
+func (s State) relevantFound() int {
+	if s.Size < 1 || s.Size > MaxSize || s.MinGrade < 1 {
+		return 0
+	}
+	s.RerankQuality = 0 // the grades do not depend on it; any value in range builds the ranking
+	found, _ := relevantCounts(s.Synthetic(), s.MinGrade)
+	return found
 }
 
 // FieldByKey returns the field with the given key.
@@ -91,8 +107,15 @@ func (f Field) Set(s State, v int64) State {
 // well when zero is true (total's "the qrels' count"). A control offers exactly these values.
 func (f Field) Range(s State) (lo, hi int64, zero bool) { return f.valid(s) }
 
-// SliderRange returns the span a slider for the field offers in state s: Range, narrowed to a
-// span one can drag through (k up to the list, chunk up to 2048, total up to twice the list).
+// kBeyond is how far past the candidate list a k slider reaches.
+const kBeyond = 10
+
+// SliderRange returns the span lo..hi a slider for the field offers in state s: Range, narrowed
+// to a span one can drag through (k up to 10 beyond the list, chunk up to 2048, total up to twice
+// the list). Every value in lo..hi is valid, except that chunk goes down to 1 (the live panel
+// lowers the overlap with it). When Range's zero is true, 0 is valid too but 1..lo−1 are not
+// (total: 0, or at least the relevant items found), so a slider that offers 0 puts it at the
+// position lo−1, just below lo (the live panel does).
 func (f Field) SliderRange(s State) (lo, hi int64) {
 	if f.slider != nil {
 		return f.slider(s)

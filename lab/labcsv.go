@@ -13,7 +13,8 @@ import (
 // The lab's CSV (WriteCSV, ReadCSV) is RFC 4180 as encoding/csv writes it, in two sections.
 //
 // The first section starts with the header "key,value" and has two fields a record: the state
-// (k, rerank, grade, total, corpus, chunk, overlap, seed, n), the metrics (precision, recall, mrr,
+// (k, rerank, rerank_quality, grade, total, corpus, chunk, overlap, seed, n), the query the
+// ranking answers (empty for a hand-built ranking), the metrics (precision, recall, mrr,
 // ndcg, relevant_in_k, recall_denominator), the footprint (stride, chunks, indexed_tokens,
 // duplicated_tokens, duplication), the link, then one "reading" record per sentence of the metric
 // reading and one "chunk_reading" record per sentence of the chunking reading.
@@ -30,13 +31,15 @@ import (
 //	key,value
 //	k,5
 //	...
+//	n,20
+//	query,how do I make retrieval robust to real user queries?
 //	precision,0.6
 //	...
-//	link,k=5&rerank=10&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20
+//	link,k=5&rerank=10&rerank_quality=50&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20
 //	reading,3 of the top 5 items have grade >= 1: precision@5 = 3/5 = 0.600.
 //	...
 //	rank,first_rank,doc,label,grade,first_score,rerank_score,inside_k,relevant
-//	1,3,d03,answer extraction,3,13.26,0.8204,true,true
+//	1,3,d03,answer extraction,3,13.26,0.7006,true,true
 //	...
 //	,,d21,dense retrieval recall,2,0,0,false,true
 var csvItemHeader = []string{"rank", "first_rank", "doc", "label", "grade", "first_score", "rerank_score", "inside_k", "relevant"}
@@ -50,6 +53,7 @@ func WriteCSV(w io.Writer, o Outcome) error {
 	for _, f := range Fields {
 		kv(f.Key, f.Format(s))
 	}
+	kv("query", o.Query)
 	for _, v := range csvValues(o) {
 		kv(v.key, v.val)
 	}
@@ -130,7 +134,7 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 	for _, f := range Fields {
 		stateKeys[f.Key] = true
 	}
-	computed := map[string]bool{"link": true}
+	computed := map[string]bool{"link": true, "query": true}
 	for _, v := range csvValues(Outcome{}) {
 		computed[v.key] = true
 	}
@@ -226,7 +230,11 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 		cands[fr-1] = Candidate{Doc: r.it.Doc, Label: r.it.Label, Grade: r.it.Grade, FirstScore: r.it.FirstScore, RerankScore: r.it.RerankScore}
 	}
 
-	o, err := s.OutcomeFor(Synthetic{Candidates: cands, Missed: missed})
+	query, ok := values["query"]
+	if !ok {
+		return Outcome{}, bad(headerLine, "key %q is missing", "query")
+	}
+	o, err := s.OutcomeFor(Synthetic{Query: query.val, Candidates: cands, Missed: missed})
 	if err != nil {
 		return Outcome{}, bad(headerLine, "the stored state and ranking are invalid: %v", err)
 	}

@@ -72,8 +72,8 @@ func TestCSVLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(csvOf(t, o), "\n")
-	wantStart := []string{"key,value", "k,5", "rerank,10", "grade,1", "total,0", "corpus,10000", "chunk,512", "overlap,128", "seed,2278", "n,20",
-		"precision,0.6", "recall,0.375", "mrr,1"}
+	wantStart := []string{"key,value", "k,5", "rerank,10", "rerank_quality,50", "grade,1", "total,0", "corpus,10000", "chunk,512", "overlap,128", "seed,2278", "n,20",
+		"query,how do I make retrieval robust to real user queries?", "precision,0.6", "recall,0.375", "mrr,1"}
 	for i, w := range wantStart {
 		if lines[i] != w {
 			t.Errorf("line %d = %q, want %q", i+1, lines[i], w)
@@ -89,11 +89,29 @@ func TestCSVLayout(t *testing.T) {
 	if at < 0 {
 		t.Fatalf("no item header %q", header)
 	}
-	if got := lines[at+1]; got != "1,3,d03,answer extraction,3,13.26,0.8204,true,true" {
+	if got := lines[at+1]; got != "1,3,d03,answer extraction,3,13.26,0.7006,true,true" {
 		t.Errorf("first item %q", got)
 	}
 	if got := lines[at+21]; got != ",,d21,dense retrieval recall,2,0,0,false,true" {
 		t.Errorf("first missed item %q", got)
+	}
+}
+
+// The query belongs to the stored ranking, as the labels do: an edited query is read back as it
+// stands (no reading sentence quotes it).
+func TestReadCSVQuery(t *testing.T) {
+	o, err := DefaultState().Outcome()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(csvOf(t, o), "query,how do I make retrieval robust to real user queries?\n",
+		"query,\"how, then, do I make retrieval robust to real user queries?\"\n", 1)
+	back, err := ReadCSV(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "how, then, do I make retrieval robust to real user queries?"; back.Query != want {
+		t.Errorf("query %q, want %q", back.Query, want)
 	}
 }
 
@@ -115,7 +133,7 @@ func TestReadCSVErrors(t *testing.T) {
 	}{
 		{"empty", "", "csv: empty file", eval.ErrEmpty},
 		{"bad header", replace("key,value", "key,val"), `csv:1: bad header: want "key,value", got ["key" "val"]`, eval.ErrHeader},
-		{"edited metric", replace("precision,0.6", "precision,0.7"), "csv:11: precision 0.7 differs from the value recomputed from the state and ranking, 0.6", nil},
+		{"edited metric", replace("precision,0.6", "precision,0.7"), "csv:13: precision 0.7 differs from the value recomputed from the state and ranking, 0.6", nil},
 		{"edited grade", replace("1,3,d03,answer extraction,3,", "1,3,d03,answer extraction,2,"), "csv:", nil},
 		{"unknown key", replace("k,5\n", "k,5\nfoo,1\n"), `csv:3: unknown key "foo"`, nil},
 		{"repeated key", replace("k,5\n", "k,5\nk,5\n"), `csv:3: key "k" given twice (first on line 2)`, nil},
@@ -130,7 +148,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{"first rank repeated", replace("1,3,d03,", "1,2,d03,"), "first_rank 2 is not a free rank in 1..20", nil},
 		{"bad score", replace(",13.26,", ",NaN,"), `score is not a finite number: first_score "NaN"`, eval.ErrScore},
 		{"bad grade", replace(",d03,answer extraction,3,", ",d03,answer extraction,x,"), `grade is not an integer: grade "x"`, eval.ErrGrade},
-		{"bad flag", replace("0.8204,true,true", "0.8204,yes,true"), `inside_k "yes" is not true or false`, nil},
+		{"missing query", replace("query,how do I make retrieval robust to real user queries?\n", ""), `key "query" is missing`, nil},
+		{"bad flag", replace("0.7006,true,true", "0.7006,yes,true"), `inside_k "yes" is not true or false`, nil},
 		{"missed relevant flag", replace(",d21,dense retrieval recall,2,0,0,false,true", ",d21,dense retrieval recall,2,0,0,false,false"), "missed item d21: want inside_k false and relevant true", nil},
 		{"edited reading", replace("precision@5 = 3/5", "precision@5 = 4/5"), "reading sentence 1 differs", nil},
 		{"dropped reading", replace("chunk_reading,\"This is storage", "x_reading,\"This is storage"), `unknown key "x_reading"`, nil},

@@ -7,7 +7,7 @@ import (
 
 // Link encodes every field of the state as a short query string, keys in a fixed order:
 //
-//	k=5&rerank=10&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=7&n=20
+//	k=5&rerank=10&rerank_quality=50&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=7&n=20
 //
 // ParseLink(s.Link()) == s for every valid state.
 func (s State) Link() string {

@@ -35,6 +35,10 @@ func randomState(r *rand.Rand) State {
 			s.Total = found + 1
 		}
 	}
+	// Drawn from a generator of its own, so r's draws (the other fields) are those of the seeds the
+	// tests were written with.
+	q := rand.New(rand.NewPCG(uint64(s.Seed), 15))
+	s.RerankQuality = []int{0, MaxRerankQuality, q.IntN(MaxRerankQuality + 1), q.IntN(MaxRerankQuality + 1)}[q.IntN(4)]
 	return s
 }
 
@@ -59,7 +63,7 @@ func TestLinkRoundTrip(t *testing.T) {
 }
 
 func TestLinkFormat(t *testing.T) {
-	want := "k=5&rerank=10&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20"
+	want := "k=5&rerank=10&rerank_quality=50&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20"
 	if got := DefaultState().Link(); got != want {
 		t.Errorf("default link %q, want %q", got, want)
 	}
@@ -91,8 +95,8 @@ func TestParseLinkPartial(t *testing.T) {
 
 func TestParseLinkErrors(t *testing.T) {
 	cases := []struct{ link, want string }{
-		{"k=5&foo=1", `link: unknown key "foo" (keys: k, rerank, grade, total, corpus, chunk, overlap, seed, n)`},
-		{"K=5", `link: unknown key "K" (keys: k, rerank, grade, total, corpus, chunk, overlap, seed, n)`},
+		{"k=5&foo=1", `link: unknown key "foo" (keys: k, rerank, rerank_quality, grade, total, corpus, chunk, overlap, seed, n)`},
+		{"K=5", `link: unknown key "K" (keys: k, rerank, rerank_quality, grade, total, corpus, chunk, overlap, seed, n)`},
 		{"k=5&k=6", "k: given twice"},
 		{"k", `link: part 1 "k" is not key=value`},
 		{"k=5&&n=3", `link: part 2 "" is not key=value`},
@@ -105,6 +109,8 @@ func TestParseLinkErrors(t *testing.T) {
 		{"k=0", "k: 0 must be in 1..10000"},
 		{"overlap=512", "overlap: 512 must be in 0..511 (below chunk size 512)"},
 		{"rerank=21", "rerank: 21 must be in 0..20 (the list has 20 candidates)"},
+		{"rerank_quality=101", "rerank_quality: 101 must be in 0..100 (percent: 0 = noise, 100 = orders by grade)"},
+		{"rerank_quality=-1", "rerank_quality: -1 must be in 0..100 (percent: 0 = noise, 100 = orders by grade)"},
 		{"grade=9", "grade: 9 must be in 1..3 (grades run 0..3; 0 is not relevant)"},
 		{"total=2", "total: 2 must be 0 (the qrels' count, 8) or in 5..1000000 (at least the 5 items with grade >= 1 in the ranking)"},
 		{"n=0", "n: 0 must be in 1..1000 (candidates in the ranking)"},

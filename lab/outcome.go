@@ -32,12 +32,13 @@ type Metrics struct {
 	Denominator int
 }
 
-// Outcome is everything the lab shows for one state: the ranking after reranking (Items, in rank
-// order) and before (FirstStage, in first-stage order, with InsideK and Relevant for that order),
+// Outcome is everything the lab shows for one state: the query the ranking answers (empty for a
+// hand-built ranking), the ranking after reranking (Items, in rank order) and before (FirstStage, in first-stage order, with InsideK and Relevant for that order),
 // the judged items the candidate list missed, the metrics of both rankings, the footprint, the
 // two readings, the state's link, and the metrics swept over k and over the rerank depth.
 type Outcome struct {
 	State        State
+	Query        string
 	Items        []Item
 	FirstStage   []Item
 	Missed       []Candidate
@@ -78,6 +79,7 @@ func (s State) outcome(syn Synthetic) Outcome {
 	ranked := rankedGrades(syn.Candidates, order)
 	o := Outcome{
 		State:        s,
+		Query:        syn.Query,
 		Items:        s.items(syn.Candidates, order),
 		FirstStage:   s.items(syn.Candidates, nil),
 		Missed:       append([]Candidate(nil), syn.Missed...),

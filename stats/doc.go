@@ -14,7 +14,10 @@
 //   - Two-sided tests only. The null hypothesis is "mean difference 0" (t-test) or "each
 //     difference is as likely to be +d as -d" (randomization test).
 //   - All differences zero (identical runs): t = 0, p = 1, randomization p = 1, CI [0, 0],
-//     effect size 0. No division by zero happens.
+//     effect sizes 0. No division by zero happens.
+//   - Effect sizes: d_z (CohensD) divides the mean difference by the spread of the differences
+//     and grows with the runs' correlation; d_av (CohensDav) divides by the average spread of
+//     the scores and is the one to read against Cohen's 0.2/0.5/0.8 (effect.go explains).
 //   - All differences equal and non-zero (sd = 0): t = ±Inf and p = 0, as SciPy's ttest_rel
 //     returns; the effect size is ±Inf too.
 //   - The t-test needs n ≥ 2 pairs (n-1 degrees of freedom); with n < 2 it returns an error. The

@@ -87,28 +87,3 @@ func PairedTTest(a, b []float64) (t, p float64, err error) {
 	p = 2 * dist.Survival(math.Abs(t))
 	return t, math.Min(p, 1), nil
 }
-
-// CohensD computes the paired effect size (Cohen's d_z): the mean difference in units of the
-// standard deviation of the differences,
-//
-//	d_z = mean(a - b) / sd(a - b)   (sd with n-1 denominator)
-//
-// 0 when every difference is 0, ±Inf when the differences are equal and non-zero. n < 2 is an
-// error (no standard deviation).
-func CohensD(a, b []float64) (float64, error) {
-	d, err := differences(a, b)
-	if err != nil {
-		return 0, err
-	}
-	if len(d) < 2 {
-		return 0, fmt.Errorf("stats: the effect size needs at least 2 pairs, got %d", len(d))
-	}
-	if allZero(d) {
-		return 0, nil
-	}
-	mean, sd := meanSD(d)
-	if sd == 0 {
-		return math.Copysign(math.Inf(1), mean), nil
-	}
-	return mean / sd, nil
-}

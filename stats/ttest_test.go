@@ -119,20 +119,6 @@ func TestPairedTTestEdges(t *testing.T) {
 	}
 }
 
-func TestCohensD(t *testing.T) {
-	// d = (1, 2, 3): mean 2, sd 1.
-	got, err := CohensD([]float64{2, 4, 6}, []float64{1, 2, 3})
-	if err != nil || got != 2.0/1.0 {
-		t.Errorf("CohensD = %v, %v; want 2", got, err)
-	}
-	if got, _ := CohensD([]float64{1, 1}, []float64{1, 1}); got != 0 {
-		t.Errorf("identical: %v, want 0", got)
-	}
-	if _, err := CohensD([]float64{1}, []float64{0}); err == nil {
-		t.Error("single pair: no error")
-	}
-}
-
 // FuzzPairedTTest checks invariants on arbitrary finite samples: p in [0, 1], swapping the runs
 // negates t and keeps p, and randomization and bootstrap accept the same input.
 func FuzzPairedTTest(f *testing.F) {

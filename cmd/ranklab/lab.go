@@ -17,21 +17,23 @@ func init() {
 	commands["lab"] = command{summary: "the lab: synthetic ranking, metrics at k, reranking, chunking footprint", run: runLab}
 }
 
-const labUsage = `usage: ranklab lab [--k N] [--rerank N] [--grade N] [--total N] [--corpus N] [--chunk N]
-                  [--overlap N] [--seed N] [--n N] [--link STRING] [-f text|json|csv]
+const labUsage = `usage: ranklab lab [--k N] [--rerank N] [--rerank_quality N] [--grade N] [--total N]
+                  [--corpus N] [--chunk N] [--overlap N] [--seed N] [--n N] [--link STRING]
+                  [-f text|json|csv]
 
-Computes the lab for one state: the seeded synthetic ranking (n candidates, graded 0..3, first
-stage reranked in its first --rerank positions), precision, recall, MRR and nDCG (gain 2^grade-1)
-at k, the chunking footprint, the two readings and the state's link. --link restores a state
-(k=5&rerank=10&...); flags given with it override its fields. Defaults: the lab's documented
-state (k=5, rerank=10, grade=1, total=0 = the qrels' count, corpus=10000, chunk=512, overlap=128,
-seed=2278, n=20).
+Computes the lab for one state: the seeded synthetic ranking (a query, n candidates graded
+0..3, the first stage reranked in its first --rerank positions by a reranker of quality
+--rerank_quality percent: 0 = noise, 100 = orders by grade), precision, recall, MRR and nDCG
+(gain 2^grade-1) at k, the chunking footprint, the two readings and the state's link. --link
+restores a state (k=5&rerank=10&...); flags given with it override its fields. Defaults: the
+lab's documented state (k=5, rerank=10, rerank_quality=50, grade=1, total=0 = the qrels' count,
+corpus=10000, chunk=512, overlap=128, seed=2278, n=20).
 
   -f text   the ranking (* marks the items inside k), metrics (first stage -> reranked),
             footprint, readings and link (default)
   -f json   one object: precision, recall, mrr, ndcg, relevant_in_k, recall_denominator, stride,
-            chunks, indexed_tokens, duplicated_tokens, duplication, link, state, first_stage,
-            items, missed, reading, chunk_reading
+            chunks, indexed_tokens, duplicated_tokens, duplication, link, state, query,
+            first_stage, items, missed, reading, chunk_reading
   -f csv    the lab's CSV (package lab, WriteCSV)
 
 An invalid value is reported with the field and its allowed range; exit status 1.
@@ -125,8 +127,11 @@ func (lf labFlags) state(fs *flag.FlagSet) (lab.State, error) {
 func writeLabText(w io.Writer, o lab.Outcome) error {
 	s, m, f := o.State, o.Metrics, o.FirstMetrics
 	var b strings.Builder
-	fmt.Fprintf(&b, "Ranking: %d candidates, k = %d, rerank depth %d, relevant = grade >= %d  (* inside k)\n",
-		len(o.Items), s.K, s.Rerank, s.MinGrade)
+	if o.Query != "" {
+		fmt.Fprintf(&b, "Query: %s\n", o.Query)
+	}
+	fmt.Fprintf(&b, "Ranking: %d candidates, k = %d, rerank depth %d (reranker quality %d%%), relevant = grade >= %d  (* inside k)\n",
+		len(o.Items), s.K, s.Rerank, s.RerankQuality, s.MinGrade)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\trank\twas\tdoc\tgrade\trelevant\tfirst score\treranker score\t\t")
 	for _, it := range o.Items {
@@ -238,6 +243,7 @@ type labJSON struct {
 	Duplication      float64        `json:"duplication"`
 	Link             string         `json:"link"`
 	State            labStateJSON   `json:"state"`
+	Query            string         `json:"query"`
 	FirstStage       labMetricsJSON `json:"first_stage"`
 	Items            []labItemJSON  `json:"items"`
 	Missed           []labItemJSON  `json:"missed"`
@@ -258,6 +264,7 @@ func writeLabJSON(w io.Writer, o lab.Outcome) error {
 		Stride:         fp.Stride, Chunks: fp.Chunks, IndexedTokens: fp.Indexed, DuplicatedTokens: fp.Duplicated, Duplication: fp.Duplication,
 		Link:         o.Link,
 		State:        labStateJSON(s),
+		Query:        o.Query,
 		FirstStage:   labMetricsOut(o.FirstMetrics),
 		Items:        make([]labItemJSON, 0, len(o.Items)),
 		Missed:       make([]labItemJSON, 0, len(o.Missed)),

@@ -19,8 +19,9 @@ func init() {
 }
 
 const renderUsage = `usage:
-  ranklab render lab [--link K=V&...] [--k N] [--rerank N] [--grade N] [--total N]
-                     [--corpus N] [--chunk N] [--overlap N] [--seed N] [--n N] --out FILE.html
+  ranklab render lab [--link K=V&...] [--k N] [--rerank N] [--rerank_quality N] [--grade N]
+                     [--total N] [--corpus N] [--chunk N] [--overlap N] [--seed N] [--n N]
+                     --out FILE.html
   ranklab render eval [-c] [-l N] [-M N] [-m MEASURE]... QRELS RUN --out FILE.html
 
 The page embeds ECharts 5.4.3 once and needs no network.`
