@@ -9,6 +9,7 @@
 // The builders: Ranking, Rerank, MetricCards, MetricsAtK and RerankSweep (the ranking panel,
 // all of it from RankingPanel), ChunkingCard, ChunkOverlap and FootprintOverOverlap (the
 // chunking panel, ChunkingPanel), QueryTable, QueryDistribution and QueryDiff (evaluated runs),
+// QualityAtBudget (a chunk-size × token-budget sweep beside each chunking's storage footprint),
 // HTML (any ECharts option) and Page (a standalone offline page of fragments). Every chart has
 // a title, named axes and a legend where it has more than one series; the lab's default charts
 // are each under 20 KB (ECharts itself is sent once, apart).
