@@ -64,11 +64,18 @@ func checkSafeScript(t *testing.T, frag string) {
 	}
 }
 
+// safeOption checks the fragment with checkSafeScript and returns its decoded option.
+func safeOption(t *testing.T, frag string) map[string]any {
+	t.Helper()
+	checkSafeScript(t, frag)
+	_, _, _, opt := scriptArgs(t, frag)
+	return opt
+}
+
 func TestRankingOption(t *testing.T) {
 	o, s, _ := handOutcome(t, nil)
 	frag := Ranking(o)
-	checkSafeScript(t, frag)
-	_, _, _, opt := scriptArgs(t, frag)
+	opt := safeOption(t, frag)
 	cats := opt["xAxis"].([]any)[0].(map[string]any)["data"].([]any)
 	if len(cats) != len(o.Items) {
 		t.Fatalf("%d categories, want one per candidate (%d)", len(cats), len(o.Items))
@@ -146,8 +153,7 @@ func TestRankingKBeyondList(t *testing.T) {
 func TestRerankOption(t *testing.T) {
 	o, _, _ := handOutcome(t, nil)
 	frag := Rerank(o)
-	checkSafeScript(t, frag)
-	_, _, _, opt := scriptArgs(t, frag)
+	opt := safeOption(t, frag)
 	count := func(name string) int {
 		s := seriesByName(opt, name)
 		if len(s) != 1 {

@@ -74,43 +74,48 @@ func writeReading(b *strings.Builder, lines []string) {
 // MetricsAtK draws P@k, R@k, MRR@k and nDCG@k over k = 1..N (o.SweepK) with the outcome's k
 // marked by a dashed line.
 func MetricsAtK(o lab.Outcome) string {
-	s, sweep := o.State, o.SweepK
-	title := fmt.Sprintf("Metrics at k = 1..%d", len(sweep))
-	sub := fmt.Sprintf("rerank depth %d, relevant = grade ≥ %d, R = %d; dashed line: current k = %d",
-		s.Rerank, s.MinGrade, o.Metrics.Denominator, s.K)
-	xmax := s.K
-	for _, m := range sweep {
-		xmax = max(xmax, m.K)
-	}
-	c := gc.NewLine()
-	c.SetGlobalOptions(frame(title, sub, true)...)
-	c.SetGlobalOptions(
-		gc.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		gc.WithXAxisOpts(opts.XAxis{Type: "value", Name: "k (evaluation depth)", NameLocation: "middle", NameGap: 28, Min: 1, Max: xmax, MinInterval: 1}),
-		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: "value", NameLocation: "middle", NameGap: 40, Min: 0, Max: 1}),
-	)
-	addMetricLines(c, sweep, func(m lab.Metrics) int { return m.K }, []string{"P", "R", "MRR", "nDCG"}, "@k", s.K, fmt.Sprintf("k = %d", s.K))
-	return render(c, title, 380)
+	s := o.State
+	return sweepChart(fmt.Sprintf("Metrics at k = 1..%d", len(o.SweepK)),
+		fmt.Sprintf("rerank depth %d, relevant = grade ≥ %d, R = %d; dashed line: current k = %d",
+			s.Rerank, s.MinGrade, o.Metrics.Denominator, s.K),
+		sweepAxis{"k (evaluation depth)", func(m lab.Metrics) int { return m.K }, 1, s.K, fmt.Sprintf("k = %d", s.K)},
+		o.SweepK, []string{"P", "R", "MRR", "nDCG"}, "@k")
 }
 
 // RerankSweep draws nDCG@k and P@k at the outcome's k as the rerank depth goes over 0..N
 // (o.SweepRerank), with the outcome's depth marked.
 func RerankSweep(o lab.Outcome) string {
-	s, sweep := o.State, o.SweepRerank
-	title := fmt.Sprintf("Rerank depth sweep at k = %d", s.K)
-	sub := fmt.Sprintf("depth 0 = first-stage order; relevant = grade ≥ %d; dashed line: current depth %d", s.MinGrade, s.Rerank)
-	xmax := s.Rerank
+	s := o.State
+	return sweepChart(fmt.Sprintf("Rerank depth sweep at k = %d", s.K),
+		fmt.Sprintf("depth 0 = first-stage order; relevant = grade ≥ %d; dashed line: current depth %d", s.MinGrade, s.Rerank),
+		sweepAxis{"rerank depth (candidates reordered)", func(m lab.Metrics) int { return m.Rerank }, 0, s.Rerank, fmt.Sprintf("depth %d", s.Rerank)},
+		o.SweepRerank, []string{"nDCG", "P"}, fmt.Sprintf("@%d", s.K))
+}
+
+// sweepAxis is the x axis of a sweep chart: its name, the swept value of a point, where the axis
+// starts, and the state's value (marked, and inside the axis) with its label.
+type sweepAxis struct {
+	name      string
+	x         func(lab.Metrics) int
+	min, mark int
+	markLabel string
+}
+
+// sweepChart draws the named metrics (suffix appended in the legend) of sweep over the axis,
+// values on 0..1.
+func sweepChart(title, sub string, ax sweepAxis, sweep []lab.Metrics, names []string, suffix string) string {
+	xmax := ax.mark
 	for _, m := range sweep {
-		xmax = max(xmax, m.Rerank)
+		xmax = max(xmax, ax.x(m))
 	}
 	c := gc.NewLine()
 	c.SetGlobalOptions(frame(title, sub, true)...)
 	c.SetGlobalOptions(
 		gc.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		gc.WithXAxisOpts(opts.XAxis{Type: "value", Name: "rerank depth (candidates reordered)", NameLocation: "middle", NameGap: 28, Min: 0, Max: xmax, MinInterval: 1}),
+		gc.WithXAxisOpts(opts.XAxis{Type: "value", Name: ax.name, NameLocation: "middle", NameGap: 28, Min: ax.min, Max: xmax, MinInterval: 1}),
 		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: "value", NameLocation: "middle", NameGap: 40, Min: 0, Max: 1}),
 	)
-	addMetricLines(c, sweep, func(m lab.Metrics) int { return m.Rerank }, []string{"nDCG", "P"}, fmt.Sprintf("@%d", s.K), s.Rerank, fmt.Sprintf("depth %d", s.Rerank))
+	addMetricLines(c, sweep, ax.x, names, suffix, ax.mark, ax.markLabel)
 	return render(c, title, 380)
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ranklab/ranklab/internal/sharedtest"
+	"gonum.org/v1/gonum/stat"
 )
 
 func mustRun(t *testing.T, path string) eval.Run {
@@ -48,17 +49,17 @@ func TestRunsFixture(t *testing.T) {
 		{[]float64{0.5, 0.5, 1, 0}, []float64{1, 1, 0, 1}},
 	}
 	for j, w := range want {
-		c := r.Comparison(1, j)
+		c := r.Comparison("b", r.Measures[j])
 		for k := range w.base {
 			if !near(c.Diffs[k], w.run[k]-w.base[k]) {
 				t.Errorf("%s %s: diff %v, want %v", r.Measures[j], r.Queries[k], c.Diffs[k], w.run[k]-w.base[k])
 			}
 		}
-		if !near(c.Baseline, mean(w.base)) || !near(c.Mean, mean(w.run)) {
+		if !near(c.Baseline, stat.Mean(w.base, nil)) || !near(c.Mean, stat.Mean(w.run, nil)) {
 			t.Errorf("%s: means %v %v", r.Measures[j], c.Baseline, c.Mean)
 		}
 	}
-	if c := r.Comparison(1, 0); c.Wins != 3 || c.Losses != 1 || c.Ties != 0 {
+	if c := r.Comparison("b", "P@2"); c.Wins != 3 || c.Losses != 1 || c.Ties != 0 {
 		t.Errorf("W/T/L %d/%d/%d", c.Wins, c.Ties, c.Losses)
 	}
 	if got := r.Runs[1].ScoredZero; len(got) != 1 || got[0] != "q3" {
@@ -158,8 +159,9 @@ func TestRunsRerankAnchor(t *testing.T) {
 	}
 	a := readTrecEval(t, filepath.Join(dir, "out.first.v10hp.txt"))
 	b := readTrecEval(t, filepath.Join(dir, "out.rerank5.v10hp.txt"))
-	for j, te := range trec {
-		c := r.Comparison(1, j)
+	for _, te := range trec {
+		c := r.Comparison("rerank5", te) // a trec_eval name finds the ir_measures one
+
 		if math.Abs(c.Baseline-a[te]["all"]) > 1e-9 || math.Abs(c.Mean-b[te]["all"]) > 1e-9 {
 			t.Errorf("%s: means %v %v, trec_eval %v %v", te, c.Baseline, c.Mean, a[te]["all"], b[te]["all"])
 		}

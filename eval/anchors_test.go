@@ -169,34 +169,28 @@ func checkAnchor(t *testing.T, c anchorCmd, eval func(string, string, []string, 
 			t.Fatalf("case %s tag %s: trec_eval failed (rc=%d) and the test does not know why", c.dir, c.tag, c.rc)
 		}
 	}
-	got, err := eval(c.qrels, c.run, c.measures, c.opt, c.perQuery, 4)
-	if err != nil {
-		t.Fatal(err)
+	run := func(measures []string, digits int) string {
+		out, err := eval(c.qrels, c.run, measures, c.opt, c.perQuery, digits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
 	}
-	if want := ref("out." + c.tag + ".v10.txt"); got != want {
-		t.Errorf("differs from out.%s.v10.txt:\n%s", c.tag, lineDiff(got, want))
-	} else {
+	// same counts a reference file the output equals byte for byte.
+	same := func(got, name string) {
+		if want := ref(name); got != want {
+			t.Errorf("differs from %s:\n%s", name, lineDiff(got, want))
+			return
+		}
 		files++
 		lines += strings.Count(got, "\n")
 	}
-	hp, err := eval(c.qrels, c.run, c.measures, c.opt, c.perQuery, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n, ok := closeNumbers(t, hp, ref("out."+c.tag+".v10hp.txt"), 1e-9); ok {
+	same(run(c.measures, 4), "out."+c.tag+".v10.txt")
+	if n, ok := closeNumbers(t, run(c.measures, 10), ref("out."+c.tag+".v10hp.txt"), 1e-9); ok {
 		files++
 		lines += n
 	}
-	extra, err := eval(c.qrels, c.run, extraMeasures, c.opt, c.perQuery, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := ref("extra." + c.tag + ".v10.txt"); extra != want {
-		t.Errorf("differs from extra.%s.v10.txt:\n%s", c.tag, lineDiff(extra, want))
-	} else {
-		files++
-		lines += strings.Count(extra, "\n")
-	}
+	same(run(extraMeasures, 4), "extra."+c.tag+".v10.txt")
 	return files, lines
 }
 

@@ -32,14 +32,9 @@ func asRun(o Outcome, placeholders int) (eval.Qrels, eval.Run) {
 // The lab's metrics are the evaluator's: the same ranking evaluated by Evaluate as a run gives
 // the same P@k, R@k, RR@k (at the grade threshold) and nDCG@k with exponential gain.
 func TestLabAgreesWithEvaluate(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	states := []State{DefaultState()}
-	for range 300 {
-		s := randomState(r)
-		s.Size = min(s.Size, 80)
-		s.Rerank = min(s.Rerank, s.Size)
-		s.Total = 0
-		states = append(states, s)
+	states := cappedStates(rand.New(rand.NewPCG(5, 6)), 300, 80)
+	for i := range states {
+		states[i].Total = 0 // recall over the qrels' count, as Evaluate computes it
 	}
 	raised := DefaultState()
 	raised.MinGrade, raised.Total = 2, 8 // 3 items with grade >= 2 are judged; 5 placeholders of grade 2

@@ -42,6 +42,19 @@ func randomState(r *rand.Rand) State {
 	return s
 }
 
+// cappedStates returns DefaultState and n states drawn by randomState with at most size
+// candidates (the rerank depth clamped to them).
+func cappedStates(r *rand.Rand, n, size int) []State {
+	states := []State{DefaultState()}
+	for range n {
+		s := randomState(r)
+		s.Size = min(s.Size, size)
+		s.Rerank = min(s.Rerank, s.Size)
+		states = append(states, s)
+	}
+	return states
+}
+
 func TestLinkRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 500; i++ {

@@ -7,15 +7,7 @@ import (
 
 // Every sweep point is the outcome of the state with that k (or rerank depth).
 func TestSweepsMatchOutcomes(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	states := []State{DefaultState()}
-	for range 30 {
-		s := randomState(r)
-		s.Size = min(s.Size, 40)
-		s.Rerank = min(s.Rerank, s.Size)
-		states = append(states, s)
-	}
-	for _, s := range states {
+	for _, s := range cappedStates(rand.New(rand.NewPCG(7, 8)), 30, 40) {
 		whole, err := s.Outcome()
 		if err != nil {
 			t.Fatal(err)

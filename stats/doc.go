@@ -23,7 +23,7 @@
 //   - The t-test needs n ≥ 2 pairs (n-1 degrees of freedom); with n < 2 it returns an error. The
 //     randomization test and the bootstrap accept n = 1 (p = 1, CI [d, d]).
 //   - Randomness comes only from the seed argument: a PCG generator (math/rand/v2) seeded with
-//     (seed, PCGStream). The same inputs and seed give the same result on every machine.
+//     (seed, 0x9e3779b97f4a7c15). The same inputs and seed give the same result on every machine.
 //   - Randomization p-value: (c + 1) / (N + 1), where N is the number of random sign-flip
 //     permutations and c the number of them whose |sum| reaches the observed |sum| (within a
 //     relative 1e-12, so floating-point ties count). The "+1" counts the observed assignment

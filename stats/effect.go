@@ -3,6 +3,8 @@ package stats
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // Two standardised effect sizes of a paired comparison. Both divide the mean difference
@@ -29,17 +31,11 @@ import (
 // error (no standard deviation). d_z grows with the correlation of the paired scores, so Cohen's
 // benchmarks for d do not apply to it; see CohensDav.
 func CohensD(a, b []float64) (float64, error) {
-	d, err := differences(a, b)
-	if err != nil {
+	d, err := effectDiffs(a, b)
+	if err != nil || allZero(d) {
 		return 0, err
 	}
-	if len(d) < 2 {
-		return 0, fmt.Errorf("stats: the effect size needs at least 2 pairs, got %d", len(d))
-	}
-	if allZero(d) {
-		return 0, nil
-	}
-	mean, sd := meanSD(d)
+	mean, sd := stat.MeanStdDev(d, nil) // n ≥ 2 here
 	if sd == 0 {
 		return math.Copysign(math.Inf(1), mean), nil
 	}
@@ -55,22 +51,26 @@ func CohensD(a, b []float64) (float64, error) {
 // a between-groups d (Cohen's 0.2/0.5/0.8). 0 when every difference is 0, ±Inf when both samples
 // are constant and the mean difference is not 0. n < 2 is an error.
 func CohensDav(a, b []float64) (float64, error) {
-	d, err := differences(a, b)
-	if err != nil {
+	d, err := effectDiffs(a, b)
+	if err != nil || allZero(d) {
 		return 0, err
 	}
-	if len(d) < 2 {
-		return 0, fmt.Errorf("stats: the effect size needs at least 2 pairs, got %d", len(d))
-	}
-	if allZero(d) {
-		return 0, nil
-	}
-	mean, _ := meanSD(d)
-	_, sa := meanSD(a)
-	_, sb := meanSD(b)
+	mean := stat.Mean(d, nil)
+	_, sa := stat.MeanStdDev(a, nil)
+	_, sb := stat.MeanStdDev(b, nil)
 	avg := (sa + sb) / 2
 	if avg == 0 { // both samples constant, the difference not 0
 		return math.Copysign(math.Inf(1), mean), nil
 	}
 	return mean / avg, nil
+}
+
+// effectDiffs returns the differences a − b that an effect size needs: checked pairs
+// (differences), at least 2 of them (a standard deviation).
+func effectDiffs(a, b []float64) ([]float64, error) {
+	d, err := differences(a, b)
+	if err == nil && len(d) < 2 {
+		err = fmt.Errorf("stats: the effect size needs at least 2 pairs, got %d", len(d))
+	}
+	return d, err
 }

@@ -1,9 +1,7 @@
 package stats
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 )
 
@@ -62,27 +60,7 @@ func TestCohensDavByHand(t *testing.T) {
 // relation that makes d_z unfit for Cohen's benchmarks: on strongly correlated runs d_z is many
 // times d_av.
 func TestEffectSizesSciPy(t *testing.T) {
-	raw, err := os.ReadFile("testdata/effect_ref.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ref struct {
-		SciPy string `json:"scipy"`
-		Cases []struct {
-			Name string    `json:"name"`
-			A    []float64 `json:"a"`
-			B    []float64 `json:"b"`
-			DZ   float64   `json:"d_z"`
-			DAv  float64   `json:"d_av"`
-			R    *float64  `json:"r"`
-		} `json:"cases"`
-	}
-	if err := json.Unmarshal(raw, &ref); err != nil {
-		t.Fatal(err)
-	}
-	if len(ref.Cases) < 5 {
-		t.Fatalf("only %d reference cases", len(ref.Cases))
-	}
+	ref := readSciPyRef(t, "testdata/effect_ref.json")
 	correlated := 0
 	for _, c := range ref.Cases {
 		t.Run(c.Name, func(t *testing.T) {

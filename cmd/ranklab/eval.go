@@ -3,11 +3,13 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/ranklab/ranklab/eval"
 	"io"
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/words"
 )
 
 func init() {
@@ -199,13 +201,13 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if n := len(res.Ignored); n > 0 {
-		fmt.Fprintf(stderr, "ranklab eval: warning: %d run %s not in the qrels, ignored: %s\n", n, plural(n, "query", "queries"), listIDs(res.Ignored))
+		fmt.Fprintf(stderr, "ranklab eval: warning: %d run %s not in the qrels, ignored: %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Ignored))
 	}
 	if n := len(res.Missing); n > 0 {
 		if a.opt.AllQueries {
-			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, counted as 0 (-c): %s\n", n, plural(n, "query", "queries"), listIDs(res.Missing))
+			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, counted as 0 (-c): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
 		} else {
-			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, left out of the means (-c counts them as 0): %s\n", n, plural(n, "query", "queries"), listIDs(res.Missing))
+			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, left out of the means (-c counts them as 0): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
 		}
 	}
 	switch a.format {
@@ -230,21 +232,6 @@ func evaluateFiles(qrelsPath, runPath string, measures []eval.Measure, opt eval.
 		return eval.Result{}, err
 	}
 	return opt.EvaluateRunFile(qrels, runPath, measures...)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// listIDs names at most 10 IDs.
-func listIDs(ids []string) string {
-	if len(ids) > 10 {
-		return strings.Join(ids[:10], " ") + fmt.Sprintf(" ... (%d more)", len(ids)-10)
-	}
-	return strings.Join(ids, " ")
 }
 
 // evalJSON is the -f json output: columns follow Measures.

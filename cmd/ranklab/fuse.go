@@ -5,13 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/fusion"
-	"github.com/ranklab/ranklab/internal/scan"
 )
 
 func init() {
@@ -122,17 +120,13 @@ func runFuse(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// readRunArg reads a run file, or stdin for "-" (gunzipped when it starts with gzip's magic
-// bytes, as files are).
+// readRunArg reads a run file, or stdin for "-" through /dev/stdin, so a pipe takes the very
+// path a file takes (gunzipped when it starts with gzip's magic bytes).
 func readRunArg(path string) (eval.Run, error) {
-	if path != "-" {
-		return eval.ReadRunFile(path)
+	if path == "-" {
+		path = "/dev/stdin"
 	}
-	r, err := scan.Decompress(os.Stdin)
-	if err != nil {
-		return eval.Run{}, fmt.Errorf("stdin: %w", err)
-	}
-	return eval.ReadRun(r, "stdin")
+	return eval.ReadRunFile(path)
 }
 
 // parseInterleaved parses flags that may come before, between or after the positional

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,29 +63,25 @@ func TestFuseCommand(t *testing.T) {
 	}
 }
 
-// TestFuseCommandStdinGzip: a gzipped run on stdin fuses as the same run from a file does.
+// TestFuseCommandStdinGzip: a gzipped run piped to stdin fuses as the same run from a file does.
+// The command runs in a child process (this test binary, see TestMain) whose stdin is the pipe.
 func TestFuseCommandStdinGzip(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"a.run": fuseRunA, "b.run": fuseRunB})
 	var z bytes.Buffer
 	zw := gzip.NewWriter(&z)
 	zw.Write([]byte(fuseRunB))
 	zw.Close()
-	stdin := filepath.Join(dir, "b.run.gz")
-	if err := os.WriteFile(stdin, z.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
+	cmd := exec.Command(os.Args[0], "fuse", filepath.Join(dir, "a.run"), "-")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Stdin = &z
+	var piped, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &piped, &errOut
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("child: %v: %s", err, errOut.String())
 	}
-	f, err := os.Open(stdin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	saved := os.Stdin
-	os.Stdin = f
-	defer func() { os.Stdin = saved }()
-	piped, _, rc := runCmd("fuse", filepath.Join(dir, "a.run"), "-")
-	fromFile, _, rc2 := runCmd("fuse", filepath.Join(dir, "a.run"), filepath.Join(dir, "b.run"))
-	if rc != 0 || rc2 != 0 || piped != fromFile || piped == "" {
-		t.Errorf("stdin (rc %d):\n%s\nfile (rc %d):\n%s", rc, piped, rc2, fromFile)
+	fromFile, _, rc := runCmd("fuse", filepath.Join(dir, "a.run"), filepath.Join(dir, "b.run"))
+	if rc != 0 || piped.String() != fromFile || fromFile == "" {
+		t.Errorf("stdin:\n%s\nfile (rc %d):\n%s", piped.String(), rc, fromFile)
 	}
 	out := filepath.Join(dir, "fused.run")
 	if _, errOut, rc := runCmd("fuse", "--out", out, filepath.Join(dir, "a.run"), filepath.Join(dir, "b.run")); rc != 0 {
@@ -122,4 +119,15 @@ func TestFuseCommandErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// childEnv makes the test binary run the command given in its arguments instead of the tests,
+// so a test can give the command a real stdin.
+const childEnv = "RANKLAB_CMD_CHILD"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
 }

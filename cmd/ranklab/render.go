@@ -90,11 +90,11 @@ func renderWrite(path, page, who string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// renderMeasureList collects repeated -m flags.
-type renderMeasureList []string
+// measureList collects repeated -m flags.
+type measureList []string
 
-func (m *renderMeasureList) String() string     { return strings.Join(*m, ",") }
-func (m *renderMeasureList) Set(v string) error { *m = append(*m, v); return nil }
+func (m *measureList) String() string     { return strings.Join(*m, ",") }
+func (m *measureList) Set(v string) error { *m = append(*m, v); return nil }
 
 // renderEvalMeasures are the measures of "render eval" without -m.
 var renderEvalMeasures = []string{"nDCG@10", "P@10", "R@10", "RR", "AP"}
@@ -107,7 +107,7 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(who, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, renderUsage); fs.PrintDefaults() }
-	var ms renderMeasureList
+	var ms measureList
 	fs.Var(&ms, "m", "measure (ir_measures or trec_eval name, repeatable); default "+strings.Join(renderEvalMeasures, " "))
 	all := fs.Bool("c", false, "evaluate every qrels query (missing ones score 0)")
 	rel := fs.Int("l", 0, "minimum grade counted as relevant for binary measures (0 means 1)")
@@ -168,17 +168,17 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 	var frags []string
 	for i, r := range results {
 		frags = append(frags, "<h2>"+html.EscapeString(names[i])+"</h2>\n", charts.QueryTable(r))
-		for j, m := range r.Measures {
+		for _, m := range r.Measures {
 			if !m.IsCount() {
-				frags = append(frags, charts.QueryDistribution(r, j))
+				frags = append(frags, charts.QueryDistribution(r, m))
 			}
 		}
 	}
 	if len(results) == 2 {
 		frags = append(frags, "<h2>"+html.EscapeString(names[1]+" against "+names[0])+"</h2>\n")
-		for j, m := range results[0].Measures {
+		for _, m := range results[0].Measures {
 			if !m.IsCount() {
-				frags = append(frags, charts.QueryDiff(results[0], results[1], j, names[0], names[1]))
+				frags = append(frags, charts.QueryDiff(results[0], results[1], m, names[0], names[1]))
 			}
 		}
 	}

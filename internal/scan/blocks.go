@@ -7,8 +7,8 @@ import (
 	"sync"
 )
 
-// BlockSize is the size of the blocks a run is cut into (rounded to whole queries).
-const BlockSize = 1 << 19
+// blockSize is the size of the blocks a run is cut into (rounded to whole queries).
+const blockSize = 1 << 19
 
 // Pipeline cuts r into blocks of whole lines that end where the first field (the query ID)
 // changes, so a query whose lines are adjacent never straddles two blocks; hands them to
@@ -30,7 +30,7 @@ func Pipeline[R any](r io.Reader, workers int, newWorker func() func([]byte) R, 
 	blocks := make(chan block, workers)
 	results := make(chan result, workers)
 	done := make(chan struct{})
-	pool := sync.Pool{New: func() any { return make([]byte, 0, BlockSize+BlockSize/4) }}
+	pool := sync.Pool{New: func() any { return make([]byte, 0, blockSize+blockSize/4) }}
 	var readErr error
 	go func() {
 		defer close(blocks)
@@ -106,10 +106,10 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 		if err != nil {
 			return err
 		}
-		if len(buf) < BlockSize {
+		if len(buf) < blockSize {
 			continue
 		}
-		cut := QueryCut(buf)
+		cut := queryCut(buf)
 		if cut <= 0 {
 			continue
 		}
@@ -122,10 +122,10 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 	}
 }
 
-// QueryCut returns the start of the last group of complete lines of b that share a first
+// queryCut returns the start of the last group of complete lines of b that share a first
 // field (the block before it holds whole queries), or -1 when b's complete lines hold no change
 // of first field.
-func QueryCut(b []byte) int {
+func queryCut(b []byte) int {
 	end := bytes.LastIndexByte(b, '\n')
 	if end < 0 {
 		return -1

@@ -16,7 +16,7 @@ func Open(path string) (io.Reader, func() error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := Decompress(f)
+	r, err := decompress(f)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
@@ -27,8 +27,8 @@ func Open(path string) (io.Reader, func() error, error) {
 	return r, f.Close, nil
 }
 
-// Decompress returns a buffered reader over r, gunzipped when r starts with gzip's magic bytes.
-func Decompress(r io.Reader) (io.Reader, error) {
+// decompress returns a buffered reader over r, gunzipped when r starts with gzip's magic bytes.
+func decompress(r io.Reader) (io.Reader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic, _ := br.Peek(2)
 	if bytes.Equal(magic, []byte{0x1f, 0x8b}) {
