@@ -13,41 +13,39 @@ func TestQualityAtBudget(t *testing.T) {
 	}
 	out := QualityAtBudget("SciFact <test>", "nDCG", budgets, 1000, curves)
 	// Two charts, each with its own container and one script.
-	parts := strings.Split(out, `class="ranklab-chart"`)
-	if len(parts) != 3 || strings.Count(out, "</script>") != 2 {
-		t.Fatalf("want two chart fragments:\n%s", out)
+	if n := strings.Count(out, `class="ranklab-chart"`); n != 2 || strings.Count(out, "</script>") != 2 {
+		t.Fatalf("want two chart fragments, got %d:\n%s", n, out)
 	}
-	if strings.Contains(out, "<test>") || strings.Contains(out, "<img") || strings.Count(out, "<script>alert") > 0 {
+	if strings.Contains(out, "<test>") || strings.Contains(out, "<img") || strings.Contains(out, "<script>alert") {
 		t.Error("unescaped data in the fragment")
 	}
-	line := out[:strings.Index(out, `<div style="flex:2`)]
-	_, _, _, opt := scriptArgs(t, line)
-	series := opt["series"].([]any)
-	if len(series) != 2 {
-		t.Fatalf("%d line series, want 2", len(series))
+	split := strings.Index(out, `<div style="flex:2`)
+	_, _, _, opt := scriptArgs(t, out[:split])
+	var second map[string]any
+	for _, s := range opt["series"].([]any) {
+		if m := s.(map[string]any); m["name"] == hostileDoc && m["type"] == "bar" {
+			second = m
+		}
 	}
-	second := series[1].(map[string]any)["data"].([]any)
-	if v := second[1].(map[string]any)["value"].(float64); v != 0.63 {
-		t.Errorf("value at B = 512: %v, want 0.63", v)
+	if second == nil {
+		t.Fatalf("no bar series for the second curve: %v", opt["series"])
 	}
-	tip := second[1].(map[string]any)["tooltip"].(map[string]any)["formatter"].(string)
-	if !strings.Contains(tip, "B = 512: nDCG 0.6300 [0.6000, 0.6600]") || strings.Contains(tip, "</script>") {
-		t.Errorf("tooltip %q", tip)
+	pt := second["data"].([]any)[1].(map[string]any)
+	if pt["value"].(float64) != 0.63 || !strings.Contains(pt["tooltip"].(map[string]any)["formatter"].(string), "512: 0.63 [0.6, 0.66]") {
+		t.Errorf("point at B = 512: %v", pt)
 	}
 	if cats := opt["xAxis"].([]any)[0].(map[string]any)["data"].([]any); len(cats) != 3 || cats[2] != "2048" {
 		t.Errorf("x categories %v", cats)
 	}
-	_, _, _, bar := scriptArgs(t, out[strings.Index(out, `<div style="flex:2`):])
+	_, _, _, bar := scriptArgs(t, out[split:])
 	bs := bar["series"].([]any)[0].(map[string]any)
-	if v := bs["data"].([]any)[1].(map[string]any)["value"].(float64); v != 1250/1e6 {
-		t.Errorf("footprint bar %v, want 1250/1e6 (millions)", v)
-	}
-	if tip := bs["data"].([]any)[1].(map[string]any)["tooltip"].(map[string]any)["formatter"].(string); !strings.Contains(tip, "1250 tokens indexed (25.0% duplicated)") {
-		t.Errorf("footprint tooltip %q", tip)
+	b := bs["data"].([]any)[1].(map[string]any)
+	if b["value"].(float64) != 1250/1e6 || !strings.Contains(b["tooltip"].(map[string]any)["formatter"].(string), "+25%") {
+		t.Errorf("footprint bar %v: want 1250/1e6 million tokens, +25%%", b)
 	}
 
 	bad := QualityAtBudget("t", "nDCG", budgets, 1000, []BudgetCurve{{Name: "short", Values: []float64{1}}})
-	if !strings.Contains(bad, "ranklab-error") || strings.Contains(bad, "<script") {
-		t.Errorf("mismatched curve: %s", bad)
+	if !strings.Contains(bad, "ranklab-error") || strings.Count(bad, "<script") != 1 {
+		t.Errorf("mismatched curve: want the error box beside the footprint chart: %s", bad)
 	}
 }

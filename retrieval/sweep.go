@@ -120,7 +120,7 @@ func (s Sweep) BudgetComparison(ch Chunking, m rag.BudgetMeasure) (c compare.Com
 	if run < 1 || j < 0 {
 		return compare.Comparison{}, false
 	}
-	return comparisonOf(s.Budget, run, j), true
+	return s.Budget.Comparison(ch.String(), m.String()), true
 }
 
 // RunSweep indexes c once per configuration (BuildTokenized), searches the collection's queries
@@ -265,7 +265,7 @@ func (s *Sweep) compare(opt compare.Options) error {
 		}
 		s.Reports[j] = rep
 		for i := 1; i < len(s.Rows); i++ {
-			c := comparisonOf(rep, i, 0)
+			c := rep.Comparison(s.Rows[i].Chunking.String(), m.String())
 			if s.Rows[i].Compare == nil {
 				s.Rows[i].Compare = make([]Comparison, len(s.Measures))
 			}
@@ -285,15 +285,6 @@ func (s *Sweep) compare(opt compare.Options) error {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	return nil
-}
-
-// comparisonOf returns the comparison of the report's run i (≥ 1) with its baseline on measure j.
-func comparisonOf(r compare.Report, i, j int) compare.Comparison {
-	k := slices.IndexFunc(r.Comparisons, func(c compare.Comparison) bool { return c.Run == i && c.Measure == j })
-	if k < 0 {
-		panic(fmt.Sprintf("retrieval: the report has no comparison of run %d on measure %d", i, j))
-	}
-	return r.Comparisons[k]
 }
 
 // Table returns the sweep as a table of strings, one row per configuration: the chunking,
@@ -346,7 +337,7 @@ func (s Sweep) BudgetTable() (header []string, rows [][]string) {
 					row = append(row, "", "")
 					continue
 				}
-				c := comparisonOf(s.Budget, i, j)
+				c := s.Budget.Comparison(r.Chunking.String(), ms[j].String())
 				row = append(row, fmt.Sprintf("%+.4f [%+.4f, %+.4f]", c.Diff, c.CILow, c.CIHigh), fmt.Sprintf("%.3g", c.PTHolm))
 			}
 			rows = append(rows, row)
