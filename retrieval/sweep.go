@@ -345,3 +345,35 @@ func (s Sweep) BudgetTable() (header []string, rows [][]string) {
 	}
 	return header, rows
 }
+
+// BudgetGrid returns one budget measure of the sweep as a grid of strings: a row per
+// configuration, a column per budget, each cell the mean, then for the other configurations the
+// difference to the baseline with its bootstrap interval and a "*" when the Holm-adjusted t-test
+// p (Holm over the whole budget report) is at most 0.05:
+//
+//	0.567  +0.564 [+0.513, +0.613] *
+//
+// name is "R", "nDCG" or "Success". Numbers are rounded to 3 decimals for reading.
+func (s Sweep) BudgetGrid(name string) (header []string, rows [][]string) {
+	header = []string{"config"}
+	for _, b := range s.Budgets {
+		header = append(header, fmt.Sprintf("%s@%dtok", name, b))
+	}
+	for i, r := range s.Rows {
+		row := []string{r.Chunking.String()}
+		for _, b := range s.Budgets {
+			m := rag.BudgetMeasure{Name: name, Tokens: b}
+			cell := fmt.Sprintf("%.3f", r.Budget.Mean(m))
+			if i > 0 {
+				c := s.Budget.Comparison(r.Chunking.String(), m.String())
+				cell += fmt.Sprintf("  %+.3f [%+.3f, %+.3f]", c.Diff, c.CILow, c.CIHigh)
+				if c.SignificantT(0.05) {
+					cell += " *"
+				}
+			}
+			row = append(row, cell)
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
+}

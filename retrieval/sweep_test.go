@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/gob"
 	"encoding/json"
 	"math"
@@ -63,6 +64,10 @@ func checkSweep(t *testing.T, c Collection, sw Sweep, configs []Chunking) {
 		}
 	}
 	checkBudgets(t, sw)
+	h, rows := sw.BudgetGrid("nDCG")
+	if len(h) != len(sw.Budgets)+1 || len(rows) != len(sw.Rows) || rows[0][1] != fmt.Sprintf("%.3f", sw.Rows[0].Budget.Mean(rag.NDCGAt(sw.Budgets[0]))) {
+		t.Errorf("BudgetGrid: header %v, %d rows, first cell %q", h, len(rows), rows[0][1])
+	}
 }
 
 // checkBudgets checks the budget results of every row: every qrels query evaluated, values in
