@@ -2,9 +2,9 @@ package retrieval
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/gob"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
