@@ -37,7 +37,7 @@ func SweepBudgets() []int { return []int{128, 256, 512, 1024, 2048, 4096} }
 // bootstrap resamples, seed 42).
 type SweepOptions struct {
 	Chunkings    []Chunking // nil: SweepChunkings(); the first one is the baseline
-	Budgets      []int      // nil: SweepBudgets()
+	Budgets      []int      // nil: SweepBudgets(); empty (not nil): no budgets, document measures only
 	Aggregation  Aggregation
 	Model        Model  // nil: Anserini's BM25
 	Depth        int    // documents retrieved per query; 0: 1000
@@ -137,8 +137,8 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	if opt.Budgets == nil {
 		opt.Budgets = SweepBudgets()
 	}
-	if len(opt.Chunkings) == 0 || len(opt.Budgets) == 0 {
-		return Sweep{}, fmt.Errorf("sweep: no configurations or no budgets")
+	if len(opt.Chunkings) == 0 {
+		return Sweep{}, fmt.Errorf("sweep: no configurations")
 	}
 	if opt.Model == nil {
 		opt.Model = Anserini
@@ -192,6 +192,8 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		}
 
 		t0 = time.Now()
+		// ChunkDepth counts chunks: every chunk holds a token, so maxBudget + 1 chunks pass any
+		// budget; without budgets one chunk is ranked and not used.
 		runs := s.Run(c.Queries, RunOptions{Depth: opt.Depth, ChunkDepth: maxBudget + 1, ChunkTokens: maxBudget, Tag: "sweep"})
 		row.Stages.Search = time.Since(t0)
 
@@ -200,9 +202,11 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		if err != nil {
 			return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
 		}
-		row.Budget, err = rag.EvaluateBudgets(c.Qrels, runs.Chunks, s.ChunkMap(), eval.Options{}, budgetMeasures...)
-		if err != nil {
-			return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
+		if len(budgetMeasures) > 0 {
+			row.Budget, err = rag.EvaluateBudgets(c.Qrels, runs.Chunks, s.ChunkMap(), eval.Options{}, budgetMeasures...)
+			if err != nil {
+				return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
+			}
 		}
 		row.Stages.Evaluate = time.Since(t0)
 		sw.Rows = append(sw.Rows, row)
@@ -244,7 +248,7 @@ func (s *Sweep) compare(opt compare.Options) error {
 	}
 	universe := s.Rows[0].Result.Queries
 	for _, r := range s.Rows[1:] {
-		if !slices.Equal(r.Result.Queries, universe) || !slices.Equal(r.Budget.Queries, universe) {
+		if !slices.Equal(r.Result.Queries, universe) || len(s.Budgets) > 0 && !slices.Equal(r.Budget.Queries, universe) {
 			return fmt.Errorf("sweep: %s evaluated other queries than the baseline", r.Chunking)
 		}
 	}
@@ -271,6 +275,9 @@ func (s *Sweep) compare(opt compare.Options) error {
 			}
 			s.Rows[i].Compare[j] = Comparison{Delta: c.Diff, T: c.T, TP: c.PT, RandP: c.PPerm, TPHolm: c.PTHolm, RandPHolm: c.PPermHolm}
 		}
+	}
+	if len(s.Budgets) == 0 {
+		return nil
 	}
 	names := make([]string, len(s.Budgets)*3)
 	for j, m := range s.BudgetMeasures() {

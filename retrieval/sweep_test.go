@@ -144,6 +144,15 @@ func TestSweepSmall(t *testing.T) {
 			t.Error("a sweep read back differs")
 		}
 	}
+	// No budgets: the document measures and their tests only.
+	docOnly, err := RunSweep(c, SweepOptions{Chunkings: configs, Budgets: []int{}, Permutations: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docOnly.Budget.Runs) != 0 || len(docOnly.Rows[1].Budget.Measures) != 0 || docOnly.Rows[1].Compare[0] != sw.Rows[1].Compare[0] {
+		t.Errorf("Budgets: []int{}: budget report %d runs, row budget %v; document comparison %+v, want %+v",
+			len(docOnly.Budget.Runs), docOnly.Rows[1].Budget.Measures, docOnly.Rows[1].Compare[0], sw.Rows[1].Compare[0])
+	}
 	if _, err := RunSweep(c, SweepOptions{Chunkings: []Chunking{{Chunk: 4, Overlap: 4}}}); err == nil {
 		t.Error("RunSweep with overlap = chunk: want an error")
 	}

@@ -223,7 +223,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	perms := fs.Int("permutations", stats.DefaultPermutations, "sign flips of the randomization test")
 	resamples := fs.Int("resamples", stats.DefaultResamples, "bootstrap resamples of the intervals")
 	seed := fs.Uint64("seed", stats.DefaultSeed, "seed of the randomization test and the bootstrap")
-	budgetList := fs.String("budgets", "", "comma-separated token budgets (default 128,256,512,1024,2048,4096)")
+	budgetList := fs.String("budgets", "", "comma-separated token budgets (default 128,256,512,1024,2048,4096; none: document measures only)")
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}
@@ -246,7 +246,9 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var budgets []int
-	if *budgetList != "" {
+	if *budgetList == "none" {
+		budgets = []int{}
+	} else if *budgetList != "" {
 		for _, b := range strings.Split(*budgetList, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(b))
 			if err != nil || n < 1 {
@@ -297,12 +299,19 @@ func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
 	if err := writeTable(w, sw.Table); err != nil {
 		return err
 	}
+	if len(sw.Budgets) == 0 {
+		return writeStages(w, sw.Stages)
+	}
 	fmt.Fprintln(w, "\nAt a token budget B: the documents of the longest prefix of the ranked chunks that fits B tokens.")
 	fmt.Fprintln(w, "Δ: against whole documents at the same budget, with its bootstrap interval; p: t-test, Holm over the whole table")
 	if err := writeTable(w, sw.BudgetTable); err != nil {
 		return err
 	}
-	st := sw.Stages
+	return writeStages(w, sw.Stages)
+}
+
+// writeStages prints the time spent per stage of a sweep.
+func writeStages(w io.Writer, st retrieval.Stages) error {
 	_, err := fmt.Fprintf(w, "time: tokenize %.2fs, index %.2fs, search %.2fs, evaluate %.2fs; total %.2fs\n",
 		st.Tokenize.Seconds(), st.Index.Seconds(), st.Search.Seconds(), st.Evaluate.Seconds(), st.Total().Seconds())
 	return err
