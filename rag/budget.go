@@ -185,16 +185,6 @@ func (r BudgetResult) column(m BudgetMeasure) int {
 // Mean returns the mean of m over the queries. It panics when m was not evaluated.
 func (r BudgetResult) Mean(m BudgetMeasure) float64 { return r.Means[r.column(m)] }
 
-// PerQuery returns each query's value of m as a new map. It panics when m was not evaluated.
-func (r BudgetResult) PerQuery(m BudgetMeasure) map[string]float64 {
-	j := r.column(m)
-	out := make(map[string]float64, len(r.Queries))
-	for i, q := range r.Queries {
-		out[q] = r.Values[i][j]
-	}
-	return out
-}
-
 // Column returns the values of m in the order of Queries. It panics when m was not evaluated.
 func (r BudgetResult) Column(m BudgetMeasure) []float64 {
 	j := r.column(m)

@@ -61,6 +61,34 @@ const mapHeader = "chunk-id doc-id start end"
 func ReadChunkMap(r io.Reader, name string) (ChunkMap, error) {
 	m := ChunkMap{}
 	seen := map[string]int{}
+	err := readRecords(r, name, mapHeader, func(f [][]byte, line int) error {
+		start, end, err := parseSpan(f[2], f[3])
+		if err != nil {
+			return parseErr(name, line, ErrSpan, "%v", err)
+		}
+		id := string(f[0])
+		if prev, dup := seen[id]; dup {
+			return parseErr(name, line, eval.ErrDuplicate, "chunk %q listed twice (first on line %d)", id, prev)
+		}
+		seen[id] = line
+		m[id] = Span{Doc: string(f[1]), Start: start, End: end}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(m) == 0 {
+		return nil, parseErr(name, 0, eval.ErrEmpty, "no chunk")
+	}
+	return m, nil
+}
+
+// readRecords calls fn with the fields and line number of each record of a whitespace-separated
+// file whose records have exactly as many fields as header has words; a first line equal to the
+// header is skipped. An empty line or a wrong field count is a *eval.ParseError, as is an error
+// fn returns or a read error.
+func readRecords(r io.Reader, name, header string, fn func(f [][]byte, line int) error) error {
+	want := len(strings.Fields(header))
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<16), 1<<26)
 	line := 0
@@ -69,32 +97,22 @@ func ReadChunkMap(r io.Reader, name string) (ChunkMap, error) {
 		line++
 		f, _ = scan.Fields(scan.TrimCR(sc.Bytes()), f[:0], 0)
 		if len(f) == 0 {
-			return nil, parseErr(name, line, eval.ErrEmptyLine, "")
+			return parseErr(name, line, eval.ErrEmptyLine, "")
 		}
-		if line == 1 && isHeader(f, mapHeader) {
+		if line == 1 && isHeader(f, header) {
 			continue
 		}
-		if len(f) != 4 {
-			return nil, parseErr(name, line, eval.ErrFieldCount, "got %d, want 4 (%s)", len(f), mapHeader)
+		if len(f) != want {
+			return parseErr(name, line, eval.ErrFieldCount, "got %d, want %d (%s)", len(f), want, header)
 		}
-		start, end, err := parseSpan(f[2], f[3])
-		if err != nil {
-			return nil, parseErr(name, line, ErrSpan, "%v", err)
+		if err := fn(f, line); err != nil {
+			return err
 		}
-		id := string(f[0])
-		if prev, dup := seen[id]; dup {
-			return nil, parseErr(name, line, eval.ErrDuplicate, "chunk %q listed twice (first on line %d)", id, prev)
-		}
-		seen[id] = line
-		m[id] = Span{Doc: string(f[1]), Start: start, End: end}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &eval.ParseError{File: name, Line: line + 1, Err: err}
+		return &eval.ParseError{File: name, Line: line + 1, Err: err}
 	}
-	if len(m) == 0 {
-		return nil, parseErr(name, 0, eval.ErrEmpty, "no chunk")
-	}
-	return m, nil
+	return nil
 }
 
 // ReadChunkMapFile reads a chunk map file, gunzipping it when it starts with gzip's magic bytes.

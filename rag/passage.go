@@ -1,7 +1,6 @@
 package rag
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"maps"
@@ -42,29 +41,15 @@ const passageHeader = "query-id doc-id start end grade"
 func ReadPassageQrels(r io.Reader, name string) (PassageQrels, error) {
 	pq := PassageQrels{}
 	seen := map[string]map[Span]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<26)
-	line, n := 0, 0
-	var f [][]byte
-	for sc.Scan() {
-		line++
-		f, _ = scan.Fields(scan.TrimCR(sc.Bytes()), f[:0], 0)
-		if len(f) == 0 {
-			return nil, parseErr(name, line, eval.ErrEmptyLine, "")
-		}
-		if line == 1 && isHeader(f, passageHeader) {
-			continue
-		}
-		if len(f) != 5 {
-			return nil, parseErr(name, line, eval.ErrFieldCount, "got %d, want 5 (%s)", len(f), passageHeader)
-		}
+	n := 0
+	err := readRecords(r, name, passageHeader, func(f [][]byte, line int) error {
 		start, end, err := parseSpan(f[2], f[3])
 		if err != nil {
-			return nil, parseErr(name, line, ErrSpan, "%v", err)
+			return parseErr(name, line, ErrSpan, "%v", err)
 		}
 		g, err := strconv.ParseInt(string(f[4]), 10, 32)
 		if err != nil || g == eval.Unjudged {
-			return nil, parseErr(name, line, eval.ErrGrade, "%q", f[4])
+			return parseErr(name, line, eval.ErrGrade, "%q", f[4])
 		}
 		q := string(f[0])
 		s := Span{Doc: string(f[1]), Start: start, End: end}
@@ -72,14 +57,15 @@ func ReadPassageQrels(r io.Reader, name string) (PassageQrels, error) {
 			seen[q] = map[Span]int{}
 		}
 		if prev, dup := seen[q][s]; dup {
-			return nil, parseErr(name, line, eval.ErrDuplicate, "span %s [%d, %d) judged twice for query %q (first on line %d)", s.Doc, start, end, q, prev)
+			return parseErr(name, line, eval.ErrDuplicate, "span %s [%d, %d) judged twice for query %q (first on line %d)", s.Doc, start, end, q, prev)
 		}
 		seen[q][s] = line
 		pq[q] = append(pq[q], Passage{Span: s, Grade: int(g)})
 		n++
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &eval.ParseError{File: name, Line: line + 1, Err: err}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if n == 0 {
 		return nil, parseErr(name, 0, eval.ErrEmpty, "no judgment")

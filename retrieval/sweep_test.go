@@ -107,20 +107,7 @@ func checkBudgets(t *testing.T, sw Sweep) {
 }
 
 func TestSweepSmall(t *testing.T) {
-	corpus := `{"_id":"d1","title":"Zebras","text":"zebras graze on the open savanna grass all day long while lions watch"}
-{"_id":"d2","title":"Quartz","text":"quartz is a hard mineral made of silicon and oxygen found in many rocks"}
-{"_id":"d3","title":"Lions","text":"lions hunt zebras at night and sleep in the shade of the savanna trees"}
-{"_id":"d4","title":"","text":""}
-`
-	queries := `{"_id":"1","text":"zebra savanna"}
-{"_id":"2","text":"silicon mineral"}
-{"_id":"3","text":"night hunting lions"}
-`
-	qrels := "query-id\tcorpus-id\tscore\n1\td1\t2\n1\td3\t1\n2\td2\t1\n3\td3\t1\n"
-	c, err := ReadCollection(writeCollection(t, map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels}), "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := smallCollection(t)
 	configs := []Chunking{Whole, {Chunk: 4}, {Chunk: 4, Overlap: 1}, {Chunk: 8, Overlap: 2}}
 	sw, err := RunSweep(c, SweepOptions{Chunkings: configs, Permutations: 200})
 	if err != nil {
