@@ -114,7 +114,7 @@ func (m BudgetMeasure) docMeasure() eval.Measure {
 // pipeline that concatenates chunk texts pays for them. It returns an error when a chunk is not
 // in m or is listed twice.
 func Context(chunks []eval.ScoredDoc, m ChunkMap, budget int) (ids []string, used int, err error) {
-	cs, err := resolve("", chunks, m)
+	cs, err := resolve("the chunk list", chunks, m)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -156,7 +156,7 @@ func ContextRun(run eval.Run, m ChunkMap, budget int) (eval.Run, error) {
 	}
 	out := eval.Run{Tag: run.Tag, Queries: make(map[string][]eval.ScoredDoc, len(run.Queries))}
 	for _, q := range slices.Sorted(maps.Keys(run.Queries)) {
-		cs, err := resolve(q, run.Queries[q], m)
+		cs, err := resolve(queryName(q), run.Queries[q], m)
 		if err != nil {
 			return eval.Run{}, err
 		}

@@ -97,24 +97,28 @@ type chunked struct {
 	score float64
 }
 
-// resolve ranks a query's chunks in trec_eval's order (eval.Rank) and looks each up in m.
-func resolve(q string, docs []eval.ScoredDoc, m ChunkMap) ([]chunked, error) {
+// resolve ranks a query's chunks in trec_eval's order (eval.Rank) and looks each up in m. where
+// names the ranking in errors ("query \"q1\"").
+func resolve(where string, docs []eval.ScoredDoc, m ChunkMap) ([]chunked, error) {
 	ranked := eval.Rank(docs)
 	out := make([]chunked, len(ranked))
 	seen := make(map[string]bool, len(ranked))
 	for i, d := range ranked {
 		s, ok := m[d.Doc]
 		if !ok {
-			return nil, fmt.Errorf("query %q: chunk %q is not in the chunk map", q, d.Doc)
+			return nil, fmt.Errorf("%s: chunk %q is not in the chunk map", where, d.Doc)
 		}
 		if seen[d.Doc] {
-			return nil, fmt.Errorf("query %q: chunk %q listed twice", q, d.Doc)
+			return nil, fmt.Errorf("%s: chunk %q listed twice", where, d.Doc)
 		}
 		seen[d.Doc] = true
 		out[i] = chunked{id: d.Doc, span: s, score: d.Score}
 	}
 	return out, nil
 }
+
+// queryName names query q in errors.
+func queryName(q string) string { return fmt.Sprintf("query %q", q) }
 
 // firstChunks returns, for every document of m, the ID of its first chunk: the smallest in the
 // order span start, span end, chunk ID.
@@ -147,7 +151,7 @@ func DocRun(run eval.Run, m ChunkMap, agg Aggregation) (eval.Run, error) {
 	}
 	out := eval.Run{Tag: run.Tag, Queries: make(map[string][]eval.ScoredDoc, len(run.Queries))}
 	for _, q := range slices.Sorted(maps.Keys(run.Queries)) {
-		cs, err := resolve(q, run.Queries[q], m)
+		cs, err := resolve(queryName(q), run.Queries[q], m)
 		if err != nil {
 			return eval.Run{}, err
 		}
@@ -181,7 +185,7 @@ func DocRun(run eval.Run, m ChunkMap, agg Aggregation) (eval.Run, error) {
 func Dedup(run eval.Run, m ChunkMap, k int) (eval.Run, error) {
 	out := eval.Run{Tag: run.Tag, Queries: make(map[string][]eval.ScoredDoc, len(run.Queries))}
 	for _, q := range slices.Sorted(maps.Keys(run.Queries)) {
-		cs, err := resolve(q, run.Queries[q], m)
+		cs, err := resolve(queryName(q), run.Queries[q], m)
 		if err != nil {
 			return eval.Run{}, err
 		}

@@ -186,7 +186,7 @@ func EvaluatePassages(pq PassageQrels, run eval.Run, m ChunkMap, opt eval.Option
 		if !ok {
 			res.Missing = append(res.Missing, q)
 		}
-		cs, err := resolve(q, docs, m)
+		cs, err := resolve(queryName(q), docs, m)
 		if err != nil {
 			return BudgetResult{}, err
 		}
