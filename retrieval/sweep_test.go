@@ -155,7 +155,7 @@ func TestSweepCranfield(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw, err := RunSweep(c, SweepOptions{Permutations: 1000})
+	sw, err := RunSweep(c, SweepOptions{Budgets: []int{256, 2048}, Permutations: 1000, Resamples: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
