@@ -97,19 +97,20 @@ func TestFuseEqualsRanx(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var runs []eval.Run
-		for _, b := range []struct {
-			ch retrieval.Chunking
-			m  retrieval.Model
-		}{{retrieval.Whole, retrieval.Anserini}, {retrieval.Whole, retrieval.AnseriniQL}, {retrieval.Chunking{Chunk: 128}, retrieval.Anserini}} {
-			if coll.name == "cranfield" && b.ch.Chunk > 0 {
-				continue
-			}
-			s, err := retrieval.Build(c, b.ch, b.m, retrieval.MaxP)
+		s, err := retrieval.Build(c, retrieval.Whole, retrieval.Anserini, retrieval.MaxP)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ql := *s // the same index scored by query likelihood
+		ql.Model = retrieval.AnseriniQL
+		opt := retrieval.RunOptions{Depth: 100, Tag: "r"}
+		runs := []eval.Run{s.Run(c.Queries, opt).Docs, ql.Run(c.Queries, opt).Docs}
+		if coll.name == "scifact" {
+			chunked, err := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, retrieval.MaxP)
 			if err != nil {
 				t.Fatal(err)
 			}
-			runs = append(runs, s.Run(c.Queries, retrieval.RunOptions{Depth: 100, Tag: "r"}).Docs)
+			runs = append(runs, chunked.Run(c.Queries, opt).Docs)
 		}
 		sets[coll.name] = commonQueries(runs)
 	}

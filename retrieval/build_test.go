@@ -151,6 +151,18 @@ func TestQLSearcher(t *testing.T) {
 	if len(got) != 1 || got[0].Doc != "d2" || got[0].Score != unit[1] {
 		t.Errorf("QL search = %v, want d2 with %v", got, unit[1])
 	}
+	// A copy of a BM25 searcher with the QL model scores the same index as a QL build does.
+	bm, err := Build(c, Whole, Anserini, MaxP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyQL := *bm
+	copyQL.Model = AnseriniQL
+	for _, q := range c.Queries {
+		if a, b := copyQL.Search(q, 0), s.Search(q, 0); !slices.Equal(a, b) {
+			t.Errorf("query %s: QL on a copy %v, QL build %v", q.ID, a, b)
+		}
+	}
 	if _, err := Build(c, Whole, QLDirichlet{}, MaxP); err == nil {
 		t.Error("mu = 0: want an error")
 	}

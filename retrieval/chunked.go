@@ -33,6 +33,8 @@ func ChunkID(doc string, i int) string { return doc + "#" + strconv.Itoa(i) }
 // (Aggregation.Score; no chunk-level cut-off before aggregation). With whole documents each
 // document is one unit and the aggregation makes no difference. Results are ranked as trec_eval
 // ranks them (score descending, ID descending), so cutting at k agrees with the evaluation.
+// The index does not depend on the model: a copy of a Searcher with another Model (or
+// Aggregation) scores the same index another way without indexing again.
 type Searcher struct {
 	Chunking    Chunking
 	Aggregation Aggregation
