@@ -234,7 +234,7 @@ var aspects = []aspect{
 					break
 				}
 			}
-			return fmt.Sprintf("recip_rank is not cut at %d: %s find their first relevant doc below rank %d (query %q: rank %d)", v.Measure.Cutoff, countQueries(len(qs)), v.Measure.Cutoff, q, first)
+			return fmt.Sprintf("recip_rank is not cut at %d: %s %s their first relevant doc below rank %d (query %q: rank %d)", v.Measure.Cutoff, countQueries(len(qs)), verb(len(qs), "finds", "find"), v.Measure.Cutoff, q, first)
 		},
 	},
 	{ // recall divided by min(R, k)
@@ -245,7 +245,7 @@ var aspects = []aspect{
 			if len(qs) == 0 {
 				return ""
 			}
-			return fmt.Sprintf("capped at min(R, k): %s have R > k = %d (query %q: R = %d)", countQueries(len(qs)), v.Measure.Cutoff, qs[0], relevantCount(d, qs[0]))
+			return fmt.Sprintf("capped at min(R, k): %s %s R > k = %d (query %q: R = %d)", countQueries(len(qs)), has(len(qs)), v.Measure.Cutoff, qs[0], relevantCount(d, qs[0]))
 		},
 	},
 	{ // precision divided by the docs retrieved
@@ -256,7 +256,7 @@ var aspects = []aspect{
 			if len(qs) == 0 {
 				return ""
 			}
-			return fmt.Sprintf("divides by the docs retrieved, not k = %d: %s retrieve fewer (query %q: %d)", v.Measure.Cutoff, countQueries(len(qs)), qs[0], len(v.ranking(d, qs[0])))
+			return fmt.Sprintf("divides by the docs retrieved, not k = %d: %s %s fewer (query %q: %d)", v.Measure.Cutoff, countQueries(len(qs)), retrieve(len(qs)), qs[0], len(v.ranking(d, qs[0])))
 		},
 	},
 	{ // ideal DCG over all relevant docs
@@ -267,7 +267,7 @@ var aspects = []aspect{
 			if len(qs) == 0 {
 				return ""
 			}
-			return fmt.Sprintf("ideal DCG over all R relevant docs, not the first k = %d: %s have R > k (query %q: R = %d)", v.Measure.Cutoff, countQueries(len(qs)), qs[0], relevantCount(d, qs[0]))
+			return fmt.Sprintf("ideal DCG over all R relevant docs, not the first k = %d: %s %s R > k (query %q: R = %d)", v.Measure.Cutoff, countQueries(len(qs)), has(len(qs)), qs[0], relevantCount(d, qs[0]))
 		},
 	},
 	{ // gain 1 for every relevant doc
@@ -282,7 +282,7 @@ var aspects = []aspect{
 			for _, g := range d.qrels[qs[0]] {
 				top = max(top, g)
 			}
-			return fmt.Sprintf("gain 1 for every relevant doc, not the grade: %s have grades above 1 (query %q: up to %d)", countQueries(len(qs)), qs[0], top)
+			return fmt.Sprintf("gain 1 for every relevant doc, not the grade: %s %s grades above 1 (query %q: up to %d)", countQueries(len(qs)), has(len(qs)), qs[0], top)
 		},
 	},
 	{ // granular MRR
@@ -320,6 +320,13 @@ var aspects = []aspect{
 			return fmt.Sprintf("the mean is rounded to %d decimals", v.Round)
 		},
 	},
+}
+
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func retrieve(n int) string {
