@@ -47,7 +47,7 @@ type Table struct {
 // (eval.Options{AllQueries: true}); the other rows follow the rules each Convention documents,
 // with each query's docs taken in the run's file order (eval.ReadRun keeps it). The inputs
 // are not modified. It returns an error for a measure the table does not compare (see
-// checkMeasure), no measure, or qrels without a query.
+// CheckMeasure), no measure, or qrels without a query.
 func Compare(qrels eval.Qrels, run eval.Run, measures ...eval.Measure) (Table, error) {
 	if len(measures) == 0 {
 		return Table{}, errors.New("conventions: no measure")
@@ -56,7 +56,7 @@ func Compare(qrels eval.Qrels, run eval.Run, measures ...eval.Measure) (Table, e
 		return Table{}, errors.New("conventions: the qrels have no query")
 	}
 	for _, m := range measures {
-		if err := checkMeasure(m); err != nil {
+		if err := CheckMeasure(m); err != nil {
 			return Table{}, err
 		}
 	}

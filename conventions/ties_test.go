@@ -118,7 +118,7 @@ func TestBandAgainstEnumeration(t *testing.T) {
 // likely for it: E[RR] = (1 + 1/2 + 1/3 + 1/4)/4, E[P@2] = 2·(1/4)/2, E[nDCG@2] =
 // (1/4)(1 + 1/log2 3) / 1.
 func TestBandArithmetic(t *testing.T) {
-	docs := []eval.ScoredDoc{{"a", 1}, {"b", 1}, {"c", 1}, {"d", 1}, {"e", 0.5}}
+	docs := []eval.ScoredDoc{{Doc: "a", Score: 1}, {Doc: "b", Score: 1}, {Doc: "c", Score: 1}, {Doc: "d", Score: 1}, {Doc: "e", Score: 0.5}}
 	judged := map[string]int{"c": 1, "e": 0}
 	for _, tc := range []struct {
 		m                       eval.Measure

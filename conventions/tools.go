@@ -283,8 +283,9 @@ func Conventions() []Convention {
 	}
 }
 
-// checkMeasure reports a measure the conventions table does not compare.
-func checkMeasure(m eval.Measure) error {
+// CheckMeasure reports a measure the conventions table does not compare: the table compares
+// P@k, R@k, nDCG, nDCG@k, RR, RR@k, AP, AP@k and Success@k, without rel= and with linear gain.
+func CheckMeasure(m eval.Measure) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}

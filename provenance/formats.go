@@ -12,7 +12,7 @@ import (
 // object's own members keep their order and bytes; the stamp is indented like a member of an
 // object indented by two spaces. It returns an error when js is not one JSON object.
 func AppendJSON(js []byte, s Stamp) ([]byte, error) {
-	trimmed := bytes.TrimRight(js, " \t\r\n")
+	trimmed := bytes.Trim(js, " \t\r\n")
 	if !json.Valid(trimmed) || len(trimmed) < 2 || trimmed[0] != '{' || trimmed[len(trimmed)-1] != '}' {
 		return nil, errors.New("provenance: not a JSON object")
 	}

@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/compare"
+	"github.com/ranklab/ranklab/provenance"
 	"github.com/ranklab/ranklab/stats"
 )
 
@@ -37,17 +39,21 @@ so; queries only in a run are ignored and named.
   -l N              relevance level for binary measures (trec_eval -l, default 1)
   -M N              keep the first N ranked docs of each query (trec_eval -M)
   -f FORMAT         text (default), json, csv, md, latex or html
+  --stamp           also stamp the text output (json, csv, md, latex and html carry a
+                    provenance stamp by default: version, conventions, flags, SHA-256 of inputs)
+  --no-stamp        no provenance stamp
   -h                this help
 `
 
 var defaultCompareMeasures = []string{"nDCG@10", "AP", "P@10"}
 
 type compareArgs struct {
-	files    []string
-	measures []string
-	opt      compare.Options
-	format   string
-	help     bool
+	files          []string
+	measures       []string
+	opt            compare.Options
+	format         string
+	help           bool
+	stamp, noStamp bool
 }
 
 func parseCompareArgs(args []string) (compareArgs, error) {
@@ -103,6 +109,10 @@ func parseCompareArgs(args []string) (compareArgs, error) {
 		switch name {
 		case "h", "help":
 			a.help = true
+		case "stamp":
+			a.stamp = true
+		case "no-stamp":
+			a.noStamp = true
 		case "m", "measure":
 			var v string
 			if v, err = value(); err == nil {
@@ -197,6 +207,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
 		return 1
 	}
+	refuseFailedRuns(&r, a.files[0], a.files[1:], a.opt.Eval.RelLevel, stderr)
 	var out string
 	switch a.format {
 	case "json":
@@ -212,7 +223,22 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	default:
 		out = r.Text()
 	}
-	if _, err := io.WriteString(stdout, out); err != nil {
+	data := []byte(out)
+	if wantStamp(a.format, a.stamp, a.noStamp) {
+		in := []provenance.File{{Role: "qrels", Path: a.files[0]}}
+		for i, p := range a.files[1:] {
+			in = append(in, provenance.File{Role: fmt.Sprintf("run %d", i+1), Path: p})
+		}
+		st, err := provenance.New("ranklab compare", args, compareConventions(a.opt, measures), in...)
+		if err == nil {
+			data, err = stampOutput(a.format, data, st)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
+			return 1
+		}
+	}
+	if _, err := stdout.Write(data); err != nil {
 		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
 		return 1
 	}
@@ -222,4 +248,44 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// refuseFailedRuns runs the preflight (package check) on the compared files and refuses every
+// run that fails it, naming its first error: an empty run, one sharing no query or no judged doc
+// with the qrels, near-matching query IDs, a byte order mark, ... is not a result, so no
+// difference involving it is called significant. A preflight that cannot run is reported and
+// refuses nothing.
+func refuseFailedRuns(r *compare.Report, qrelsPath string, runPaths []string, relLevel int, stderr io.Writer) {
+	pre, err := check.Files(qrelsPath, runPaths, check.Options{RelLevel: relLevel})
+	if err != nil {
+		fmt.Fprintf(stderr, "ranklab compare: preflight not run: %v\n", err)
+		return
+	}
+	for i, p := range runPaths {
+		if pre.RunOK(i) {
+			continue
+		}
+		for _, f := range pre.Findings {
+			if f.Severity == check.Error && (f.File == p || f.File == qrelsPath) {
+				r.Refuse(i, "ranklab check: "+f.String())
+				break
+			}
+		}
+	}
+}
+
+// compareConventions lists the rules of a comparison for its stamp: the evaluation's, the
+// paired query set, the tests and their seeds.
+func compareConventions(o compare.Options, measures []eval.Measure) []string {
+	eo := o.Eval
+	eo.AllQueries = true // compare scores missing rankings as -c does
+	out := provenance.EvalConventions(eo, measures)
+	o2 := o
+	if o2.Seed == 0 {
+		o2.Seed = stats.DefaultSeed
+	}
+	out = append(out, fmt.Sprintf("paired query set: the qrels queries some run ranks (every qrels query with -c); tests %s, seed %d, permutations %d, resamples %d, level %v, alpha %v (0 = default), Holm over runs x measures",
+		o.Tests, o2.Seed, o.Permutations, o.Resamples, o.Level, o.Alpha))
+	out = append(out, "runs that fail ranklab check are never called significant")
+	return out
 }

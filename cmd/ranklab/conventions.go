@@ -101,6 +101,12 @@ func runConventions(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab conventions: %v\n", err)
 		return 2
 	}
+	for _, m := range measures {
+		if err := conventions.CheckMeasure(m); err != nil {
+			fmt.Fprintf(stderr, "ranklab %v\n", err)
+			return 2
+		}
+	}
 	qrels, err := eval.ReadQrelsFile(files[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab conventions: %v\n", err)
