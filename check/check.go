@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/conventions"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/scan"
@@ -556,4 +557,21 @@ func listIDs(ids []string) string {
 		s += fmt.Sprintf(", ... (%d more)", len(ids)-5)
 	}
 	return s
+}
+
+// RefuseIn refuses in c (a comparison of the same qrels and runs, in the same order as this
+// report's Runs) every run that fails the preflight, naming its first error: such a run is not
+// a result, so no difference involving it is called significant (compare.Report.Refuse).
+func (r Report) RefuseIn(c *compare.Report) {
+	for i, run := range r.Runs {
+		if i >= len(c.Runs) || r.RunOK(i) {
+			continue
+		}
+		for _, f := range r.Findings {
+			if f.Severity == Error && (f.File == run.Path || f.File == r.Qrels) {
+				c.Refuse(i, "ranklab check: "+f.String())
+				break
+			}
+		}
+	}
 }

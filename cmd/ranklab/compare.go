@@ -251,7 +251,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 }
 
 // refuseFailedRuns runs the preflight (package check) on the compared files and refuses every
-// run that fails it, naming its first error: an empty run, one sharing no query or no judged doc
+// run that fails it (check.Report.RefuseIn): an empty run, one sharing no query or no judged doc
 // with the qrels, near-matching query IDs, a byte order mark, ... is not a result, so no
 // difference involving it is called significant. A preflight that cannot run is reported and
 // refuses nothing.
@@ -261,17 +261,7 @@ func refuseFailedRuns(r *compare.Report, qrelsPath string, runPaths []string, re
 		fmt.Fprintf(stderr, "ranklab compare: preflight not run: %v\n", err)
 		return
 	}
-	for i, p := range runPaths {
-		if pre.RunOK(i) {
-			continue
-		}
-		for _, f := range pre.Findings {
-			if f.Severity == check.Error && (f.File == p || f.File == qrelsPath) {
-				r.Refuse(i, "ranklab check: "+f.String())
-				break
-			}
-		}
-	}
+	pre.RefuseIn(r)
 }
 
 // compareConventions lists the rules of a comparison for its stamp: the evaluation's, the
@@ -280,12 +270,12 @@ func compareConventions(o compare.Options, measures []eval.Measure) []string {
 	eo := o.Eval
 	eo.AllQueries = true // compare scores missing rankings as -c does
 	out := provenance.EvalConventions(eo, measures)
-	o2 := o
-	if o2.Seed == 0 {
-		o2.Seed = stats.DefaultSeed
+	seed := o.Seed
+	if seed == 0 {
+		seed = stats.DefaultSeed
 	}
 	out = append(out, fmt.Sprintf("paired query set: the qrels queries some run ranks (every qrels query with -c); tests %s, seed %d, permutations %d, resamples %d, level %v, alpha %v (0 = default), Holm over runs x measures",
-		o.Tests, o2.Seed, o.Permutations, o.Resamples, o.Level, o.Alpha))
+		o.Tests, seed, o.Permutations, o.Resamples, o.Level, o.Alpha))
 	out = append(out, "runs that fail ranklab check are never called significant")
 	return out
 }
