@@ -234,7 +234,7 @@ var aspects = []aspect{
 					break
 				}
 			}
-			return fmt.Sprintf("recip_rank is not cut at %d: %s %s their first relevant doc below rank %d (query %q: rank %d)", v.Measure.Cutoff, countQueries(len(qs)), verb(len(qs), "finds", "find"), v.Measure.Cutoff, q, first)
+			return fmt.Sprintf("recip_rank is not cut at %d: %s %s %s first relevant doc below rank %d (query %q: rank %d)", v.Measure.Cutoff, countQueries(len(qs)), has(len(qs)), verb(len(qs), "its", "their"), v.Measure.Cutoff, q, first)
 		},
 	},
 	{ // recall divided by min(R, k)

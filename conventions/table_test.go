@@ -46,7 +46,7 @@ func TestReasons(t *testing.T) {
 			qrels:   "q1 0 c 1\n",
 			run:     "q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 c 3 1 t\n",
 			measure: eval.RRAt(2), conv: "trec_eval 10.0 -c",
-			want: []string{`recip_rank is not cut at 2: 1 query finds their first relevant doc below rank 2 (query "q1": rank 3)`},
+			want: []string{`recip_rank is not cut at 2: 1 query has its first relevant doc below rank 2 (query "q1": rank 3)`},
 		},
 		{
 			name:    "tie broken by doc ID ascending",

@@ -74,17 +74,26 @@ type outcome struct {
 	err     error // the tool stops: nothing else is set
 }
 
-// dataset is one qrels/run pair with the query sets every variant needs.
+// dataset is one qrels/run pair with the query sets every variant needs, and each query's
+// grades in every order asked for so far (a table asks for the same few orders many times).
 type dataset struct {
 	qrels   eval.Qrels
 	run     eval.Run
 	qrelsQ  []string // qrels queries, byte order
 	missing []string // qrels queries without a ranking
 	ignored []string // run queries absent from the qrels
+	graded  map[rankKey]map[string][]int
+}
+
+// rankKey is what decides a query's ranked grades.
+type rankKey struct {
+	order    Order
+	float32  bool
+	dropSelf bool
 }
 
 func newDataset(qrels eval.Qrels, run eval.Run) *dataset {
-	d := &dataset{qrels: qrels, run: run}
+	d := &dataset{qrels: qrels, run: run, graded: map[rankKey]map[string][]int{}}
 	for q := range qrels {
 		d.qrelsQ = append(d.qrelsQ, q)
 		if _, ok := run.Queries[q]; !ok {
@@ -123,11 +132,26 @@ func (v Variant) ranking(d *dataset, q string) []eval.ScoredDoc {
 	return arrange(docs, v.Order, v.Float32)
 }
 
+// grades returns the grades of query q's docs in the variant's order (cached per order).
+func (v Variant) grades(d *dataset, q string) []int {
+	k := rankKey{v.Order, v.Float32, v.DropSelf}
+	byQuery := d.graded[k]
+	if byQuery == nil {
+		byQuery = map[string][]int{}
+		d.graded[k] = byQuery
+	}
+	g, ok := byQuery[q]
+	if !ok {
+		g = d.qrels.Grades(q, v.ranking(d, q))
+		byQuery[q] = g
+	}
+	return g
+}
+
 // value scores query q. It returns NaN for a query left out (Skip) and an error naming the
 // query and what the tool raises when the tool refuses it (Fail).
 func (v Variant) value(d *dataset, q string) (float64, error) {
-	list := v.ranking(d, q)
-	grades := d.qrels.Grades(q, list)
+	grades := v.grades(d, q)
 	judged := d.qrels.Judged(q)
 	m := v.Measure
 	L := level(m)
@@ -145,7 +169,7 @@ func (v Variant) value(d *dataset, q string) (float64, error) {
 			return 0, fmt.Errorf("query %q has no relevant doc: %s", q, v.Raises)
 		}
 	}
-	if len(list) == 0 {
+	if len(grades) == 0 {
 		switch v.NoRetrieved {
 		case Skip:
 			return math.NaN(), nil
