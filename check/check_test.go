@@ -65,7 +65,7 @@ func TestChecks(t *testing.T) {
 		{"no shared query", goodQrels, "7 Q0 a 1 1 t\n", CodeNoOverlap, Error, 0, `shares no query with the qrels`},
 		{"no judged doc", goodQrels, "1 Q0 A 1 1 t\n", CodeNoOverlap, Error, 0, `run doc "A" nearly matches judged doc "a" of query "1"`},
 		{"no relevant", goodQrels + "4 0 f 0\n", "1 Q0 a 1 1 t\n", CodeNoRelevant, Warning, 0, `query "4" has no relevant doc`},
-		{"blank line", goodQrels, "1 Q0 a 1 1 t\n\n", CodeBlank, Error, 2, `blank line`},
+		{"blank line", goodQrels, "1 Q0 a 1 1 t\n\n1 Q0 b 2 0.5 t\n", CodeBlank, Warning, 2, `blank line`},
 		{"comment line", goodQrels, "# run\n1 Q0 a 1 1 t\n", CodeComment, Warning, 1, `comment line`},
 		{"parse", goodQrels, "1 Q0 a 1 high t\n1 Q0 b 1\n", CodeParse, Error, 1, `score "high" is not a finite number`},
 		{"ties", goodQrels, "1 Q0 a 1 1 t\n1 Q0 b 2 1 t\n2 Q0 c 1 1 t\n", CodeTies, Warning, 0, `1 query is tie-sensitive ("1")`},

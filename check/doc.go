@@ -13,7 +13,7 @@
 // misleads; info: facts to read the number with):
 //
 //	parse, empty          error    a line that does not parse (field count, score, grade), an empty file
-//	blank-line            error    a blank line (ranklab's reader refuses it)
+//	blank-line            warning  a blank line (trec_eval 10.0 skips blank run lines, other readers differ)
 //	comment-line          warning  a line starting with "#" (trec_eval 10.0 skips it, others read it)
 //	bom                   error    a UTF-8 byte order mark (trec_eval reads it into the first ID)
 //	id-characters         error    control, invisible or Unicode space characters, invalid UTF-8
@@ -30,7 +30,8 @@
 //	grades                info     the grade distribution and the relevance level the measures use
 //	ties                  warning  queries whose value depends on the order of tied scores, and
 //	                               how far the mean can move (conventions.Ties); info when none
-//	unreadable            error    ranklab's own reader refuses the file (whatever the checks said)
+//	unreadable            error    ranklab's own reader (package eval) refuses the file, whatever the
+//	                               checks above said: a "#" line or a blank line it does not skip
 //
 // A finding prints as "file:line: severity: message". Report.Text groups them; Report.JSON
 // lists them all.

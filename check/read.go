@@ -5,12 +5,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
@@ -91,7 +91,7 @@ func firstField(b []byte) string {
 // blankOrComment reports blank lines and "#" comment lines, which tools read differently.
 func (r *reader) blankOrComment(b []byte, n int) bool {
 	if len(bytes.TrimSpace(b)) == 0 {
-		r.add(Error, CodeBlank, n, "", "blank line: ranklab eval refuses it (trec_eval 10.0 skips blank run lines)")
+		r.add(Warning, CodeBlank, n, "", "blank line: trec_eval 10.0 skips blank run lines, other readers may fail on it or count it")
 		return true
 	}
 	if b[0] == '#' {
@@ -160,8 +160,8 @@ func readRun(in io.Reader, path string) runFile {
 			return
 		}
 		q, d := string(f[0]), string(f[2])
-		score, err := strconv.ParseFloat(string(f[4]), 64)
-		if err != nil || math.IsNaN(score) || math.IsInf(score, 0) {
+		score, err := eval.ParseScore(string(f[4]))
+		if err != nil {
 			r.add(Error, CodeParse, n, q, "score %q is not a finite number", f[4])
 			return
 		}
@@ -221,8 +221,8 @@ func readQrels(in io.Reader, path string) qrelsFile {
 			}
 			q, d, g = string(f[0]), string(f[2]), string(f[3])
 		}
-		grade, err := strconv.ParseInt(g, 10, 32)
-		if err != nil || grade == math.MinInt32 {
+		grade, err := eval.ParseGrade(g)
+		if err != nil {
 			r.add(Error, CodeParse, n, q, "grade %q is not an integer", g)
 			return
 		}
@@ -236,7 +236,7 @@ func readQrels(in io.Reader, path string) qrelsFile {
 		if qf.judged[q] == nil {
 			qf.judged[q] = map[string]int{}
 		}
-		qf.judged[q][d] = int(grade)
+		qf.judged[q][d] = grade
 	})
 	if qf.beir && qf.lines == 1 {
 		r.add(Error, CodeEmpty, 0, "", "BEIR header only, no judgments")
