@@ -60,6 +60,9 @@ func TieBands(r conventions.TieReport, m eval.Measure, max int) string {
 		exp = append(exp, map[string]any{"value": []any{rw.b.Expected, i}, "tooltip": tooltipMap(tip)})
 	}
 	title := fmt.Sprintf("%s: the tie band of %d tie-sensitive queries", m, len(rows))
+	if len(rows) == 1 {
+		title = fmt.Sprintf("%s: the tie band of the 1 tie-sensitive query", m)
+	}
 	if len(rows) > len(shown) {
 		title = fmt.Sprintf("%s: the %d widest of %d tie-sensitive queries", m, len(shown), len(rows))
 	}
