@@ -24,7 +24,7 @@ import (
 //
 // Kernel -> page, another address: the sequence number the state reflects, the normalised
 // control values (the page applies them only if it sent nothing newer), slider maxima, the
-// link, an exported CSV's name, a status line, and Closed when the loop has ended.
+// link, an exported CSV's name and content, a status line, and Closed when the loop has ended.
 type inMsg struct {
 	Seq    int            `json:"seq"`
 	Event  string         `json:"event"`
@@ -32,14 +32,15 @@ type inMsg struct {
 }
 
 type outMsg struct {
-	Seq    int            `json:"seq"`
-	Values map[string]int `json:"values"`
-	Max    map[string]int `json:"max"`
-	Link   string         `json:"link"`
-	CSV    string         `json:"csv,omitempty"`
-	Status string         `json:"status"`
-	Error  string         `json:"error,omitempty"`
-	Closed bool           `json:"closed,omitempty"`
+	Seq     int            `json:"seq"`
+	Values  map[string]int `json:"values"`
+	Max     map[string]int `json:"max"`
+	Link    string         `json:"link"`
+	CSV     string         `json:"csv,omitempty"`      // the exported file's name (beside the notebook)
+	CSVData string         `json:"csv_data,omitempty"` // its content, which the page offers as a download
+	Status  string         `json:"status"`
+	Error   string         `json:"error,omitempty"`
+	Closed  bool           `json:"closed,omitempty"`
 }
 
 // buttons are the events that are actions, carried out even when their values are stale.
