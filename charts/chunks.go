@@ -111,11 +111,11 @@ func ChunkingCard(o lab.Outcome) string {
 		{"duplication", fmt.Sprintf("%.1f%%", 100*f.Duplication)},
 	}
 	var b strings.Builder
-	b.WriteString(`<div class="ranklab-cards" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:#222;max-width:980px">` + "\n")
+	b.WriteString(`<div class="ranklab-cards" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222);max-width:980px">` + "\n")
 	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:10px;margin:4px 0 10px">` + "\n")
 	for _, c := range cells {
-		fmt.Fprintf(&b, `<div style="border:1px solid #ccd;border-radius:6px;padding:6px 12px;min-width:100px;background:#f7f9fc">`+
-			`<div style="font-size:12px;color:#555">%s</div><div style="font-size:20px;font-weight:600">%s</div></div>`+"\n",
+		fmt.Fprintf(&b, `<div style="border:1px solid var(--jp-border-color1,#ccd);border-radius:6px;padding:6px 12px;min-width:100px;background:var(--jp-layout-color2,#f7f9fc)">`+
+			`<div style="font-size:12px;color:var(--jp-content-font-color2,#555)">%s</div><div style="font-size:20px;font-weight:600">%s</div></div>`+"\n",
 			html.EscapeString(c[0]), html.EscapeString(c[1]))
 	}
 	b.WriteString("</div>\n")

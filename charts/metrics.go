@@ -32,18 +32,18 @@ func MetricCards(o lab.Outcome) string {
 		{fmt.Sprintf("relevant in top %d", k), fmt.Sprintf("%d / %d", m.RelevantInK, k), fmt.Sprintf("grade ≥ %d", s.MinGrade)},
 	}
 	var b strings.Builder
-	b.WriteString(`<div class="ranklab-cards" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:#222;max-width:980px">` + "\n")
+	b.WriteString(`<div class="ranklab-cards" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222);max-width:980px">` + "\n")
 	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:10px;margin:4px 0 10px">` + "\n")
 	for _, c := range cards {
-		fmt.Fprintf(&b, `<div style="border:1px solid #ccd;border-radius:6px;padding:8px 14px;min-width:130px;background:#f7f9fc">`+
-			`<div style="font-size:13px;color:#555">%s</div><div style="font-size:24px;font-weight:600">%s</div>`+
-			`<div style="font-size:12px;color:#666">%s</div></div>`+"\n",
+		fmt.Fprintf(&b, `<div style="border:1px solid var(--jp-border-color1,#ccd);border-radius:6px;padding:8px 14px;min-width:130px;background:var(--jp-layout-color2,#f7f9fc)">`+
+			`<div style="font-size:13px;color:var(--jp-content-font-color2,#555)">%s</div><div style="font-size:24px;font-weight:600">%s</div>`+
+			`<div style="font-size:12px;color:var(--jp-content-font-color2,#666)">%s</div></div>`+"\n",
 			html.EscapeString(c.name), html.EscapeString(c.value), html.EscapeString(c.note))
 	}
 	b.WriteString("</div>\n")
 	writeReading(&b, o.Reading)
 	if o.Link != "" {
-		fmt.Fprintf(&b, `<div style="font-size:12px;color:#555">link: <code>%s</code></div>`+"\n", html.EscapeString(o.Link))
+		fmt.Fprintf(&b, `<div style="font-size:12px;color:var(--jp-content-font-color2,#555)">link: <code>%s</code></div>`+"\n", html.EscapeString(o.Link))
 	}
 	b.WriteString("</div>\n")
 	return b.String()

@@ -32,7 +32,7 @@ func formatValue(m lab.Measure, v float64) string {
 // the table.
 func QueryTable(r lab.Result) string {
 	var b strings.Builder
-	b.WriteString(`<div class="ranklab-table" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:#222;max-width:980px;overflow-x:auto">` + "\n")
+	b.WriteString(`<div class="ranklab-table" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222);max-width:980px;overflow-x:auto">` + "\n")
 	fmt.Fprintf(&b, `<table style="border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums">`+
 		`<caption style="text-align:left;font-weight:600;padding:4px 0">%d queries, %d measures</caption>`+"\n", len(r.Queries), len(r.Measures))
 	th := `<th style="border-bottom:2px solid #888;padding:3px 10px;text-align:%s">%s</th>`
@@ -44,7 +44,7 @@ func QueryTable(r lab.Result) string {
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	td := `<td style="border-bottom:1px solid #ddd;padding:2px 10px;text-align:%s%s">%s</td>`
 	if len(r.Queries) > 0 {
-		b.WriteString(`<tr style="background:#f2f5fa">`)
+		b.WriteString(`<tr style="background:var(--jp-layout-color2,#f2f5fa)">`)
 		fmt.Fprintf(&b, td, "left", ";font-weight:600", "all")
 		for j, m := range r.Measures {
 			fmt.Fprintf(&b, td, "right", ";font-weight:600", formatValue(m, r.All(j)))
