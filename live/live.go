@@ -100,12 +100,17 @@ func runLive(s lab.State, opt Options) lab.State {
 	ss.render()
 	gonbui.Sync()
 
+	// A restarted kernel or a stopped server leaves this program orphaned: end it. The watch
+	// lasts until runLive returns, past the loop: a kernel that shuts down may first interrupt the
+	// cell (ending the loop), and the final snapshot's gonbui.Sync then waits for it forever.
+	watch, unwatch := context.WithCancel(context.Background())
+	defer unwatch()
+	go watchParent(watch, os.Getppid(), parentPoll, exitOrphaned)
+
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, opt.Max)
 	defer cancel()
-	// A restarted kernel or a stopped server leaves this program orphaned: end it.
-	go watchParent(ctx, os.Getppid(), parentPoll, exitOrphaned)
 
 	var probe <-chan time.Time
 	if opt.Mode == Auto {
