@@ -160,6 +160,18 @@ else
   fi
 fi
 
+# JupyterLab-side defaults for this environment (overrides.json, read by JupyterLab and
+# Notebook 7; a user's own settings still win): Notebook 7 puts long outputs in a scroll box by
+# default, which would hide most of the live panel (the readings, the ranking, the charts).
+if [ "$JUPYTER" = "$VENV/bin/jupyter" ]; then
+  ov=$VENV/share/jupyter/lab/settings/overrides.json
+  want_ov='{"@jupyter-notebook/notebook-extension:scroll-output": {"autoScrollOutputs": false}}'
+  if [ "$(cat "$ov" 2>/dev/null)" != "$want_ov" ]; then
+    mkdir -p "$(dirname "$ov")" && echo "$want_ov" > "$ov"
+    ok "Notebook 7 shows long outputs whole (autoScrollOutputs off in $ov)"
+  fi
+fi
+
 # --- 3. The GoNB kernel spec ----------------------------------------------------------------
 # GoNB runs `go` and `goimports` through PATH. Jupyter may be started from a shell whose PATH lacks
 # $GOBIN (a fresh account: "goimports: executable file not found in $PATH"), so the kernel spec

@@ -261,8 +261,29 @@ function chartCounts() {
     return { model, dom: all.length, drawn: [...all].filter((e) => e.getAttribute("data-drawn") === "1").length };
   }, classic);
 }
-const waitLive = (timeout) => page.waitForFunction(() => document.querySelector('[data-live-panel][data-live-state="live"]'),
-  null, { timeout, polling: 100 });
+// waitLive waits until the (last) panel is live. GoNB's page script gives the kernel 500 ms to
+// acknowledge its comm (gonb v0.11.5, websocket.js); on a loaded machine that can fail, the
+// panel then falls back to its static snapshot ("no-frontend") and tells the user to re-run the
+// cell: the test does the same, once, and records it in summary.json (comm_retries).
+summary.comm_retries = 0;
+async function waitLive(timeout, retry = true) {
+  const h = await page.waitForFunction(() => {
+    const p = document.querySelectorAll("[data-live-panel]");
+    const last = p.length ? p[p.length - 1] : null;
+    if (!last) return null;
+    if (last.dataset.liveState === "live") return "live";
+    if (last.dataset.liveReason === "no-frontend") return "no-frontend";
+    return null;
+  }, null, { timeout, polling: 100 });
+  const state = await h.jsonValue();
+  if (state === "live") return;
+  if (!retry) throw new Error("the panel fell back to its static snapshot twice (no front-end answered)");
+  summary.comm_retries++;
+  console.log("note: the panel did not connect (GoNB's comm), re-running its cell once");
+  await fe.runPanelCell();
+  await page.waitForTimeout(500);
+  await waitLive(timeout, false);
+}
 
 async function move(name, value) {
   await page.evaluate(({ name, value }) => {
@@ -288,10 +309,7 @@ try {
   if (classic) await page.evaluate(() => { Jupyter.notebook.set_autosave_interval(0); });
   const tRun = Date.now();
   await fe.runAll();
-  await page.waitForFunction(() => {
-    const p = document.querySelectorAll('[data-live-panel][data-live-state="live"]');
-    return p.length > 0;
-  }, null, { timeout: RUN_TIMEOUT, polling: 250 });
+  await waitLive(RUN_TIMEOUT);
   summary.run_to_live_s = (Date.now() - tRun) / 1000;
   check("panel is live after Run All", true, `${summary.run_to_live_s.toFixed(1)} s`);
 
