@@ -85,6 +85,27 @@ if [ ${#html[@]} -gt 0 ]; then
   node scripts/charts-drawn.js "${html[@]}" || fail=1
 fi
 
+# 4. A notebook received with saved outputs opens untrusted in JupyterLab: tables and cards show,
+#    every chart shows a one-line note instead of a blank box, and draws after "Trust Notebook"
+#    (scripts/untrusted-test.mjs, on a copy of the executed 00_lab; trust kept in memory only).
+if [ -f "$out/00_lab.ipynb" ] && [ -x "$(dirname "$JUPYTER")/jupyter-lab" ]; then
+  echo "--- untrusted notebook in JupyterLab"
+  ut=$(mktemp -d)
+  cp "$out/00_lab.ipynb" "$ut/"
+  port=$("$JPY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  token=$("$JPY" -c 'import secrets; print(secrets.token_hex(16))')
+  mkdir -p "$ut/settings/@jupyterlab/apputils-extension"
+  echo '{"fetchNews": "false"}' > "$ut/settings/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
+  JUPYTERLAB_SETTINGS_DIR=$ut/settings JUPYTERLAB_WORKSPACES_DIR=$ut/ws timeout 300 "$JUPYTER" lab --no-browser --ip=127.0.0.1 --port="$port" \
+    --ServerApp.port_retries=0 --IdentityProvider.token="$token" --ServerApp.root_dir="$ut" --allow-root \
+    --LabApp.expose_app_in_browser=True --NotebookNotary.db_file=:memory: >"$out/untrusted-jupyter.log" 2>&1 &
+  userver=$!
+  for _ in $(seq 1 240); do curl -fsS "http://127.0.0.1:$port/api/status?token=$token" >/dev/null 2>&1 && break; sleep 0.25; done
+  BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=00_lab.ipynb OUT="$out" timeout 240 node scripts/untrusted-test.mjs || fail=1
+  kill "$userver" 2>/dev/null; wait "$userver" 2>/dev/null
+  rm -rf "$ut"
+fi
+
 echo "--- run times"
 printf '  %s\n' "${times[@]}"
 exit $fail
