@@ -34,7 +34,7 @@ func ChunkOverlap(o lab.Outcome) string {
 	if len(ws) < len(all) {
 		title = fmt.Sprintf("Chunk windows over %d tokens: first %d of %d chunks", s.Corpus, len(ws), len(all))
 	}
-	sub := fmt.Sprintf("chunk %d, overlap %d, stride %d = %d − %d; %d tokens indexed, %.1f%% duplicated",
+	sub := fmt.Sprintf("chunk %d, overlap %d, stride %d = %d − %d (↔ on chunk 2); %d tokens indexed, %.1f%% duplicated",
 		s.Chunk, s.Overlap, f.Stride, s.Chunk, s.Overlap, f.Indexed, 100*f.Duplication)
 	rows := make([]string, len(ws))
 	offset := make([]opts.BarData, len(ws))
@@ -79,7 +79,9 @@ func ChunkOverlap(o lab.Outcome) string {
 	return render(b, title, max(300, 130+17*len(ws)))
 }
 
-// strideMark is a double-headed line on row from token 0 to the second window's start.
+// strideMark is a double-headed line on row from token 0 to the second window's start. Its
+// name ("stride N") shows in the tooltip, not as a label: the segment is often narrower than
+// the text, which then covered the second window; the subtitle names the stride.
 func strideMark(row string, start, stride int) *opts.MarkLines {
 	return &opts.MarkLines{
 		Data: []interface{}{[]any{
@@ -89,7 +91,7 @@ func strideMark(row string, start, stride int) *opts.MarkLines {
 		MarkLineStyle: opts.MarkLineStyle{
 			Symbol:     []string{"arrow", "arrow"},
 			SymbolSize: 7,
-			Label:      &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "middle", Color: "#333", FontSize: 11},
+			Label:      &opts.Label{Show: opts.Bool(false)},
 			LineStyle:  &opts.LineStyle{Color: "#333", Width: 1.5, Type: "solid"},
 		},
 	}

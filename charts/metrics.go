@@ -68,9 +68,10 @@ func writeReading(b *strings.Builder, lines []string) {
 	b.WriteString("</ul>\n")
 }
 
-// MetricsAtK draws P@k, R@k, MRR@k and nDCG@k as lines over k (one point per element of
-// sweep, at sweep[i].K, e.g. State.SweepK's k = 1..N) with the outcome's k marked by a dashed
-// line.
+// MetricsAtK draws P@k, R@k, MRR@k and nDCG@k over k (one point per element of sweep, at
+// sweep[i].K, e.g. State.SweepK's k = 1..N) with the outcome's k marked by a dashed line. k is
+// whole, so each value is a point joined to the next by a step (the value holds until the next
+// k), never a slope between two depths that do not exist.
 func MetricsAtK(o lab.Outcome, sweep []lab.Metrics) string {
 	s := o.State
 	title := fmt.Sprintf("Metrics at k = 1..%d", len(sweep))
@@ -112,8 +113,9 @@ func RerankSweep(o lab.Outcome, sweep []lab.Metrics) string {
 	return render(c, title, 380)
 }
 
-// addMetricLines adds one line per named metric ("P", "R", "MRR", "nDCG", named name+suffix in
-// the legend) over x(m), and the mark line at markX on the first of them.
+// addMetricLines adds one series per named metric ("P", "R", "MRR", "nDCG", named name+suffix in
+// the legend) over the whole numbers x(m): points joined by steps (step "end": the value at x
+// holds until the next x), and the mark line at markX on the first of them.
 func addMetricLines(c *gc.Line, sweep []lab.Metrics, x func(lab.Metrics) int, names []string, suffix string, markX int, markLabel string) {
 	for i, name := range names {
 		idx, value := metricIndex(name)
@@ -124,7 +126,7 @@ func addMetricLines(c *gc.Line, sweep []lab.Metrics, x func(lab.Metrics) int, na
 		legend := name + suffix
 		color := metricColors[idx]
 		c.AddSeries(legend, data,
-			gc.WithLineChartOpts(opts.LineChart{Symbol: "circle", SymbolSize: 6}),
+			gc.WithLineChartOpts(opts.LineChart{Symbol: "circle", SymbolSize: 6, Step: "end"}),
 			gc.WithItemStyleOpts(opts.ItemStyle{Color: color}),
 			gc.WithLineStyleOpts(opts.LineStyle{Color: color, Width: 2.2}),
 			seriesOpts(func(ss *gc.SingleSeries) {

@@ -34,7 +34,8 @@ func QueryTable(r lab.Result) string {
 	var b strings.Builder
 	b.WriteString(`<div class="ranklab-table" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222);max-width:980px;overflow-x:auto">` + "\n")
 	fmt.Fprintf(&b, `<table style="border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums">`+
-		`<caption style="text-align:left;font-weight:600;padding:4px 0">%d queries, %d measures</caption>`+"\n", len(r.Queries), len(r.Measures))
+		`<caption style="text-align:left;font-weight:600;padding:4px 0">%s, %s</caption>`+"\n",
+		count(len(r.Queries), "query", "queries"), count(len(r.Measures), "measure", "measures"))
 	th := `<th style="border-bottom:2px solid #888;padding:3px 10px;text-align:%s">%s</th>`
 	b.WriteString("<thead><tr>")
 	fmt.Fprintf(&b, th, "left", "query")
@@ -139,6 +140,14 @@ func QueryDistribution(r lab.Result, measure int) string {
 			}
 		}))
 	return render(b, title, 380)
+}
+
+// count writes n with the noun in the right number: "1 measure", "3 measures".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // queryAxis is a category x axis of query IDs: every ID shown (rotated, IDs longer than about

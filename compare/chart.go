@@ -104,7 +104,7 @@ func (r Report) DiffOption(comparison int) map[string]any {
 			"type": "bar", "name": "Δ " + m, "data": data, "barCategoryGap": "10%",
 			"markLine": map[string]any{"symbol": "none", "silent": true,
 				"lineStyle": map[string]any{"color": colorMean, "type": "dashed"},
-				"label":     map[string]any{"formatter": "mean " + fmtSigned(c.Diff)},
+				"label":     map[string]any{"formatter": "mean " + fmtSigned(c.Diff), "position": "insideEndTop"}, // inside the plot: never clipped
 				"data":      []any{map[string]any{"yAxis": c.Diff}}},
 			"markArea": map[string]any{"silent": true, "itemStyle": map[string]any{"color": "rgba(11,92,173,0.12)"},
 				"data": []any{[]any{map[string]any{"yAxis": c.CILow}, map[string]any{"yAxis": c.CIHigh}}}},
