@@ -66,8 +66,10 @@ for fe in $frontends; do
   mkdir -p "$tmp/out-$fe" "$tmp/lab-$fe"
   # Fresh JupyterLab settings and workspaces: a user's theme or layout cannot change the test.
   export JUPYTERLAB_SETTINGS_DIR=$tmp/lab-$fe/settings JUPYTERLAB_WORKSPACES_DIR=$tmp/lab-$fe/workspaces
-  mkdir -p "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension"
-  echo '{"fetchNews": "false"}' > "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
+  if [ "$fe" = lab ]; then # no "Jupyter news?" toast over the page
+    mkdir -p "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension"
+    echo '{"fetchNews": "false"}' > "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
+  fi
   export RANKLAB_LIVE=auto RANKLAB_LIVE_IDLE=5m RANKLAB_LIVE_MAX=12m
   common=(--no-browser --ip=127.0.0.1 --port="$port" --allow-root)
   case $fe in
