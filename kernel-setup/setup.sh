@@ -3,8 +3,9 @@
 # checks first and only does what is missing.
 #
 #   bash kernel-setup/setup.sh        # GoNB, goimports, JupyterLab (pip), the kernel spec
-#   bash kernel-setup/setup.sh --ci   # the same plus Chromium, fonts, python3-scipy, gcc and
-#                                     # playwright-core (scripts/node_modules): what `make test` needs
+#   bash kernel-setup/setup.sh --ci   # the same plus Chromium, fonts, python3-scipy, gcc, Debian's
+#                                     # classic Notebook and playwright-core (scripts/node_modules):
+#                                     # what `make test` needs
 #
 # JupyterLab 4, Notebook 7 and nbconvert 7 come from pip, into a virtual environment
 # (requirements.txt; constraints.txt pins the rest), so Debian's "externally managed" Python is
@@ -27,7 +28,7 @@ ci=0
 for a in "$@"; do
   case $a in
     --ci) ci=1 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument $a (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -228,6 +229,9 @@ fi
 # --- 4. Browser checks (CI) ----------------------------------------------------------------
 if [ "$ci" = 1 ]; then
   apt_install chromium fonts-dejavu-core python3-scipy make gcc libc6-dev procps   # gcc: cgo for go test -race
+  # Debian's classic Notebook 6.4: the live-panel browser test runs in it too (after JupyterLab
+  # and Notebook 7), since people still open notebooks there.
+  apt_install jupyter-notebook
   command -v npm >/dev/null || apt_install nodejs npm
   # scripts/package.json pins playwright-core (a version that still runs on Debian 12's Node 18).
   want=$(node -p 'require(process.argv[1]).dependencies["playwright-core"]' "$root/scripts/package.json") \

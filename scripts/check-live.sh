@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Browser test of notebooks/00_lab.ipynb and its live panel (package live) in JupyterLab 4 and
-# Notebook 7 (and, with LIVE_CLASSIC=1, Debian's classic Notebook 6.4): for each front-end it
+# Browser test of notebooks/00_lab.ipynb and its live panel (package live) in JupyterLab 4,
+# Notebook 7 and Debian's classic Notebook 6.4 (in that order): for each front-end it
 # starts a Jupyter server on 127.0.0.1 with a token and the GoNB kernel, opens the notebook in
 # headless Chromium through Playwright (scripts/live-test.mjs), runs all cells and drives the
 # panel; expected values come from `ranklab lab`. In JupyterLab it also switches to the dark
@@ -8,7 +8,7 @@
 # stay behind). Artifacts (screenshots, summary.json, server log) in ci-artifacts/live/<front-end>/.
 # The notebooks run from a scratch copy of the repository tree (symlinks + copied notebooks), so
 # the browser session cannot save outputs into notebooks/ and the exported CSV lands there.
-#   LIVE_FRONTENDS="lab notebook7"   the front-ends to test (default; add classic for Notebook 6.4)
+#   LIVE_FRONTENDS="lab notebook7 classic"   the front-ends to test (default: all three)
 # Needs what `bash kernel-setup/setup.sh --ci` installs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +16,7 @@ root=$(pwd)
 export PATH="$(go env GOPATH)/bin:$PATH"
 
 J=$(cat kernel-setup/.jupyter-path 2>/dev/null || true)
-frontends=${LIVE_FRONTENDS:-lab notebook7}
-[ "${LIVE_CLASSIC:-0}" = 1 ] && frontends="$frontends classic"
+frontends=${LIVE_FRONTENDS:-lab notebook7 classic}
 notebook=${LIVE_NOTEBOOK:-notebooks/00_lab.ipynb}
 missing=()
 [ -n "$J" ] && [ -x "$J" ] || missing+=("kernel-setup/.jupyter-path (a Jupyter)")

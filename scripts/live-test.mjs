@@ -44,7 +44,7 @@ function check(name, ok, detail) {
 }
 function lab(link, flags, format = "json") {
   const args = ["lab", ...(link ? ["--link", link] : []), ...flags, "-f", format];
-  const out = execFileSync(RANKLAB, args, { encoding: "utf8" });
+  const out = execFileSync(RANKLAB, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   return format === "json" ? JSON.parse(out) : out;
 }
 
@@ -389,12 +389,16 @@ try {
 
   // an invalid combination shows the validation message and no numbers
   await move("total", 1);
-  await page.waitForFunction(() => document.querySelector("[data-live-error]"), null, { timeout: 20000, polling: 20 }).catch(() => {});
-  s = await shown();
+  // every region is its own output, updated in turn: wait until all of them show the error state
+  const invalid = (s) => s.error !== null && s.precision === null && s.highlighted === 0 && s.chunks === null;
+  for (const end = Date.now() + 20000; Date.now() < end; await page.waitForTimeout(20)) {
+    s = await shown();
+    if (invalid(s)) break;
+  }
   let cliErr = "";
   try { lab(link0, ["--k", String(last), "--overlap", String(ov), "--total", "1"]); } catch (e) { cliErr = String(e.stderr || e.message).trim(); }
   check("total=1 shows the validation message instead of numbers",
-    s.error !== null && s.precision === null && s.highlighted === 0 && s.chunks === null && cliErr.includes("total"),
+    invalid(s) && cliErr.includes("total"),
     `panel: ${s.error && s.error.split("\n")[0]} | ranklab lab: ${cliErr.split("\n")[0]}`);
   await shot("invalid");
   await move("total", 0);
@@ -444,7 +448,10 @@ try {
   r = await waitShown(defaultsAgain);
   summary.latencies_ms.reset = r.ms;
   s = r.s;
-  const ctlOK = Object.entries(defaultsAgain.state).every(([k, v]) => !(k in s.controls) || s.controls[k] === v);
+  // the controls follow with the kernel's reply, which may come after the views
+  const controlsAt = (s, want) => Object.entries(want.state).every(([k, v]) => !(k in s.controls) || s.controls[k] === v);
+  for (const end = Date.now() + 20000; !controlsAt(s, defaultsAgain) && Date.now() < end; await page.waitForTimeout(20)) s = await shown();
+  const ctlOK = controlsAt(s, defaultsAgain);
   check("Reset brings back the defaults", r.ms >= 0 && ctlOK, describe(s, defaultsAgain) + ` controls ${JSON.stringify(s.controls)}`);
 
   // the panel's own round trips (page send -> kernel reply), before Done replaces it
