@@ -2,6 +2,7 @@ package charts
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/chunking"
 	"html"
 	"strings"
 
@@ -20,7 +21,7 @@ const (
 	colorOverlap = "#e6550d" // tokens shared with a neighbouring window
 )
 
-// ChunkOverlap lays the chunk windows of the outcome's corpus (lab.Windows(Corpus, Chunk,
+// ChunkOverlap lays the chunk windows of the outcome's corpus (chunking.Windows(Corpus, Chunk,
 // Overlap)) along the token axis, one row per window: the tokens a window shares with its
 // neighbour are shaded as overlap, the rest as indexed once, and the stride (the distance between
 // window starts) is marked between the first two windows. At most 40 windows are drawn; the
@@ -28,7 +29,7 @@ const (
 func ChunkOverlap(o lab.Outcome) string {
 	s := o.State
 	f := o.Footprint
-	all := lab.Windows(s.Corpus, s.Chunk, s.Overlap)
+	all := chunking.Windows(s.Corpus, s.Chunk, s.Overlap)
 	ws := all[:min(len(all), maxWindows)]
 	title := fmt.Sprintf("Chunk windows over %d tokens: %d chunks", s.Corpus, len(all))
 	if len(ws) < len(all) {
@@ -128,10 +129,10 @@ func ChunkingCard(o lab.Outcome) string {
 
 // FootprintOverOverlap draws, for one corpus and chunk size, the indexed tokens (left axis)
 // and the duplication in % of the corpus (right axis) as the overlap goes from 0 to 3/4 of the
-// chunk in about 24 steps, computed by lab.NewFootprint; a dashed line marks the corpus size.
+// chunk in about 24 steps, computed by chunking.NewFootprint; a dashed line marks the corpus size.
 // Invalid sizes give a visible error box instead of a chart.
 func FootprintOverOverlap(corpus, chunk int) string {
-	if _, err := lab.NewFootprint(corpus, chunk, 0); err != nil {
+	if _, err := chunking.NewFootprint(corpus, chunk, 0); err != nil {
 		return errorBox("charts: FootprintOverOverlap: " + err.Error())
 	}
 	hi := min(chunk-1, 3*chunk/4)
@@ -146,7 +147,7 @@ func FootprintOverOverlap(corpus, chunk int) string {
 	indexed := make([]opts.LineData, len(overlaps))
 	dup := make([]opts.LineData, len(overlaps))
 	for i, ov := range overlaps {
-		f, _ := lab.NewFootprint(corpus, chunk, ov) // valid: 0 <= ov < chunk
+		f, _ := chunking.NewFootprint(corpus, chunk, ov) // valid: 0 <= ov < chunk
 		indexed[i] = opts.LineData{Value: []any{ov, f.Indexed}}
 		dup[i] = opts.LineData{Value: []any{ov, round1(100 * f.Duplication)}}
 	}

@@ -15,7 +15,7 @@ func UseOffline(on bool) { offline.Store(on) }
 
 // Show displays each fragment as its own text/html output of the current notebook cell and
 // waits (gonbui.Sync) until GoNB has them. In offline mode it first sends the embedded ECharts
-// (LibraryHTML) once per kernel run: a marker file in GoNB's per-kernel temporary directory
+// (libraryHTML) once per kernel run: a marker file in GoNB's per-kernel temporary directory
 // remembers that it was sent. Outside a notebook Show does nothing.
 func Show(fragments ...string) {
 	if !gonbui.IsNotebook {
@@ -23,7 +23,7 @@ func Show(fragments ...string) {
 	}
 	if offline.Load() {
 		if marker := libraryMarker(); marker == "" || !exists(marker) {
-			gonbui.DisplayHTML(LibraryHTML())
+			gonbui.DisplayHTML(libraryHTML())
 			if marker != "" {
 				_ = os.WriteFile(marker, []byte(EChartsVersion+"\n"), 0o644) // best effort: without it ECharts is sent again
 			}

@@ -1,16 +1,29 @@
-// Package charts turns values from package lab into ECharts charts (options built with
-// go-echarts v2.6.7) and plain HTML tables, one HTML fragment per notebook output.
+// Package charts is the only place that writes chart options and HTML tables: it turns ranklab's
+// values (lab outcomes, evaluation results, comparison reports, any named series of numbers) into
+// ECharts charts (options built with go-echarts v2.6.7) and plain HTML tables, one HTML fragment
+// per notebook output.
 //
 // The simplest use, in a GoNB cell:
 //
 //	o, _ := lab.DefaultState().Outcome()
 //	charts.Show(charts.MetricCards(o), charts.Ranking(o))
 //
-// The builders: Ranking, Rerank, MetricCards, MetricsAtK and RerankSweep (the ranking panel,
-// all of it from RankingPanel), ChunkingCard, ChunkOverlap and FootprintOverOverlap (the
-// chunking panel, ChunkingPanel), QueryTable, QueryDistribution and QueryDiff (evaluated runs),
-// HTML (any ECharts option) and Page (a standalone offline page of fragments). Every chart has
-// a title, named axes and a legend where it has more than one series; the lab's default charts
+// The general builders take plain value structs whose zero values mean "automatic":
+//
+//	charts.Bars(charts.Plot{Title: "P@5 by threshold", Categories: []string{"1", "2", "3"}, YMax: 1},
+//		charts.Series{Name: "P@5", Values: []float64{0.6, 0.4, 0.2}})
+//
+// Bars and Lines draw Series over Plot.Categories (points or steps, never sloped lines between
+// whole positions), with optional intervals as error bars, labelled reference lines (Ref) and
+// bands (Band); their y axis starts at 0 unless Plot.Zoom asks otherwise, and then the subtitle
+// says the axis is truncated. Table writes any header and rows as a plain HTML table.
+//
+// The builders for ranklab's own values: Ranking, Rerank, MetricCards, MetricsAtK and RerankSweep
+// (the lab's ranking panel, all of it from RankingPanel), ChunkingCard, ChunkOverlap and
+// FootprintOverOverlap (the chunking panel, ChunkingPanel), QueryTable, QueryDistribution and
+// QueryDiff (evaluated runs), CompareTable, CompareMeans and CompareDiff (a compare.Report), HTML
+// (any ECharts option) and Page (a standalone offline page of fragments). Every chart has a
+// title, named axes and a legend where it has more than one series; the lab's default charts
 // are each under 20 KB (ECharts itself is sent once, apart).
 //
 // # Fragments

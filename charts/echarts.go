@@ -36,12 +36,12 @@ func offlineFromEnv(v string) bool {
 	return !strings.EqualFold(strings.TrimSpace(v), "online")
 }
 
-// LibraryHTML returns one <script> element that defines window.echarts from the embedded
+// libraryHTML returns one <script> element that defines window.echarts from the embedded
 // ECharts 5.4.3 unless the page already has it. The library runs inside a function whose
 // parameters shadow define, exports and module, so a page with RequireJS (classic Notebook,
 // nbconvert exports) cannot capture it as an anonymous AMD module. Send it once per page
 // (Page does; Show does once per kernel run in offline mode).
-func LibraryHTML() string {
+func libraryHTML() string {
 	var b strings.Builder
 	b.Grow(len(echartsJS) + 200)
 	b.WriteString(`<script data-ranklab-echarts="` + EChartsVersion + `">if(!window.echarts){(function(define,exports,module){` + "\n")

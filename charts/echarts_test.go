@@ -15,7 +15,7 @@ func TestEmbeddedECharts(t *testing.T) {
 	if !strings.Contains(OnlineURL, "echarts@"+EChartsVersion+"/") {
 		t.Errorf("OnlineURL %q is not pinned to %s", OnlineURL, EChartsVersion)
 	}
-	lib := LibraryHTML()
+	lib := libraryHTML()
 	if n := strings.Count(lib, "</script"); n != 1 {
 		t.Errorf("library element has %d '</script' sequences, want 1", n)
 	}

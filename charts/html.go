@@ -46,7 +46,7 @@ func newID() string { return idPrefix + strconv.FormatUint(idCounter.Add(1), 10)
 // be marshalled is a caller bug and panics.
 //
 // Where ECharts comes from: the script uses window.echarts when the page has it. Otherwise, in
-// offline mode (the default) it waits up to 3 s for the embedded copy (LibraryHTML, sent by
+// offline mode (the default) it waits up to 3 s for the embedded copy (libraryHTML, sent by
 // Show or Page) and then falls back to OnlineURL; in online mode it loads OnlineURL at once,
 // through RequireJS when the page has an AMD loader, else through one shared script tag.
 func HTML(option any, height int) string {

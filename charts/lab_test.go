@@ -64,11 +64,18 @@ func checkSafeScript(t *testing.T, frag string) {
 	}
 }
 
+// safeOption checks the fragment with checkSafeScript and returns its decoded option.
+func safeOption(t *testing.T, frag string) map[string]any {
+	t.Helper()
+	checkSafeScript(t, frag)
+	_, _, _, opt := scriptArgs(t, frag)
+	return opt
+}
+
 func TestRankingOption(t *testing.T) {
 	o, s, _ := handOutcome(t, nil)
 	frag := Ranking(o)
-	checkSafeScript(t, frag)
-	_, _, _, opt := scriptArgs(t, frag)
+	opt := safeOption(t, frag)
 	cats := opt["xAxis"].([]any)[0].(map[string]any)["data"].([]any)
 	if len(cats) != len(o.Items) {
 		t.Fatalf("%d categories, want one per candidate (%d)", len(cats), len(o.Items))
@@ -160,8 +167,7 @@ func TestRankingKBeyondList(t *testing.T) {
 func TestRerankOption(t *testing.T) {
 	o, _, _ := handOutcome(t, nil)
 	frag := Rerank(o)
-	checkSafeScript(t, frag)
-	_, _, _, opt := scriptArgs(t, frag)
+	opt := safeOption(t, frag)
 	count := func(name string) int {
 		s := seriesByName(opt, name)
 		if len(s) != 1 {
@@ -215,15 +221,7 @@ func TestMetricCards(t *testing.T) {
 }
 
 func TestMetricsAtKAndRerankSweep(t *testing.T) {
-	o, s, syn := handOutcome(t, nil)
-	sweepK, err := s.SweepKFor(syn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sweepR, err := s.SweepRerankFor(syn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o, _, _ := handOutcome(t, nil)
 	for _, tc := range []struct {
 		name   string
 		frag   string
@@ -231,8 +229,8 @@ func TestMetricsAtKAndRerankSweep(t *testing.T) {
 		mark   float64
 		points int
 	}{
-		{"metrics at k", MetricsAtK(o, sweepK), []string{"P@k", "R@k", "MRR@k", "nDCG@k"}, 2, 5},
-		{"rerank sweep", RerankSweep(o, sweepR), []string{"nDCG@2", "P@2"}, 3, 6},
+		{"metrics at k", MetricsAtK(o), []string{"P@k", "R@k", "MRR@k", "nDCG@k"}, 2, 5},
+		{"rerank sweep", RerankSweep(o), []string{"nDCG@2", "P@2"}, 3, 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, _, opt := scriptArgs(t, tc.frag)
@@ -262,7 +260,7 @@ func TestMetricsAtKAndRerankSweep(t *testing.T) {
 		})
 	}
 	// P@k at k = 1 after reranking is the hostile doc, grade 3: 1/1.
-	_, _, _, opt := scriptArgs(t, MetricsAtK(o, sweepK))
+	_, _, _, opt := scriptArgs(t, MetricsAtK(o))
 	p1 := opt["series"].([]any)[0].(map[string]any)["data"].([]any)[0].(map[string]any)["value"]
 	if fmt.Sprint(p1) != "[1 1]" {
 		t.Errorf("P@1 point %v, want [1 1]", p1)
@@ -364,9 +362,7 @@ func TestLabFragmentSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk, _ := s.SweepK()
-	sr, _ := s.SweepRerank()
-	frags := append(RankingPanel(o, sk, sr), ChunkingPanel(o)...)
+	frags := append(RankingPanel(o), ChunkingPanel(o)...)
 	ids := map[string]bool{}
 	for i, f := range frags {
 		if len(f) >= 20_000 {
@@ -381,5 +377,41 @@ func TestLabFragmentSizes(t *testing.T) {
 	}
 	if len(ids) != 6 {
 		t.Errorf("%d charts in the lab, want 6", len(ids))
+	}
+}
+
+// The ranking shows the query it answers (escaped) and says that its bars stand in reranked
+// order with first-stage heights; the cards show the query too.
+func TestRankingQueryAndHeights(t *testing.T) {
+	o, _, _ := handOutcome(t, nil)
+	o.Query = `why <b>"this"</b> & that?`
+	frag := Ranking(o)
+	checkSafeScript(t, frag)
+	_, _, _, opt := scriptArgs(t, frag)
+	title := opt["title"].(map[string]any)
+	if got := title["text"].(string); !strings.Contains(got, `why <b>"this"</b> & that?`) {
+		t.Errorf("title %q lacks the query", got)
+	}
+	sub := title["subtext"].(string)
+	for _, want := range []string{"bars in reranked order", "height = first-stage score", "need not fall"} {
+		if !strings.Contains(sub, want) {
+			t.Errorf("subtitle %q lacks %q", sub, want)
+		}
+	}
+	if strings.Contains(frag, "<b>") {
+		t.Error("the query's markup reached the fragment unescaped")
+	}
+	if y := opt["yAxis"].([]any)[0].(map[string]any)["name"]; y != "first-stage score (in reranked order)" {
+		t.Errorf("y axis name %q", y)
+	}
+	cards := MetricCards(o)
+	if !strings.Contains(cards, "<q data-query>"+html.EscapeString(o.Query)+"</q>") {
+		t.Error("cards lack the escaped query")
+	}
+	// Without reranking the subtitle does not speak of a reranked order.
+	o0, _, _ := handOutcome(t, func(s *lab.State) { s.Rerank = 0 })
+	_, _, _, opt0 := scriptArgs(t, Ranking(o0))
+	if sub0 := opt0["title"].(map[string]any)["subtext"].(string); strings.Contains(sub0, "reranked") {
+		t.Errorf("depth 0 subtitle %q speaks of reranking", sub0)
 	}
 }

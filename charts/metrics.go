@@ -10,8 +10,8 @@ import (
 	"github.com/ranklab/ranklab/lab"
 )
 
-// MetricCards shows the outcome's measures as plain HTML cards (no JavaScript): Precision@k,
-// Recall@k, MRR@k, nDCG@k and the relevant items inside k, each with its first-stage value when
+// MetricCards shows the outcome's measures as plain HTML cards (no JavaScript), under the query
+// the ranking answers (when the outcome has one): Precision@k, Recall@k, MRR@k, nDCG@k and the relevant items inside k, each with its first-stage value when
 // reranking is on, followed by the metric reading and the state's link. Values are printed with
 // three decimals.
 func MetricCards(o lab.Outcome) string {
@@ -27,12 +27,15 @@ func MetricCards(o lab.Outcome) string {
 	cards := []card{
 		{fmt.Sprintf("Precision@%d", k), fmt.Sprintf("%.3f", m.Precision), before(f.Precision)},
 		{fmt.Sprintf("Recall@%d", k), fmt.Sprintf("%.3f", m.Recall), joinNotes(fmt.Sprintf("of R = %d", m.Denominator), before(f.Recall))},
-		{fmt.Sprintf("MRR@%d", k), fmt.Sprintf("%.3f", m.MRR), before(f.MRR)},
+		{fmt.Sprintf("MRR@%d", k), fmt.Sprintf("%.3f", m.MRR), joinNotes("RR of this query", before(f.MRR))},
 		{fmt.Sprintf("nDCG@%d", k), fmt.Sprintf("%.3f", m.NDCG), joinNotes("gain 2^grade − 1", before(f.NDCG))},
 		{fmt.Sprintf("relevant in top %d", k), fmt.Sprintf("%d / %d", m.RelevantInK, k), fmt.Sprintf("grade ≥ %d", s.MinGrade)},
 	}
 	var b strings.Builder
 	b.WriteString(`<div class="ranklab-cards" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222);max-width:980px">` + "\n")
+	if o.Query != "" {
+		fmt.Fprintf(&b, `<div style="font-size:14px;margin:2px 0 4px">query: <q data-query>%s</q></div>`+"\n", html.EscapeString(o.Query))
+	}
 	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:10px;margin:4px 0 10px">` + "\n")
 	for _, c := range cards {
 		fmt.Fprintf(&b, `<div style="border:1px solid var(--jp-border-color1,#ccd);border-radius:6px;padding:8px 14px;min-width:130px;background:var(--jp-layout-color2,#f7f9fc)">`+
@@ -68,48 +71,52 @@ func writeReading(b *strings.Builder, lines []string) {
 	b.WriteString("</ul>\n")
 }
 
-// MetricsAtK draws P@k, R@k, MRR@k and nDCG@k over k (one point per element of sweep, at
-// sweep[i].K, e.g. State.SweepK's k = 1..N) with the outcome's k marked by a dashed line. k is
-// whole, so each value is a point joined to the next by a step (the value holds until the next
-// k), never a slope between two depths that do not exist.
-func MetricsAtK(o lab.Outcome, sweep []lab.Metrics) string {
+// MetricsAtK draws P@k, R@k, MRR@k and nDCG@k over k = 1..N (o.SweepK) with the outcome's k
+// marked by a dashed line. k is whole, so each value is a point joined to the next by a step
+// (the value holds until the next k), never a slope between two depths that do not exist.
+func MetricsAtK(o lab.Outcome) string {
 	s := o.State
-	title := fmt.Sprintf("Metrics at k = 1..%d", len(sweep))
-	sub := fmt.Sprintf("rerank depth %d, relevant = grade ≥ %d, R = %d; dashed line: current k = %d",
-		s.Rerank, s.MinGrade, o.Metrics.Denominator, s.K)
-	xmax := s.K
-	for _, m := range sweep {
-		xmax = max(xmax, m.K)
-	}
-	c := gc.NewLine()
-	c.SetGlobalOptions(frame(title, sub, true)...)
-	c.SetGlobalOptions(
-		gc.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		gc.WithXAxisOpts(opts.XAxis{Type: "value", Name: "k (evaluation depth)", NameLocation: "middle", NameGap: 28, Min: 1, Max: xmax, MinInterval: 1}),
-		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: "value", NameLocation: "middle", NameGap: 40, Min: 0, Max: 1}),
-	)
-	addMetricLines(c, sweep, func(m lab.Metrics) int { return m.K }, []string{"P", "R", "MRR", "nDCG"}, "@k", s.K, fmt.Sprintf("k = %d", s.K))
-	return render(c, title, 380)
+	return sweepChart(fmt.Sprintf("Metrics at k = 1..%d", len(o.SweepK)),
+		fmt.Sprintf("rerank depth %d, relevant = grade ≥ %d, R = %d; dashed line: current k = %d",
+			s.Rerank, s.MinGrade, o.Metrics.Denominator, s.K),
+		sweepAxis{"k (evaluation depth)", func(m lab.Metrics) int { return m.K }, 1, s.K, fmt.Sprintf("k = %d", s.K)},
+		o.SweepK, []string{"P", "R", "MRR", "nDCG"}, "@k")
 }
 
-// RerankSweep draws nDCG@k and P@k at the outcome's k as the rerank depth goes over sweep
-// (sweep[i].Rerank, e.g. State.SweepRerank's 0..N), with the outcome's depth marked.
-func RerankSweep(o lab.Outcome, sweep []lab.Metrics) string {
+// RerankSweep draws nDCG@k and P@k at the outcome's k as the rerank depth goes over 0..N
+// (o.SweepRerank), with the outcome's depth marked.
+func RerankSweep(o lab.Outcome) string {
 	s := o.State
-	title := fmt.Sprintf("Rerank depth sweep at k = %d", s.K)
-	sub := fmt.Sprintf("depth 0 = first-stage order; relevant = grade ≥ %d; dashed line: current depth %d", s.MinGrade, s.Rerank)
-	xmax := s.Rerank
+	return sweepChart(fmt.Sprintf("Rerank depth sweep at k = %d", s.K),
+		fmt.Sprintf("depth 0 = first-stage order; relevant = grade ≥ %d; dashed line: current depth %d", s.MinGrade, s.Rerank),
+		sweepAxis{"rerank depth (candidates reordered)", func(m lab.Metrics) int { return m.Rerank }, 0, s.Rerank, fmt.Sprintf("depth %d", s.Rerank)},
+		o.SweepRerank, []string{"nDCG", "P"}, fmt.Sprintf("@%d", s.K))
+}
+
+// sweepAxis is the x axis of a sweep chart: its name, the swept value of a point, where the axis
+// starts, and the state's value (marked, and inside the axis) with its label.
+type sweepAxis struct {
+	name      string
+	x         func(lab.Metrics) int
+	min, mark int
+	markLabel string
+}
+
+// sweepChart draws the named metrics (suffix appended in the legend) of sweep over the axis,
+// values on 0..1.
+func sweepChart(title, sub string, ax sweepAxis, sweep []lab.Metrics, names []string, suffix string) string {
+	xmax := ax.mark
 	for _, m := range sweep {
-		xmax = max(xmax, m.Rerank)
+		xmax = max(xmax, ax.x(m))
 	}
 	c := gc.NewLine()
 	c.SetGlobalOptions(frame(title, sub, true)...)
 	c.SetGlobalOptions(
 		gc.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		gc.WithXAxisOpts(opts.XAxis{Type: "value", Name: "rerank depth (candidates reordered)", NameLocation: "middle", NameGap: 28, Min: 0, Max: xmax, MinInterval: 1}),
+		gc.WithXAxisOpts(opts.XAxis{Type: "value", Name: ax.name, NameLocation: "middle", NameGap: 28, Min: ax.min, Max: xmax, MinInterval: 1}),
 		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: "value", NameLocation: "middle", NameGap: 40, Min: 0, Max: 1}),
 	)
-	addMetricLines(c, sweep, func(m lab.Metrics) int { return m.Rerank }, []string{"nDCG", "P"}, fmt.Sprintf("@%d", s.K), s.Rerank, fmt.Sprintf("depth %d", s.Rerank))
+	addMetricLines(c, sweep, ax.x, names, suffix, ax.mark, ax.markLabel)
 	return render(c, title, 380)
 }
 

@@ -22,7 +22,7 @@ func Page(title string, fragments ...string) string {
 	b.WriteString("<style>body{font-family:system-ui,-apple-system,\"Segoe UI\",\"DejaVu Sans\",sans-serif;" +
 		"margin:24px auto;max-width:1000px;padding:0 16px;color:#222;background:#fff}" +
 		"h1{font-size:22px;overflow-wrap:anywhere}.ranklab-section{margin:18px 0}</style>\n")
-	b.WriteString(LibraryHTML())
+	b.WriteString(libraryHTML())
 	b.WriteString("\n</head>\n<body>\n<h1>" + t + "</h1>\n")
 	for _, f := range fragments {
 		b.WriteString(`<div class="ranklab-section">` + "\n")

@@ -7,17 +7,16 @@ import (
 )
 
 // RankingPanel returns the fragments of the lab's ranking panel in display order: a heading,
-// the metric cards with the reading, the ranking, the rerank before/after view, the metrics at
-// k (over sweepK, e.g. State.SweepK) and the rerank depth sweep (over sweepRerank, e.g.
-// State.SweepRerank).
-func RankingPanel(o lab.Outcome, sweepK, sweepRerank []lab.Metrics) []string {
+// the metric cards with the reading, the ranking, the rerank before/after view, the metrics over
+// k and the rerank depth sweep.
+func RankingPanel(o lab.Outcome) []string {
 	return []string{
 		heading("Ranking panel"),
 		MetricCards(o),
 		Ranking(o),
 		Rerank(o),
-		MetricsAtK(o, sweepK),
-		RerankSweep(o, sweepRerank),
+		MetricsAtK(o),
+		RerankSweep(o),
 	}
 }
 

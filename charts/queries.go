@@ -2,14 +2,14 @@ package charts
 
 import (
 	"fmt"
-	"html"
 	"slices"
 	"strconv"
 	"strings"
 
 	gc "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-	"github.com/ranklab/ranklab/lab"
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/words"
 )
 
 // maxLabelledQueries is the number of queries up to which bar charts label each bar with its
@@ -18,85 +18,74 @@ const maxLabelledQueries = 40
 
 // formatValue prints a measure value as trec_eval does: counts as integers, the rest with
 // four decimals.
-func formatValue(m lab.Measure, v float64) string {
+func formatValue(m eval.Measure, v float64) string {
 	if m.IsCount() {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'f', 4, 64)
 }
 
-// QueryTable shows an evaluation as a plain HTML table (no JavaScript): one column per
-// measure, a first row "all" with trec_eval's summary value (the mean, or the sum for counts,
-// Result.All), then one row per evaluated query in the result's order. Queries of the qrels
-// without a ranking (Missing) and run queries absent from the qrels (Ignored) are listed under
-// the table.
-func QueryTable(r lab.Result) string {
-	var b strings.Builder
-	b.WriteString(`<div class="ranklab-table" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222);max-width:980px;overflow-x:auto">` + "\n")
-	fmt.Fprintf(&b, `<table style="border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums">`+
-		`<caption style="text-align:left;font-weight:600;padding:4px 0">%s, %s</caption>`+"\n",
-		count(len(r.Queries), "query", "queries"), count(len(r.Measures), "measure", "measures"))
-	th := `<th style="border-bottom:2px solid #888;padding:3px 10px;text-align:%s">%s</th>`
-	b.WriteString("<thead><tr>")
-	fmt.Fprintf(&b, th, "left", "query")
+// QueryTable shows an evaluation as a plain HTML table (Table): one column per measure, a
+// first row "all" with trec_eval's summary value (the mean, or the sum for counts, Result.All),
+// then one row per evaluated query in the result's order. Queries of the qrels without a
+// ranking (Missing) and run queries absent from the qrels (Ignored) are listed under the table.
+func QueryTable(r eval.Result) string {
+	header := []string{"query"}
+	all := []string{"all"}
 	for _, m := range r.Measures {
-		fmt.Fprintf(&b, th, "right", html.EscapeString(m.String()))
+		header = append(header, m.String())
+		all = append(all, formatValue(m, r.All(m)))
 	}
-	b.WriteString("</tr></thead>\n<tbody>\n")
-	td := `<td style="border-bottom:1px solid #ddd;padding:2px 10px;text-align:%s%s">%s</td>`
+	var rows [][]string
 	if len(r.Queries) > 0 {
-		b.WriteString(`<tr style="background:var(--jp-layout-color2,#f2f5fa)">`)
-		fmt.Fprintf(&b, td, "left", ";font-weight:600", "all")
-		for j, m := range r.Measures {
-			fmt.Fprintf(&b, td, "right", ";font-weight:600", formatValue(m, r.All(j)))
-		}
-		b.WriteString("</tr>\n")
+		rows = append(rows, all)
 	}
 	for i, q := range r.Queries {
-		b.WriteString("<tr>")
-		fmt.Fprintf(&b, td, "left", "", html.EscapeString(q))
+		row := []string{q}
 		for j, m := range r.Measures {
-			fmt.Fprintf(&b, td, "right", "", formatValue(m, r.Values[i][j]))
+			row = append(row, formatValue(m, r.Values[i][j]))
 		}
-		b.WriteString("</tr>\n")
+		rows = append(rows, row)
 	}
-	b.WriteString("</tbody></table>\n")
+	var notes []string
 	for _, l := range []struct {
 		what string
 		ids  []string
 	}{{"qrels queries without a ranking in the run (missing)", r.Missing}, {"run queries absent from the qrels (ignored)", r.Ignored}} {
 		if len(l.ids) > 0 {
-			esc := make([]string, len(l.ids))
-			for i, id := range l.ids {
-				esc[i] = html.EscapeString(id)
-			}
-			fmt.Fprintf(&b, `<p style="font-size:13px;margin:6px 0">%d %s: %s</p>`+"\n", len(l.ids), l.what, strings.Join(esc, ", "))
+			notes = append(notes, fmt.Sprintf("%d %s: %s", len(l.ids), l.what, strings.Join(l.ids, ", ")))
 		}
 	}
-	b.WriteString("</div>\n")
-	return b.String()
+	return Table(fmt.Sprintf("%d %s, %d %s", len(r.Queries), words.Plural(len(r.Queries), "query", "queries"),
+		len(r.Measures), words.Plural(len(r.Measures), "measure", "measures")), header, rows, notes...)
 }
 
-// checkMeasure reports a measure index outside the result, or a result without queries.
-func checkMeasure(r lab.Result, measure int, who string) error {
-	if measure < 0 || measure >= len(r.Measures) {
-		return fmt.Errorf("charts: %s: measure index %d outside 0..%d", who, measure, len(r.Measures)-1)
+// column returns the position of m in r.Measures, or an error naming the evaluated measures
+// (and an error for a result without queries).
+func column(r eval.Result, m eval.Measure, who string) (int, error) {
+	j := slices.Index(r.Measures, m)
+	if j < 0 {
+		names := make([]string, len(r.Measures))
+		for i, e := range r.Measures {
+			names[i] = e.String()
+		}
+		return 0, fmt.Errorf("charts: %s: %s was not evaluated (evaluated: %s)", who, m, strings.Join(names, ", "))
 	}
 	if len(r.Queries) == 0 {
-		return fmt.Errorf("charts: %s: the result has no evaluated queries", who)
+		return 0, fmt.Errorf("charts: %s: the result has no evaluated queries", who)
 	}
-	return nil
+	return j, nil
 }
 
-// QueryDistribution draws one measure (index into r.Measures) over the queries as bars sorted
-// from the best query to the worst (ties by query ID), with the mean as a dashed line. Query IDs
-// label the bars for up to 40 queries and are in every bar's tooltip. An index outside the
-// result, or a result without queries, gives a visible error box.
-func QueryDistribution(r lab.Result, measure int) string {
-	if err := checkMeasure(r, measure, "QueryDistribution"); err != nil {
+// QueryDistribution draws measure m over the queries as bars sorted from the best query to the
+// worst (ties by query ID), with the mean as a dashed line. Query IDs label the bars for up to
+// 40 queries and are in every bar's tooltip. A measure the result lacks, or a result without
+// queries, gives a visible error box.
+func QueryDistribution(r eval.Result, m eval.Measure) string {
+	measure, err := column(r, m, "QueryDistribution")
+	if err != nil {
 		return errorBox(err.Error())
 	}
-	m := r.Measures[measure]
 	idx := make([]int, len(r.Queries))
 	for i := range idx {
 		idx[i] = i
@@ -142,14 +131,6 @@ func QueryDistribution(r lab.Result, measure int) string {
 	return render(b, title, 380)
 }
 
-// count writes n with the noun in the right number: "1 measure", "3 measures".
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
 // queryAxis is a category x axis of query IDs: every ID shown (rotated, IDs longer than about
 // 90 px cut with an ellipsis) for up to 40 queries, none beyond; the full IDs are in the tooltips.
 func queryAxis(n int, name string) opts.XAxis {
@@ -164,32 +145,30 @@ func queryAxis(n int, name string) opts.XAxis {
 	return x
 }
 
-// QueryDiff draws, for the queries evaluated in both results, the per-query difference of one
-// measure, nameB − nameA (the measure at index measure in both, which must be the same
-// measure), sorted from B's largest win to A's largest win: blue bars where B is better, orange
-// where A is, grey ties (at 1e-12). The subtitle gives wins, ties, losses and the mean
-// difference, and counts the queries evaluated in only one result (left out). Run names are
-// escaped like all data; equal names get " (A)" and " (B)". A bad index, different measures or no common query give a visible
-// error box.
-func QueryDiff(a, b lab.Result, measure int, nameA, nameB string) string {
-	for _, c := range []struct {
-		r    lab.Result
+// QueryDiff draws, for the queries evaluated in both results, the per-query difference of
+// measure m, nameB − nameA, sorted from B's largest win to A's largest win: blue bars where B
+// is better, orange where A is, grey ties (at 1e-12). The subtitle gives wins, ties, losses and
+// the mean difference, and counts the queries evaluated in only one result (left out). Run
+// names are escaped like all data; equal names get " (A)" and " (B)". A measure one result
+// lacks, or no common query, gives a visible error box.
+func QueryDiff(a, b eval.Result, m eval.Measure, nameA, nameB string) string {
+	var cols [2]int
+	for i, c := range []struct {
+		r    eval.Result
 		name string
 	}{{a, nameA}, {b, nameB}} {
-		if err := checkMeasure(c.r, measure, "QueryDiff ("+c.name+")"); err != nil {
+		j, err := column(c.r, m, "QueryDiff ("+c.name+")")
+		if err != nil {
 			return errorBox(err.Error())
 		}
+		cols[i] = j
 	}
 	if nameA == nameB {
 		nameA, nameB = nameA+" (A)", nameB+" (B)"
 	}
-	m := a.Measures[measure]
-	if mb := b.Measures[measure]; mb.String() != m.String() {
-		return errorBox(fmt.Sprintf("charts: QueryDiff: measure %d is %s in %s but %s in %s", measure, m, nameA, mb, nameB))
-	}
 	inB := make(map[string]float64, len(b.Queries))
 	for i, q := range b.Queries {
-		inB[q] = b.Values[i][measure]
+		inB[q] = b.Values[i][cols[1]]
 	}
 	type diff struct {
 		q      string
@@ -198,7 +177,7 @@ func QueryDiff(a, b lab.Result, measure int, nameA, nameB string) string {
 	var ds []diff
 	for i, q := range a.Queries {
 		if vb, ok := inB[q]; ok {
-			ds = append(ds, diff{q, a.Values[i][measure], vb})
+			ds = append(ds, diff{q, a.Values[i][cols[0]], vb})
 		}
 	}
 	if len(ds) == 0 {

@@ -2,27 +2,26 @@ package charts
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"html"
 	"strings"
 	"testing"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 const hostileQuery = `"'&<img/src='x'/onerror='alert(4)'>`
 
 // results are two hand-made evaluations of P@5 and num_ret: A on q1, q2, hostile; B on q2,
 // hostile, q4.
-func results(t *testing.T) (a, b lab.Result) {
+func results(t *testing.T) (a, b eval.Result) {
 	t.Helper()
-	ms, err := lab.ParseMeasures("P@5", "num_ret")
+	ms, err := eval.ParseMeasures("P@5", "num_ret")
 	if err != nil {
 		t.Fatal(err)
 	}
-	a = lab.Result{Measures: ms, Queries: []string{hostileQuery, "q1", "q2"},
+	a = eval.Result{Measures: ms, Queries: []string{hostileQuery, "q1", "q2"},
 		Values: [][]float64{{0.4, 5}, {0.2, 5}, {0.6, 3}}, Means: []float64{(0.4 + 0.2 + 0.6) / 3, 13.0 / 3},
 		Missing: []string{"<m>"}, Ignored: []string{"i&1"}}
-	b = lab.Result{Measures: ms, Queries: []string{hostileQuery, "q2", "q4"},
+	b = eval.Result{Measures: ms, Queries: []string{hostileQuery, "q2", "q4"},
 		Values: [][]float64{{0.8, 5}, {0.6, 5}, {1, 5}}, Means: []float64{0.8, 5}}
 	return a, b
 }
@@ -60,9 +59,8 @@ func TestQueryTable(t *testing.T) {
 
 func TestQueryDistribution(t *testing.T) {
 	a, _ := results(t)
-	frag := QueryDistribution(a, 0)
-	checkSafeScript(t, frag)
-	_, _, _, opt := scriptArgs(t, frag)
+	frag := QueryDistribution(a, eval.P(5))
+	opt := safeOption(t, frag)
 	cats := opt["xAxis"].([]any)[0].(map[string]any)["data"].([]any)
 	// Sorted best first: q2 0.6, hostile 0.4, q1 0.2.
 	if fmt.Sprint(cats) != fmt.Sprint([]any{"q2", hostileQuery, "q1"}) {
@@ -84,19 +82,17 @@ func TestQueryDistribution(t *testing.T) {
 	if mean != (0.4+0.2+0.6)/3 {
 		t.Errorf("mean line at %v", mean)
 	}
-	for _, bad := range []int{-1, 2} {
-		if box := QueryDistribution(a, bad); !strings.Contains(box, "ranklab-error") {
-			t.Errorf("measure %d: want an error box, got %s", bad, box)
-		}
+	if box := QueryDistribution(a, eval.P(10)); !strings.Contains(box, "P@10 was not evaluated (evaluated: P@5, NumRet)") {
+		t.Errorf("measure not evaluated: want an error box, got %s", box)
 	}
-	if box := QueryDistribution(lab.Result{Measures: a.Measures}, 0); !strings.Contains(box, "no evaluated queries") {
+	if box := QueryDistribution(eval.Result{Measures: a.Measures}, eval.P(5)); !strings.Contains(box, "no evaluated queries") {
 		t.Errorf("empty result: %s", box)
 	}
 }
 
 func TestQueryDiff(t *testing.T) {
 	a, b := results(t)
-	frag := QueryDiff(a, b, 0, "<A>", "B&")
+	frag := QueryDiff(a, b, eval.P(5), "<A>", "B&")
 	checkSafeScript(t, frag)
 	if strings.Contains(frag, "<A>") {
 		t.Error("run name not escaped")
@@ -122,15 +118,15 @@ func TestQueryDiff(t *testing.T) {
 	if sub != want {
 		t.Errorf("subtitle\n%q\nwant\n%q", sub, want)
 	}
-	other, _ := lab.ParseMeasures("P@10", "num_ret")
+	other, _ := eval.ParseMeasures("P@10", "num_ret")
 	c := b
 	c.Measures = other
-	if box := QueryDiff(a, c, 0, "a", "c"); !strings.Contains(box, "P@5 in a but P@10 in c") {
-		t.Errorf("different measures: %s", box)
+	if box := QueryDiff(a, c, eval.P(5), "a", "c"); !strings.Contains(box, "QueryDiff (c): P@5 was not evaluated (evaluated: P@10, NumRet)") {
+		t.Errorf("measure missing from one result: %s", box)
 	}
 	d := b
 	d.Queries = []string{"x", "y", "z"}
-	if box := QueryDiff(a, d, 0, "a", "d"); !strings.Contains(box, "no evaluated query in common") {
+	if box := QueryDiff(a, d, eval.P(5), "a", "d"); !strings.Contains(box, "no evaluated query in common") {
 		t.Errorf("no common query: %s", box)
 	}
 }

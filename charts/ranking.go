@@ -13,9 +13,11 @@ import (
 // maxLabelledRanks is the longest ranking whose x-axis labels show the doc ID under the rank.
 const maxLabelledRanks = 30
 
-// Ranking draws the ranking after reranking, o.Items, one bar per candidate in rank order.
-// Bar height is the first-stage score (the reranker's scores are on another scale; they are in
-// the tooltip), bar colour is the grade (0..3, one legend entry per grade), the top k is
+// Ranking draws the ranking after reranking, o.Items, one bar per candidate in rank order, under
+// the query it answers (when the outcome has one). Bar height is the first-stage score, so with
+// reranking on the heights need not fall from left to right: the bars stand in reranked order
+// but keep the first stage's heights (the reranker's scores are on another scale; they are in
+// the tooltip; the subtitle and the axis name say so). Bar colour is the grade (0..3, one legend entry per grade), the top k is
 // shaded (when k exceeds the list, all of it), a marker sits above each item whose grade clears
 // the threshold (grade >= MinGrade) and, when reranking is on, a dashed line ends the reranked
 // prefix. The x axis shows the rank and, for up to 30 candidates, the doc ID.
@@ -24,17 +26,27 @@ func Ranking(o lab.Outcome) string {
 	n := len(o.Items)
 	cats := rankCategories(o.Items)
 	title := fmt.Sprintf("Ranking: top %d of %d candidates", min(s.K, n), n)
+	if o.Query != "" {
+		title = fmt.Sprintf("Ranking for “%s”: top %d of %d", o.Query, min(s.K, n), n)
+	}
 	sub := fmt.Sprintf("bar = first-stage score, colour = grade, ● = grade ≥ %d (relevant)", s.MinGrade)
 	if s.Rerank > 0 {
-		sub += fmt.Sprintf("; ranks 1–%d reordered by the reranker", s.Rerank)
+		sub = fmt.Sprintf("bars in reranked order (ranks 1–%d reordered), height = first-stage score, so heights need not fall; colour = grade, ● = grade ≥ %d",
+			min(s.Rerank, n), s.MinGrade)
+	}
+	yName := "first-stage score"
+	if s.Rerank > 0 {
+		yName = "first-stage score (in reranked order)"
 	}
 	b := gc.NewBar()
 	b.SetGlobalOptions(frame(title, sub, true)...)
 	b.SetGlobalOptions(
 		gc.WithXAxisOpts(opts.XAxis{Type: "category", Name: "rank", NameLocation: "middle", NameGap: nameGap(n),
 			AxisLabel: &opts.AxisLabel{Interval: "auto"}}),
-		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: "first-stage score", NameLocation: "middle", NameGap: 44,
-			Min: 0, Max: headroom(o.Items), AxisLabel: &opts.AxisLabel{ShowMaxLabel: opts.Bool(false)}}),
+		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, NameLocation: "middle", NameGap: 44,
+			Min: 0, Max: headroom(o.Items), AxisLabel: &opts.AxisLabel{ShowMaxLabel: opts.Bool(false)},
+			// not on 0 of the hidden value axis of the rerank line (it would cross the first bar)
+			AxisLine: &opts.AxisLine{OnZero: opts.Bool(false)}}),
 	)
 	b.SetXAxis(cats)
 	for g := 0; g <= lab.MaxGrade; g++ {
@@ -72,10 +84,6 @@ func Ranking(o lab.Outcome) string {
 	b.Overlap(sc)
 	if s.Rerank > 0 && s.Rerank < n {
 		b.ExtendXAxis(opts.XAxis{Type: "value", Show: opts.Bool(false), Min: -0.5, Max: float64(n) - 0.5})
-		// the y axis would otherwise sit at 0 of this value axis, through the first bar
-		b.SetGlobalOptions(gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: "first-stage score", NameLocation: "middle", NameGap: 44,
-			Min: 0, Max: headroom(o.Items), AxisLabel: &opts.AxisLabel{ShowMaxLabel: opts.Bool(false)},
-			AxisLine: &opts.AxisLine{OnZero: opts.Bool(false)}}))
 		b.Overlap(rerankBoundary(s.Rerank))
 		legend := []string{}
 		for g := 0; g <= lab.MaxGrade; g++ {

@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
-	"github.com/ranklab/ranklab/lab"
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/words"
 	"github.com/ranklab/ranklab/stats"
 )
 
@@ -57,9 +60,9 @@ type Options struct {
 	Alpha        float64 // significance level for the marks; 0 means 0.05
 	Seed         uint64  // seed of the randomization test and the bootstrap; 0 means stats.DefaultSeed (42)
 
-	// Eval is passed to lab.Evaluate by Runs (relevance level, depth). With Eval.AllQueries the
+	// Eval is passed to eval.Evaluate by Runs (relevance level, depth). With Eval.AllQueries the
 	// paired set is every qrels query; otherwise the qrels queries that at least one run ranks.
-	Eval lab.Options
+	Eval eval.Options
 }
 
 func (o Options) withDefaults() Options {
@@ -97,7 +100,7 @@ func (o Options) validate() error {
 	return nil
 }
 
-// Scores are one run's per-query values, as lab.Result holds them: Values[i][j] is query
+// Scores are one run's per-query values, as eval.Result holds them: Values[i][j] is query
 // Queries[i] on measure j.
 type Scores struct {
 	Name    string
@@ -146,8 +149,9 @@ func (c Comparison) SignificantT(alpha float64) bool { return c.PTHolm <= alpha 
 // SignificantPerm reports whether the Holm-adjusted randomization p is at most alpha.
 func (c Comparison) SignificantPerm(alpha float64) bool { return c.PPermHolm <= alpha }
 
-// Report is a complete comparison; every format (Text, Markdown, LaTeX, CSV, JSON, HTML) and
-// chart prints these values and computes nothing.
+// Report is a complete comparison; every format (Text, Markdown, LaTeX, CSV, JSON, and the
+// charts package's CompareTable, CompareMeans and CompareDiff) prints these values and computes
+// nothing. Look parts up by name: Run, Comparison, Column.
 type Report struct {
 	Measures    []string     // measure names, as given
 	Queries     []string     // the paired query set, in byte order
@@ -160,9 +164,82 @@ type Report struct {
 // Baseline returns the baseline run's name.
 func (r Report) Baseline() string { return r.Runs[0].Name }
 
-// Comparison returns the comparison of run (≥ 1) on measure.
-func (r Report) Comparison(run, measure int) Comparison {
-	return r.Comparisons[(run-1)*len(r.Measures)+measure]
+// Comparison returns the comparison of the run named run with the baseline on measure, e.g.
+// r.Comparison("reranked", "nDCG@10"). The measure is found by its name as given or by its
+// canonical form (so "ndcg_cut.10" finds nDCG@10; see MeasureIndex). It panics, naming the
+// runs or measures the report has, when the run is unknown or is the baseline, or when the
+// measure is unknown.
+func (r Report) Comparison(run, measure string) Comparison {
+	for i := 1; i < len(r.Runs); i++ {
+		if r.Runs[i].Name == run {
+			return r.comparison(i, r.MeasureIndex(measure))
+		}
+	}
+	if r.runIndex(run) == 0 {
+		panic(fmt.Sprintf("compare: %q is the baseline; comparisons are of the other runs (%s)", run, quoted(r.runNames()[1:])))
+	}
+	panic("unreachable") // runIndex panics on an unknown name
+}
+
+// comparison returns the comparison of run index i (≥ 1) on measure index j.
+func (r Report) comparison(i, j int) Comparison {
+	return r.Comparisons[(i-1)*len(r.Measures)+j]
+}
+
+// Run returns the summary of the first run named name (the baseline included). It panics,
+// naming the report's runs, when there is none.
+func (r Report) Run(name string) RunSummary { return r.Runs[r.runIndex(name)] }
+
+// Column returns the per-query values of the run named run on measure, in the order of
+// r.Queries (queries the run has no ranking for are 0), as a new slice: the form paired tests
+// take. It panics like Comparison on an unknown run or measure.
+func (r Report) Column(run, measure string) []float64 {
+	return append([]float64(nil), r.Run(run).Values[r.MeasureIndex(measure)]...)
+}
+
+// MeasureIndex returns the position of measure in r.Measures, and so in every per-measure slice
+// of the report (RunSummary.Means, CI, Values). A name matches as given, or when it and a
+// report measure read as the same measure (eval.ParseMeasures: "ndcg_cut.10", "nDCG@10"). It
+// panics, naming the report's measures, when none matches.
+func (r Report) MeasureIndex(measure string) int {
+	if j := slices.Index(r.Measures, measure); j >= 0 {
+		return j
+	}
+	if want, err := eval.ParseMeasures(measure); err == nil && len(want) == 1 {
+		for j, name := range r.Measures {
+			if got, err := eval.ParseMeasures(name); err == nil && len(got) == 1 && got[0] == want[0] {
+				return j
+			}
+		}
+	}
+	panic(fmt.Sprintf("compare: the report has no measure %q (measures: %s)", measure, quoted(r.Measures)))
+}
+
+// runIndex returns the index of the run named name; it panics naming the runs when there is none.
+func (r Report) runIndex(name string) int {
+	for i, run := range r.Runs {
+		if run.Name == name {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("compare: the report has no run %q (runs: %s)", name, quoted(r.runNames())))
+}
+
+func (r Report) runNames() []string {
+	names := make([]string, len(r.Runs))
+	for i, run := range r.Runs {
+		names[i] = run.Name
+	}
+	return names
+}
+
+// quoted lists names in Go quotes: "a", "b".
+func quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // FromScores compares runs[1:] with runs[0] (the baseline) on already evaluated per-query
@@ -255,10 +332,10 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 		r.Runs = append(r.Runs, sum)
 		if n := len(sum.ScoredZero); n > 0 {
 			r.Notes = append(r.Notes, fmt.Sprintf("run %q has no ranking for %d of %d queries, scored 0: %s",
-				s.Name, n, len(queries), listIDs(sum.ScoredZero)))
+				s.Name, n, len(queries), words.IDs(sum.ScoredZero)))
 		}
 		if n := len(sum.Ignored); n > 0 {
-			r.Notes = append(r.Notes, fmt.Sprintf("run %q: %d %s not in the qrels, ignored: %s", s.Name, n, plural(n, "query", "queries"), listIDs(sum.Ignored)))
+			r.Notes = append(r.Notes, fmt.Sprintf("run %q: %d %s not in the qrels, ignored: %s", s.Name, n, words.Plural(n, "query", "queries"), words.IDs(sum.Ignored)))
 		}
 	}
 	if len(queries) < 2 && opt.Tests.runT() {
@@ -325,26 +402,13 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 	return r, nil
 }
 
+// mean sums x in order and divides by its length: over Report.Queries, the order in which
+// eval.Result.Means sums, so a run's mean here is bit for bit `ranklab eval`'s on the same
+// queries (gonum's stat.Mean sums in another order and can differ in the last bit).
 func mean(x []float64) float64 {
 	s := 0.0
 	for _, v := range x {
 		s += v
 	}
 	return s / float64(len(x))
-}
-
-// listIDs prints up to 10 ids, then "… (N more)".
-func listIDs(ids []string) string {
-	const max = 10
-	if len(ids) <= max {
-		return strings.Join(ids, ", ")
-	}
-	return strings.Join(ids[:max], ", ") + fmt.Sprintf(", … (%d more)", len(ids)-max)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

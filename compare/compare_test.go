@@ -3,6 +3,7 @@ package compare
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -33,7 +34,7 @@ func TestFromScoresByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := r.Comparison(1, 0)
+	c := r.Comparison("reranked", "nDCG@10")
 	// d = (0.5, 0.25, 0.25, 0): mean 0.25; sd = sqrt((0.0625 + 0 + 0 + 0.0625) / 3).
 	sd := math.Sqrt((0.0625 + 0.0625) / 3)
 	want := map[string][2]float64{
@@ -63,7 +64,7 @@ func TestFromScoresByHand(t *testing.T) {
 	if !(c.CILow <= c.Diff && c.Diff <= c.CIHigh) || c.CILow < 0 || c.CIHigh > 0.5 {
 		t.Errorf("CI [%v, %v] does not fit the differences 0..0.5 around 0.25", c.CILow, c.CIHigh)
 	}
-	if r.Runs[1].Values[0][2] != 0.25 || r.Runs[0].Values[0][3] != 1 {
+	if r.Column("reranked", "nDCG@10")[2] != 0.25 || r.Column("first", "ndcg_cut.10")[3] != 1 {
 		t.Errorf("values %v %v", r.Runs[0].Values, r.Runs[1].Values)
 	}
 	if r.Baseline() != "first" || len(r.Notes) != 0 {
@@ -86,7 +87,7 @@ func TestFromScoresCorrections(t *testing.T) {
 	// c: d = (1, -1, 1): mean 1/3, sd = sqrt(((2/3)² + (4/3)² + (2/3)²) / 2) = sqrt(4/3).
 	tc := (1.0 / 3) / (math.Sqrt(4.0/3) / math.Sqrt(3))
 	pc := 1 - tc/math.Sqrt(2+tc*tc)
-	cb, cc := r.Comparison(1, 0), r.Comparison(2, 0)
+	cb, cc := r.Comparison("b", "m"), r.Comparison("c", "m")
 	if !near(cb.T, tb) || !near(cb.PT, pb) || !near(cc.T, tc) || !near(cc.PT, pc) {
 		t.Fatalf("t/p: b %v %v (want %v %v), c %v %v (want %v %v)", cb.T, cb.PT, tb, pb, cc.T, cc.PT, tc, pc)
 	}
@@ -109,7 +110,7 @@ func TestFromScoresEdgeCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := r.Comparison(1, 0)
+		c := r.Comparison(r.Runs[1].Name, "m")
 		if c.T != 0 || c.PT != 1 || c.PPerm != 1 || c.CILow != 0 || c.CIHigh != 0 || c.EffectSize != 0 || c.Ties != 3 {
 			t.Errorf("identical: %+v", c)
 		}
@@ -124,7 +125,7 @@ func TestFromScoresEdgeCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := r.Comparison(1, 0)
+		c := r.Comparison(r.Runs[1].Name, "m")
 		// d = (0, 0.25, 0, -0.25): mean 0, so t = 0 and p = 1.
 		if c.Wins != 1 || c.Ties != 2 || c.Losses != 1 || c.T != 0 || !near(c.PT, 1) {
 			t.Errorf("%+v", c)
@@ -137,7 +138,7 @@ func TestFromScoresEdgeCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := r.Comparison(1, 0)
+		c := r.Comparison(r.Runs[1].Name, "m")
 		if !math.IsNaN(c.T) || !math.IsNaN(c.PT) || !math.IsNaN(c.EffectSize) || c.PPerm != 1 || c.Diff != 0.5 {
 			t.Errorf("%+v", c)
 		}
@@ -230,7 +231,7 @@ func TestFromScoresDoesNotMutate(t *testing.T) {
 		t.Error("input modified")
 	}
 	// Queries are in byte order, Diffs follow them: q1: 0 - 0.25, q2: 1 - 0.5.
-	c := r.Comparison(1, 0)
+	c := r.Comparison("b", "m")
 	if r.Queries[0] != "q1" || c.Diffs[0] != -0.25 || c.Diffs[1] != 0.5 {
 		t.Errorf("queries %v diffs %v", r.Queries, c.Diffs)
 	}
@@ -278,7 +279,7 @@ func TestCSVRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 1+len(r.Runs)*len(r.Measures) || strings.Join(rows[0], ",") != strings.Join(CSVHeader, ",") {
+	if len(rows) != 1+len(r.Runs)*len(r.Measures) || strings.Join(rows[0], ",") != strings.Join(csvHeader, ",") {
 		t.Fatalf("%d rows, header %v", len(rows), rows[0])
 	}
 	col := map[string]int{}
@@ -292,18 +293,7 @@ func TestCSVRoundTrip(t *testing.T) {
 			}
 			continue
 		}
-		var run, m int
-		for i := range r.Runs {
-			if r.Runs[i].Name == row[col["run"]] {
-				run = i
-			}
-		}
-		for j := range r.Measures {
-			if r.Measures[j] == row[col["measure"]] {
-				m = j
-			}
-		}
-		c := r.Comparison(run, m)
+		c := r.Comparison(row[col["run"]], row[col["measure"]])
 		for name, want := range map[string]float64{"diff": c.Diff, "p_t": c.PT, "p_perm_holm": c.PPermHolm, "mean": c.Mean, "effect_size": c.EffectSize} {
 			got, err := strconv.ParseFloat(row[col[name]], 64)
 			if err != nil || got != want {
@@ -337,23 +327,64 @@ func TestJSON(t *testing.T) {
 	}
 }
 
-func TestHTMLEscapesAndMarks(t *testing.T) {
+func TestMeansTableMarks(t *testing.T) {
 	r := sample(t)
-	h := r.HTML()
-	for _, bad := range []string{"<script", "<stage>", "& co", `"x"`} {
-		if strings.Contains(h, bad) {
-			t.Errorf("HTML contains unescaped %q", bad)
-		}
+	header, rows := r.MeansTable()
+	if strings.Join(header, "|") != "run|nDCG@10|P_5" || len(rows) != 3 {
+		t.Fatalf("header %q, %d rows", header, len(rows))
 	}
-	for _, want := range []string{"&lt;/td&gt;&lt;script&gt;", "first &lt;stage&gt; &amp; co <em>(baseline)</em>", "<sup>*†</sup>", "scored 0: q12"} {
-		if !strings.Contains(h, want) {
-			t.Errorf("HTML lacks %q", want)
-		}
+	if rows[0][0] != "first <stage> & co (baseline)" || rows[2][0] != "</td><script>alert(1)</script>" {
+		t.Errorf("run names %q %q", rows[0][0], rows[2][0])
 	}
 	// The reranked run gains 0.30..0.36 on all 12 queries: exact randomization p = 2/2^12,
 	// t-test p far below 0.05; both stay below 0.05 after Holm over 4 comparisons.
-	if c := r.Comparison(1, 0); !c.SignificantT(0.05) || !c.SignificantPerm(0.05) {
+	c := r.Comparison(`rerank|_{50}$ "x"`, "nDCG@10")
+	if !c.SignificantT(0.05) || !c.SignificantPerm(0.05) {
 		t.Errorf("reranked not significant: %+v", c)
+	}
+	if want := fmtNum(c.Mean, 4) + "*†"; rows[1][1] != want {
+		t.Errorf("reranked mean cell %q, want %q", rows[1][1], want)
+	}
+}
+
+func TestLookupsByName(t *testing.T) {
+	r := sample(t)
+	run := `rerank|_{50}$ "x"`
+	// Names given to FromScores are found as given and by what they mean: nDCG@10 as trec_eval's
+	// ndcg_cut.10, trec_eval's P_5 as P@5.
+	for name, want := range map[string]int{"nDCG@10": 0, "ndcg_cut.10": 0, "P_5": 1, "P@5": 1, "P.5": 1} {
+		if j := r.MeasureIndex(name); j != want {
+			t.Errorf("%s -> %d, want %d", name, j, want)
+		}
+	}
+	if got, want := r.Comparison(run, "ndcg_cut.10").Diff, r.Comparisons[0].Diff; got != want {
+		t.Errorf("diff %v, want %v", got, want)
+	}
+	if got := r.Run(run).Means[1]; got != r.Comparisons[1].Mean {
+		t.Errorf("run mean %v, comparison mean %v", got, r.Comparisons[1].Mean)
+	}
+	col := r.Column(run, "P_5")
+	col[0] = -1 // a copy: the report keeps its values
+	if r.Runs[1].Values[1][0] == -1 {
+		t.Error("Column returned the report's own slice")
+	}
+	for _, tc := range []struct {
+		name string
+		call func()
+		want string
+	}{
+		{"unknown run", func() { r.Run("nope") }, `no run "nope" (runs: "first <stage> & co", "rerank|_{50}$ \"x\"", "</td><script>alert(1)</script>")`},
+		{"unknown measure", func() { r.Column(run, "AP") }, `no measure "AP" (measures: "nDCG@10", "P_5")`},
+		{"baseline", func() { r.Comparison("first <stage> & co", "P_5") }, `is the baseline`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if msg := fmt.Sprint(recover()); !strings.Contains(msg, tc.want) {
+					t.Errorf("panic %q lacks %q", msg, tc.want)
+				}
+			}()
+			tc.call()
+		})
 	}
 }
 
@@ -368,34 +399,5 @@ func TestMarkdownAndLaTeXEscape(t *testing.T) {
 		if !strings.Contains(tex, want) {
 			t.Errorf("LaTeX lacks %q:\n%s", want, tex)
 		}
-	}
-}
-
-func TestCharts(t *testing.T) {
-	r := sample(t)
-	o := r.DiffOption(2) // third run vs baseline on nDCG@10
-	js, err := json.Marshal(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// "other" − base on nDCG@10 is 0.01·(k%3 − 1) for k = 0..10 (q01..q11), and q12 is scored
-	// 0 against a baseline of 0.05·(11%5) = 0.05, so -0.05. Descending, ties by query id:
-	// +0.01: q03 q06 q09; 0: q02 q05 q08 q11; -0.01: q01 q04 q07 q10; -0.05: q12.
-	var parsed struct {
-		XAxis struct {
-			Data []string `json:"data"`
-		} `json:"xAxis"`
-	}
-	json.Unmarshal(js, &parsed)
-	if got := strings.Join(parsed.XAxis.Data, ","); got != "q03,q06,q09,q02,q05,q08,q11,q01,q04,q07,q10,q12" {
-		t.Errorf("sorted queries %s", got)
-	}
-	for _, frag := range []string{r.MeansChart(0), r.DiffChart(0)} {
-		if !strings.Contains(frag, `class="ranklab-chart"`) || strings.Contains(frag, "<script>alert") {
-			t.Errorf("fragment: %.200s", frag)
-		}
-	}
-	if _, err := json.Marshal(r.MeansOption(1)); err != nil {
-		t.Error(err)
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// CSVHeader is the header row of CSV.
-var CSVHeader = []string{"run", "is_baseline", "measure", "queries", "mean", "mean_ci_low", "mean_ci_high",
+// csvHeader is the header row of CSV.
+var csvHeader = []string{"run", "is_baseline", "measure", "queries", "mean", "mean_ci_low", "mean_ci_high",
 	"scored_zero", "diff", "diff_ci_low", "diff_ci_high", "wins", "ties", "losses", "effect_size",
 	"t", "p_t", "p_t_holm", "p_t_bonferroni", "p_perm", "p_perm_holm", "p_perm_bonferroni"}
 
@@ -22,20 +22,20 @@ func csvFloat(v float64) string {
 }
 
 // CSV returns one row per run and measure (baseline rows first, then run-major), with the
-// columns of CSVHeader. The baseline's comparison fields are empty, as are tests not run.
+// columns of csvHeader. The baseline's comparison fields are empty, as are tests not run.
 func (r Report) CSV() string {
 	var b strings.Builder
 	w := csv.NewWriter(&b)
-	w.Write(CSVHeader)
+	w.Write(csvHeader)
 	n := strconv.Itoa(len(r.Queries))
 	for i, run := range r.Runs {
 		for j, m := range r.Measures {
 			row := []string{run.Name, strconv.FormatBool(i == 0), m, n, csvFloat(run.Means[j]),
 				csvFloat(run.CI[j][0]), csvFloat(run.CI[j][1]), strconv.Itoa(len(run.ScoredZero))}
 			if i == 0 {
-				row = append(row, make([]string, len(CSVHeader)-len(row))...)
+				row = append(row, make([]string, len(csvHeader)-len(row))...)
 			} else {
-				c := r.Comparison(i, j)
+				c := r.comparison(i, j)
 				row = append(row, csvFloat(c.Diff), csvFloat(c.CILow), csvFloat(c.CIHigh),
 					strconv.Itoa(c.Wins), strconv.Itoa(c.Ties), strconv.Itoa(c.Losses), csvFloat(c.EffectSize),
 					csvFloat(c.T), csvFloat(c.PT), csvFloat(c.PTHolm), csvFloat(c.PTBonferroni),

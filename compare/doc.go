@@ -1,12 +1,14 @@
 // Package compare compares two or more retrieval runs on one set of relevance judgments, query
-// by query, with paired significance tests, and prints the result as a text, Markdown, LaTeX
-// (booktabs), CSV, JSON or HTML table, or as ECharts charts.
+// by query, with paired significance tests. The result is a value, Report, looked up by run and
+// measure name (Run, Comparison, Column) and printed as text, Markdown, LaTeX (booktabs), CSV or
+// JSON; package charts draws it (CompareTable, CompareMeans, CompareDiff).
 //
-// The simplest call, with runs read by package lab:
+// The simplest call, with runs read by package eval:
 //
-//	measures, _ := lab.ParseMeasures("nDCG@10", "P@5")
+//	measures, _ := eval.ParseMeasures("nDCG@10", "P@5")
 //	r, err := compare.Runs(qrels, []compare.NamedRun{{"first stage", first}, {"reranked", reranked}}, measures, compare.Options{})
 //	fmt.Print(r.Text())
+//	fmt.Println(r.Comparison("reranked", "nDCG@10").PTHolm)
 //
 // Decisions made once:
 //
@@ -14,7 +16,7 @@
 //     (runs-1) × measures comparisons form the family that Holm and Bonferroni correct over,
 //     separately for the t-test and for the randomization test.
 //   - Paired query set: the qrels queries that at least one run ranks (with Eval.AllQueries,
-//     every qrels query). Per-query values come from lab.Evaluate; a run with no ranking for a
+//     every qrels query). Per-query values come from eval.Evaluate; a run with no ranking for a
 //     query of the set scores 0 on it, as trec_eval -c scores missing topics, and the report
 //     names those queries per run (RunSummary.ScoredZero and a note). A run's queries that the
 //     qrels lack are ignored, as trec_eval does, and named too. So a run's mean here can differ
@@ -32,6 +34,6 @@
 //     the t-test and the effect size are not computed (NaN in the values, "n/a" in text, null in
 //     JSON) and a note says why; the randomization test then gives p = 1. Equal non-zero
 //     differences on every query: t = ±Inf, p = 0 (as SciPy), printed "inf", null in JSON.
-//   - Every format prints the same Report values and computes nothing. HTML is plain HTML (no
-//     JavaScript) with every string escaped; LaTeX and Markdown escape their special characters.
+//   - Every format prints the same Report values and computes nothing; LaTeX and Markdown escape
+//     their special characters (charts.CompareTable escapes every string for HTML).
 package compare

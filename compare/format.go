@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/words"
 )
 
-// Number formats shared by the human-readable reports (text, Markdown, LaTeX, HTML); CSV and
-// JSON print full precision.
+// Number formats shared by the human-readable reports (text, Markdown, LaTeX, and the tables
+// charts.CompareTable shows); CSV and JSON print full precision.
 
 // fmtNum prints v with prec decimals; NaN as "n/a", ±Inf as "inf"/"-inf".
 func fmtNum(v float64, prec int) string {
@@ -77,7 +79,7 @@ func meansTable(r Report) [][]meanCell {
 		for j := range r.Measures {
 			c := meanCell{Mean: fmtNum(run.Means[j], 4)}
 			if i > 0 {
-				c.T, c.Perm = marks(r.Comparison(i, j), r.Options.Alpha)
+				c.T, c.Perm = marks(r.comparison(i, j), r.Options.Alpha)
 			}
 			rows[i] = append(rows[i], c)
 		}
@@ -85,8 +87,37 @@ func meansTable(r Report) [][]meanCell {
 	return rows
 }
 
-// detailTable: the header and one formatted row per comparison.
-func detailTable(r Report) (header []string, rows [][]string) {
+// MeansTable returns the means table as the text report prints it: a header ("run", then the
+// measures) and one row per run, the baseline first and named "<name> (baseline)", each mean
+// with 4 decimals followed by its marks, "*" (t-test) and "†" (randomization test), where the
+// Holm-adjusted p ≤ α.
+func (r Report) MeansTable() (header []string, rows [][]string) {
+	header = append([]string{"run"}, r.Measures...)
+	for i, cells := range meansTable(r) {
+		name := r.Runs[i].Name
+		if i == 0 {
+			name += " (baseline)"
+		}
+		row := []string{name}
+		for _, c := range cells {
+			m := c.Mean
+			if c.T {
+				m += "*"
+			}
+			if c.Perm {
+				m += "†"
+			}
+			row = append(row, m)
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
+}
+
+// DetailTable returns the comparisons table as the text report prints it: one row per
+// comparison with the run, the measure, both means, Δ, its interval, W/T/L, d_z, the statistics
+// and p-values of the tests that were run (unadjusted, Holm, Bonferroni) and the marks.
+func (r Report) DetailTable() (header []string, rows [][]string) {
 	lvl := fmt.Sprintf("%g%% CI", 100*r.Options.Level)
 	header = []string{"run", "measure", "baseline", "mean", "Δ", lvl, "W/T/L", "d_z"}
 	if r.Options.Tests.runT() {
@@ -124,6 +155,6 @@ func (r Report) Summary() string {
 		tests = append(tests, fmt.Sprintf("paired randomization test (†; %d sign-flip permutations, seed %d)", o.Permutations, o.Seed))
 	}
 	return fmt.Sprintf("%d %s, %d runs, baseline %q. Tests: %s. Marks: Holm-adjusted p ≤ %g over the %d %s (runs × measures). Intervals: %g%% percentile bootstrap (%d resamples, seed %d).",
-		len(r.Queries), plural(len(r.Queries), "query", "queries"), len(r.Runs), r.Baseline(), strings.Join(tests, " and "), o.Alpha, len(r.Comparisons), plural(len(r.Comparisons), "comparison", "comparisons"),
+		len(r.Queries), words.Plural(len(r.Queries), "query", "queries"), len(r.Runs), r.Baseline(), strings.Join(tests, " and "), o.Alpha, len(r.Comparisons), words.Plural(len(r.Comparisons), "comparison", "comparisons"),
 		100*o.Level, o.Resamples, o.Seed)
 }

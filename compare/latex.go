@@ -48,7 +48,7 @@ func (r Report) LaTeX() string {
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}\n\n")
 
-	header, rows := detailTable(r)
+	header, rows := r.DetailTable()
 	header = header[:len(header)-1] // the marks are in the means table
 	b.WriteString("\\begin{tabular}{ll" + strings.Repeat("r", len(header)-2) + "}\n\\toprule\n")
 	for k, h := range header {

@@ -34,7 +34,7 @@ func (r Report) Markdown() string {
 		}
 		b.WriteString("\n")
 	}
-	header, rows := detailTable(r)
+	header, rows := r.DetailTable()
 	b.WriteString("\n|")
 	for _, h := range header {
 		b.WriteString(" " + mdEscape.Replace(h) + " |")

@@ -3,25 +3,24 @@ package compare
 import (
 	"errors"
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"sort"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 // NamedRun is a run with the name a report shows for it (a file name, "BM25", "reranked").
 type NamedRun struct {
 	Name string // empty means the run's Tag, else "run N"
-	Run  lab.Run
+	Run  eval.Run
 }
 
-// Runs evaluates every run on qrels with lab.Evaluate and compares runs[1:] with runs[0], the
+// Runs evaluates every run on qrels with eval.Evaluate and compares runs[1:] with runs[0], the
 // baseline (see FromScores and the package doc for the query set and the statistics).
 //
 // The paired query set is the qrels queries that at least one run ranks, or every qrels query
 // with opt.Eval.AllQueries. A run without a ranking for a query of the set is evaluated on it
 // as trec_eval -c does (an empty ranking: 0 on every measure except counts such as num_rel), and
 // the report names those queries. Queries of a run absent from the qrels are ignored and named.
-func Runs(qrels lab.Qrels, runs []NamedRun, measures []lab.Measure, opt Options) (Report, error) {
+func Runs(qrels eval.Qrels, runs []NamedRun, measures []eval.Measure, opt Options) (Report, error) {
 	if len(runs) < 2 {
 		return Report{}, fmt.Errorf("compare: need at least 2 runs (a baseline and one to compare), got %d", len(runs))
 	}
@@ -57,8 +56,8 @@ func Runs(qrels lab.Qrels, runs []NamedRun, measures []lab.Measure, opt Options)
 	}
 	sort.Strings(universe)
 
-	eval := opt.Eval
-	eval.AllQueries = true // every qrels query gets its value under trec_eval's -c rule
+	evalOpt := opt.Eval
+	evalOpt.AllQueries = true // every qrels query gets its value under trec_eval's -c rule
 	scores := make([]Scores, len(runs))
 	for i, nr := range runs {
 		name := nr.Name
@@ -68,7 +67,7 @@ func Runs(qrels lab.Qrels, runs []NamedRun, measures []lab.Measure, opt Options)
 		if name == "" {
 			name = fmt.Sprintf("run %d", i+1)
 		}
-		res, err := lab.Evaluate(qrels, nr.Run, measures, eval)
+		res, err := evalOpt.Evaluate(qrels, nr.Run, measures...)
 		if err != nil {
 			return Report{}, fmt.Errorf("compare: run %q: %w", name, err)
 		}

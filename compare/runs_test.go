@@ -3,6 +3,7 @@ package compare
 import (
 	"bufio"
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,12 +11,12 @@ import (
 	"testing"
 
 	"github.com/ranklab/ranklab/internal/sharedtest"
-	"github.com/ranklab/ranklab/lab"
+	"gonum.org/v1/gonum/stat"
 )
 
-func mustRun(t *testing.T, path string) lab.Run {
+func mustRun(t *testing.T, path string) eval.Run {
 	t.Helper()
-	r, err := lab.ReadRunFile(path)
+	r, err := eval.ReadRunFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,12 +24,12 @@ func mustRun(t *testing.T, path string) lab.Run {
 }
 
 func TestRunsFixture(t *testing.T) {
-	qrels, err := lab.ReadQrelsFile("testdata/qrels")
+	qrels, err := eval.ReadQrelsFile("testdata/qrels")
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, b := mustRun(t, "testdata/run.a"), mustRun(t, "testdata/run.b")
-	ms, err := lab.ParseMeasures("P@2", "RR")
+	ms, err := eval.ParseMeasures("P@2", "RR")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,17 +49,17 @@ func TestRunsFixture(t *testing.T) {
 		{[]float64{0.5, 0.5, 1, 0}, []float64{1, 1, 0, 1}},
 	}
 	for j, w := range want {
-		c := r.Comparison(1, j)
+		c := r.Comparison("b", r.Measures[j])
 		for k := range w.base {
 			if !near(c.Diffs[k], w.run[k]-w.base[k]) {
 				t.Errorf("%s %s: diff %v, want %v", r.Measures[j], r.Queries[k], c.Diffs[k], w.run[k]-w.base[k])
 			}
 		}
-		if !near(c.Baseline, mean(w.base)) || !near(c.Mean, mean(w.run)) {
+		if !near(c.Baseline, stat.Mean(w.base, nil)) || !near(c.Mean, stat.Mean(w.run, nil)) {
 			t.Errorf("%s: means %v %v", r.Measures[j], c.Baseline, c.Mean)
 		}
 	}
-	if c := r.Comparison(1, 0); c.Wins != 3 || c.Losses != 1 || c.Ties != 0 {
+	if c := r.Comparison("b", "P@2"); c.Wins != 3 || c.Losses != 1 || c.Ties != 0 {
 		t.Errorf("W/T/L %d/%d/%d", c.Wins, c.Ties, c.Losses)
 	}
 	if got := r.Runs[1].ScoredZero; len(got) != 1 || got[0] != "q3" {
@@ -76,9 +77,9 @@ func TestRunsFixture(t *testing.T) {
 }
 
 func TestRunsErrors(t *testing.T) {
-	qrels := lab.Qrels{"q1": {"d1": 1}}
-	run := lab.Run{Queries: map[string][]lab.ScoredDoc{"x": {{Doc: "d1", Score: 1}}}}
-	ms := []lab.Measure{lab.P(5)}
+	qrels := eval.Qrels{"q1": {"d1": 1}}
+	run := eval.Run{Queries: map[string][]eval.ScoredDoc{"x": {{Doc: "d1", Score: 1}}}}
+	ms := []eval.Measure{eval.P(5)}
 	for _, tc := range []struct {
 		name string
 		err  func() error
@@ -88,7 +89,7 @@ func TestRunsErrors(t *testing.T) {
 		{"no shared queries", func() error { _, err := Runs(qrels, []NamedRun{{"a", run}, {"b", run}}, ms, Options{}); return err },
 			"no run ranks any of the 1 qrels queries"},
 		{"empty qrels", func() error {
-			_, err := Runs(lab.Qrels{}, []NamedRun{{"a", run}, {"b", run}}, ms, Options{})
+			_, err := Runs(eval.Qrels{}, []NamedRun{{"a", run}, {"b", run}}, ms, Options{})
 			return err
 		},
 			"the qrels have no query"},
@@ -137,16 +138,16 @@ func readTrecEval(t *testing.T, path string) map[string]map[string]float64 {
 // query the t-test is not reported.
 func TestRunsRerankAnchor(t *testing.T) {
 	dir := filepath.Join(sharedDir(t), "anchors", "trec_eval", "09_rerank_prefix")
-	qrels, err := lab.ReadQrelsFile(filepath.Join(dir, "qrels"))
+	qrels, err := eval.ReadQrelsFile(filepath.Join(dir, "qrels"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	first, rerank := mustRun(t, filepath.Join(dir, "run.first_stage")), mustRun(t, filepath.Join(dir, "run.rerank_top5"))
 	names := map[string]string{"ndcg_cut_10": "nDCG@10", "P_5": "P@5", "recip_rank": "RR", "map": "AP"}
-	var ms []lab.Measure
+	var ms []eval.Measure
 	var trec []string
 	for te, ir := range names {
-		m, err := lab.ParseMeasure(ir)
+		m, err := eval.ParseMeasure(ir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,8 +159,9 @@ func TestRunsRerankAnchor(t *testing.T) {
 	}
 	a := readTrecEval(t, filepath.Join(dir, "out.first.v10hp.txt"))
 	b := readTrecEval(t, filepath.Join(dir, "out.rerank5.v10hp.txt"))
-	for j, te := range trec {
-		c := r.Comparison(1, j)
+	for _, te := range trec {
+		c := r.Comparison("rerank5", te) // a trec_eval name finds the ir_measures one
+
 		if math.Abs(c.Baseline-a[te]["all"]) > 1e-9 || math.Abs(c.Mean-b[te]["all"]) > 1e-9 {
 			t.Errorf("%s: means %v %v, trec_eval %v %v", te, c.Baseline, c.Mean, a[te]["all"], b[te]["all"])
 		}

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"math/rand/v2"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // asRun writes the outcome's ranking as a TREC run (scores assigned in rank order, written in
 // reversed file order) and its judgments as qrels, plus extra judged placeholders of grade
 // MinGrade (for a raised recall denominator).
-func asRun(o Outcome, placeholders int) (Qrels, Run) {
+func asRun(o Outcome, placeholders int) (eval.Qrels, eval.Run) {
 	judged := map[string]int{}
 	for _, it := range o.Items {
 		judged[it.Doc] = it.Grade
@@ -21,24 +22,19 @@ func asRun(o Outcome, placeholders int) (Qrels, Run) {
 		judged[fmt.Sprintf("placeholder-%d", i)] = o.State.MinGrade
 	}
 	n := len(o.Items)
-	docs := make([]ScoredDoc, n)
+	docs := make([]eval.ScoredDoc, n)
 	for i, it := range o.Items {
-		docs[n-1-i] = ScoredDoc{Doc: it.Doc, Score: float64(n - i)}
+		docs[n-1-i] = eval.ScoredDoc{Doc: it.Doc, Score: float64(n - i)}
 	}
-	return Qrels{"q1": judged}, Run{Tag: "lab", Queries: map[string][]ScoredDoc{"q1": docs}}
+	return eval.Qrels{"q1": judged}, eval.Run{Tag: "lab", Queries: map[string][]eval.ScoredDoc{"q1": docs}}
 }
 
 // The lab's metrics are the evaluator's: the same ranking evaluated by Evaluate as a run gives
 // the same P@k, R@k, RR@k (at the grade threshold) and nDCG@k with exponential gain.
 func TestLabAgreesWithEvaluate(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	states := []State{DefaultState()}
-	for range 300 {
-		s := randomState(r)
-		s.Size = min(s.Size, 80)
-		s.Rerank = min(s.Rerank, s.Size)
-		s.Total = 0
-		states = append(states, s)
+	states := cappedStates(rand.New(rand.NewPCG(5, 6)), 300, 80)
+	for i := range states {
+		states[i].Total = 0 // recall over the qrels' count, as Evaluate computes it
 	}
 	raised := DefaultState()
 	raised.MinGrade, raised.Total = 2, 8 // 3 items with grade >= 2 are judged; 5 placeholders of grade 2
@@ -51,16 +47,16 @@ func TestLabAgreesWithEvaluate(t *testing.T) {
 		_, known := relevantCounts(Synthetic{Candidates: candidatesOf(o.Items), Missed: o.Missed}, s.MinGrade)
 		extra := max(0, s.Total-known)
 		k, g := s.K, s.MinGrade
-		ms := []Measure{P(k).WithRel(g), Recall(k).WithRel(g), RRAt(k).WithRel(g), NDCGExp(k)}
+		ms := []eval.Measure{eval.P(k).WithRel(g), eval.Recall(k).WithRel(g), eval.RRAt(k).WithRel(g), eval.NDCGExp(k)}
 
 		// Placeholders raise recall's denominator; nDCG is compared on the real judgments only.
 		qrels, run := asRun(o, extra)
-		res, err := Evaluate(qrels, run, ms, Options{})
+		res, err := eval.Evaluate(qrels, run, ms...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		qrels0, run0 := asRun(o, 0)
-		res0, err := Evaluate(qrels0, run0, ms, Options{})
+		res0, err := eval.Evaluate(qrels0, run0, ms...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,109 +1,16 @@
-// Package lab measures the ranking a retriever returns: it reads TREC qrels and runs, computes
-// the measures trec_eval computes (with trec_eval's exact semantics), and models the
-// interactive lab.
+// Package lab is the teaching model of ranklab's lab: a visible synthetic ranking with its
+// controls (State), prefix reranking, the metrics the evaluator computes on it, the chunking
+// footprint beside it, plain-language readings, a shareable link and a CSV export.
 //
 // The simplest use:
 //
-//	qrels, err := lab.ReadQrelsFile("qrels.txt") // TREC or BEIR TSV, gzip or not
-//	run, err := lab.ReadRunFile("run.txt")
-//	res, err := lab.Evaluate(qrels, run, []lab.Measure{lab.NDCG(10), lab.P(10)}, lab.Options{})
-//	// res.Queries, res.Values[i][j] (query i, measure j), res.Means[j]
+//	o, err := lab.DefaultState().Outcome() // everything the lab shows
+//	fmt.Println(o.Metrics.NDCG, o.Reading)
 //
-// # Files
-//
-// TREC qrels: one judgment a line, exactly 4 whitespace-separated fields
-// "query-id iteration doc-id grade"; the iteration is ignored, the grade is an integer.
-// BEIR qrels: tab-separated, header "query-id\tcorpus-id\tscore", then 3 fields a line.
-// TREC run: at least 6 fields "query-id Q0 doc-id rank score tag"; Q0, the rank column and
-// fields after the tag are ignored; the score is a finite float64; a query's lines need not be
-// adjacent. Input starting with gzip's magic bytes is gunzipped, whatever the file name.
-//
-//	q1 0 d1 2        (TREC qrels: d1 has grade 2 for q1)
-//	q1 Q0 d1 1 12.5 bm25   (run: q1 retrieved d1 with score 12.5)
-//
-// Nothing is skipped or guessed: a wrong field count, a grade that is not an integer, a score
-// that is not a finite number, a doc listed twice for one query (in a run or in qrels), an empty
-// line or an empty file is an error *ParseError printed "file:line: msg" that unwraps to
-// ErrFieldCount, ErrGrade, ErrScore, ErrDuplicate, ErrEmptyLine or ErrEmpty.
-//
-// # Evaluator semantics (those of trec_eval 10.0, checked against its output)
-//
-// Ranking. A query's docs are sorted by score (as float64) descending, ties broken by doc ID
-// descending in byte order ("d9" > "d10" > "c" > "b" > "a" > "B"); "1", "1.0", "1e0" and
-// "0.10e1" are the same score. The rank column plays no part. Options.Depth (-M) then keeps
-// the first Depth docs.
-//
-// Grades. A doc is relevant when its grade is at least the relevance level L
-// (Options.RelLevel, trec_eval's -l, default 1; levels start at 1). A measure's own rel=
-// (ir_measures' P(rel=2)@5) wins over L. A grade in [0, L) is judged non-relevant. A negative
-// grade means "judged, never relevant": gain 0, not counted in R, skipped by bpref (trec_eval
-// reads it as "in the pool, unjudged"); Judged@k still counts it as judged. A retrieved doc the
-// qrels do not list has grade Unjudged: not relevant, gain 0. R is the number of qrels entries
-// of the query with grade >= L, retrieved or not.
-//
-// Measures (formulas on Measure.Compute). P@k divides by k even when fewer than k docs were
-// retrieved. R@k, AP and AP@k (map_cut) divide by R and are 0 when R = 0. RR (recip_rank) looks
-// at the whole ranking; RR@k (MRR@k, the lab's figure) is 0 when the first relevant doc is
-// below k. nDCG@k (trec_eval's ndcg_cut, ir_measures' nDCG@k) uses linear gain = grade for
-// positive grades and the discount log2(rank+1); the ideal ranking sorts ALL positive judged
-// grades of the query (retrieved or not) and is cut at k; nDCG is 0 when the ideal is 0.
-// nDCG(dcg=exp-log2)@k uses gain 2^grade-1 (the lab's default). nDCG without cutoff is
-// trec_eval's ndcg: the whole ranking against the uncut ideal. nDCG uses the grades as gains
-// and ignores the relevance level L (as trec_eval's -l leaves ndcg_cut unchanged).
-//
-// Query sets. By default the evaluated queries are those in both the qrels and the run (as
-// trec_eval 9.0.8 and pytrec_eval; trec_eval 10.0 stops with an error instead); qrels queries
-// without a ranking are reported in Result.Missing. With Options.AllQueries (-c) every qrels
-// query is evaluated, a missing one as an empty ranking (0 for every measure but NumRel).
-// Queries only in the run are never evaluated and are reported in Result.Ignored. A query is
-// evaluated even when it has no relevant doc (it then counts 0 in the means).
-//
-// Means. Result.Means[j] is the arithmetic mean over the evaluated queries (summed in byte
-// order of the query IDs). trec_eval's "all" line holds the mean too, except for the counts
-// NumQ, NumRet, NumRel and NumRelRet where it holds the sum: Result.All gives that value.
-//
-// Large runs. EvaluateRunFile gives Evaluate's exact result for a run file without holding the
-// run in memory when each query's lines are adjacent (as trec_eval itself requires of a sorted
-// run; the usual case): the file is cut into blocks of whole queries evaluated on every core,
-// and only each query's judged docs are ranked. An ungrouped run is read whole instead.
-//
-// Names. Measures print in ir_measures' canonical form (P@5, P(rel=2)@5, nDCG(dcg=exp-log2)@10,
-// RR@10) and parse back to the same value; ParseMeasures also reads trec_eval's names
-// (P.5,10, recall.100, recip_rank, ndcg_cut.10, map, map_cut.100, success.1,5,10, num_q, ...,
-// with trec_eval's default cutoffs when none are given). WriteTrecEval prints trec_eval's
-// format, measure order and names.
-//
-// # The lab model
-//
-// State holds every control of the lab (DefaultState/Reset give the defaults k=5, rerank=10,
-// grade=1, total=0, corpus=10000, chunk=512, overlap=128, seed=2278, n=20); State.Outcome computes
-// everything the lab shows, so notebooks, charts, the command line and tests agree.
-//
-// Synthetic ranking. NewSynthetic(seed, n, quality) draws n candidates with grades 0..3, a
-// first-stage score and a reranker score from a SplitMix64 stream of its own (stable across Go
-// versions), ordered by first-stage score (strictly descending, so trec_eval's order is the same),
-// named d01, d02, ... in that order, plus max(1, round(0.15·n)) judged items the list missed.
-//
-// Prefix reranking. The first Rerank candidates are reordered by reranker score descending (ties
-// keep the first-stage order); the rest keep their order; nothing outside the list can enter.
-//
-// Metrics are the evaluator's measures on the reranked grades, one source of truth:
-// P(k).WithRel(g), Recall(k).WithRel(g), RRAt(k).WithRel(g) (MRR@k: 0 when no relevant item is in
-// the top k) and NDCGExp(k) (gain 2^grade−1, discount log2(rank+1), ideal from the grades of ALL
-// judged items, retrieved or not). The grade threshold g changes the binary measures only. Recall's
-// denominator R is Total, or the qrels' count of items with grade >= g when Total is 0; Total may be
-// raised (partial judgments) but not set below the relevant items in the ranking. A raised
-// denominator adds no grades: nDCG's ideal stays that of the judged grades. k beyond the list is
-// allowed: P@k still divides by k.
-//
-// Chunking footprint. Windows start at 0 every stride = chunk − overlap tokens, the last ends at
-// the corpus end, none lies inside the previous: chunks = 0 (empty corpus), 1 (corpus <= chunk), else
-// 1 + ceil((corpus − chunk)/stride); indexed = Σ window lengths; duplicated = indexed − corpus;
-// duplication = duplicated/corpus. It is storage and redundant candidates, not a relevance gain.
-//
-// Validation errors name the field and its range ("overlap: 128 must be in 0..127 (below chunk
-// size 128)"). Link encodes every field as "k=5&rerank=10&grade=1&total=0&corpus=10000&chunk=512&
-// overlap=128&seed=2278&n=20"; ParseLink rejects unknown or repeated keys and bad values, and keys
-// left out keep their defaults. The CSV layout (WriteCSV/ReadCSV) is documented in labcsv.go and
-// reads back exactly.
+// State documents the controls, their defaults and ranges and the formulas of the metrics (they
+// are package eval's measures, one source of truth). NewSynthetic documents the seeded ranking and
+// its reranker (from noise to perfect: State.RerankQuality), RerankOrder the prefix reranking, chunking.Footprint the chunking panel, MetricReading and
+// ChunkReading the readings, State.Link and ParseLink the link, and WriteCSV the CSV layout.
+// Every invalid value is a *FieldError naming the field and its range, e.g.
+// "overlap: 128 must be in 0..127 (below chunk size 128)".
 package lab

@@ -11,6 +11,7 @@ func ExampleState_Outcome() {
 	if err != nil {
 		panic(err)
 	}
+	fmt.Println(o.Query)
 	for _, it := range o.Items[:6] {
 		mark := " "
 		if it.InsideK {
@@ -22,14 +23,15 @@ func ExampleState_Outcome() {
 	fmt.Printf("P@5 %.3f  R@5 %.3f  MRR@5 %.3f  nDCG@5 %.3f\n", m.Precision, m.Recall, m.MRR, m.NDCG)
 	fmt.Println(o.Link)
 	// Output:
+	// how do I make retrieval robust to real user queries?
 	// *  1 (was  3) d03 grade 3
 	// *  2 (was  9) d09 grade 1
-	// *  3 (was  2) d02 grade 1
-	// *  4 (was  4) d04 grade 0
-	// *  5 (was 10) d10 grade 0
+	// *  3 (was  4) d04 grade 0
+	// *  4 (was 10) d10 grade 0
+	// *  5 (was  2) d02 grade 1
 	//    6 (was  5) d05 grade 0
-	// P@5 0.600  R@5 0.375  MRR@5 1.000  nDCG@5 0.725
-	// k=5&rerank=10&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20
+	// P@5 0.600  R@5 0.375  MRR@5 1.000  nDCG@5 0.715
+	// k=5&rerank=10&rerank_quality=50&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20
 }
 
 func ExampleState_OutcomeFor() {
@@ -52,28 +54,7 @@ func ExampleState_OutcomeFor() {
 	// Output:
 	// first stage: P@2 0.50 nDCG@2 0.083
 	// reranked:    P@2 1.00 nDCG@2 1.000
-	// Reranking reorders the first 4 candidates by the reranker score; the rest keep their first-stage order and nothing outside the list can enter. It moved d (from rank 4) into the top 2 and a (to rank 4) out of it. Against the first stage: precision@2 0.500 → 1.000, nDCG@2 0.083 → 1.000, MRR@2 0.500 → 1.000.
-}
-
-func ExampleNewFootprint() {
-	f, err := lab.NewFootprint(10000, 512, 128)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Printf("stride %d, %d chunks, %d indexed, %d duplicated (%.0f%%)\n", f.Stride, f.Chunks, f.Indexed, f.Duplicated, 100*f.Duplication)
-	fmt.Println(f.Window(0), f.Window(1), f.Window(f.Chunks-1))
-	_, err = lab.NewFootprint(10000, 128, 128)
-	fmt.Println(err)
-	// Output:
-	// stride 384, 26 chunks, 13200 indexed, 3200 duplicated (32%)
-	// {0 512} {384 896} {9600 10000}
-	// overlap: 128 must be in 0..127 (below chunk size 128)
-}
-
-func ExampleWindows() {
-	fmt.Println(lab.Windows(10, 4, 1))
-	// Output:
-	// [{0 4} {3 7} {6 10}]
+	// Reranking reorders the first 4 candidates by the reranker score; the rest keep their first-stage order and nothing outside the list can enter. It moved d (grade 3, from rank 4) into the top 2 and a (grade 0, to rank 4) out of it. Against the first stage: precision@2 0.500 → 1.000, recall@2 0.500 → 1.000, nDCG@2 0.083 → 1.000, MRR@2 0.500 → 1.000.
 }
 
 func ExampleParseLink() {
@@ -85,17 +66,6 @@ func ExampleParseLink() {
 	fmt.Println(err)
 	// Output:
 	// 10 2 10 <nil>
-	// link: unknown key "depth" (keys: k, rerank, grade, total, corpus, chunk, overlap, seed, n)
+	// link: unknown key "depth" (keys: k, rerank, rerank_quality, grade, total, corpus, chunk, overlap, seed, n)
 	// rerank: 30 must be in 0..20 (the list has 20 candidates)
-}
-
-func ExampleFootprintOf() {
-	// Three documents cut on their own: 1 + ceil((1000−512)/384) = 3 chunks, 1 chunk, no chunk.
-	f, err := lab.FootprintOf([]int{1000, 300, 0}, 512, 128)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Printf("%d tokens, %d chunks, %d indexed, %d duplicated\n", f.Corpus, f.Chunks, f.Indexed, f.Duplicated)
-	// Output:
-	// 1300 tokens, 4 chunks, 1556 indexed, 256 duplicated
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"io"
 	"math"
 	"strconv"
@@ -12,7 +13,8 @@ import (
 // The lab's CSV (WriteCSV, ReadCSV) is RFC 4180 as encoding/csv writes it, in two sections.
 //
 // The first section starts with the header "key,value" and has two fields a record: the state
-// (k, rerank, grade, total, corpus, chunk, overlap, seed, n), the metrics (precision, recall, mrr,
+// (k, rerank, rerank_quality, grade, total, corpus, chunk, overlap, seed, n), the query the
+// ranking answers (empty for a hand-built ranking), the metrics (precision, recall, mrr,
 // ndcg, relevant_in_k, recall_denominator), the footprint (stride, chunks, indexed_tokens,
 // duplicated_tokens, duplication), the link, then one "reading" record per sentence of the metric
 // reading and one "chunk_reading" record per sentence of the chunking reading.
@@ -29,13 +31,15 @@ import (
 //	key,value
 //	k,5
 //	...
+//	n,20
+//	query,how do I make retrieval robust to real user queries?
 //	precision,0.6
 //	...
-//	link,k=5&rerank=10&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20
+//	link,k=5&rerank=10&rerank_quality=50&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20
 //	reading,3 of the top 5 items have grade >= 1: precision@5 = 3/5 = 0.600.
 //	...
 //	rank,first_rank,doc,label,grade,first_score,rerank_score,inside_k,relevant
-//	1,3,d03,answer extraction,3,13.26,0.8204,true,true
+//	1,3,d03,answer extraction,3,13.26,0.7006,true,true
 //	...
 //	,,d21,dense retrieval recall,2,0,0,false,true
 var csvItemHeader = []string{"rank", "first_rank", "doc", "label", "grade", "first_score", "rerank_score", "inside_k", "relevant"}
@@ -46,13 +50,10 @@ func WriteCSV(w io.Writer, o Outcome) error {
 	recs := [][]string{{"key", "value"}}
 	kv := func(k, v string) { recs = append(recs, []string{k, v}) }
 	s := o.State
-	for _, p := range []struct {
-		k string
-		v int64
-	}{{"k", int64(s.K)}, {"rerank", int64(s.Rerank)}, {"grade", int64(s.MinGrade)}, {"total", int64(s.Total)},
-		{"corpus", int64(s.Corpus)}, {"chunk", int64(s.Chunk)}, {"overlap", int64(s.Overlap)}, {"seed", s.Seed}, {"n", int64(s.Size)}} {
-		kv(p.k, strconv.FormatInt(p.v, 10))
+	for _, f := range Fields {
+		kv(f.Key, f.Format(s))
 	}
+	kv("query", o.Query)
 	for _, v := range csvValues(o) {
 		kv(v.key, v.val)
 	}
@@ -102,14 +103,14 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 	cr.ReuseRecord = false
 	const file = "csv"
 	bad := func(line int, format string, args ...any) error {
-		return &ParseError{File: file, Line: line, Err: fmt.Errorf(format, args...)}
+		return &eval.ParseError{File: file, Line: line, Err: fmt.Errorf(format, args...)}
 	}
 	next := func() ([]string, int, error) {
 		rec, err := cr.Read()
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return nil, pe.Line, &ParseError{File: file, Line: pe.Line, Err: pe.Err}
+				return nil, pe.Line, &eval.ParseError{File: file, Line: pe.Line, Err: pe.Err}
 			}
 			return nil, 0, err
 		}
@@ -119,21 +120,21 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 
 	rec, line, err := next()
 	if err == io.EOF {
-		return Outcome{}, &ParseError{File: file, Err: ErrEmpty}
+		return Outcome{}, &eval.ParseError{File: file, Err: eval.ErrEmpty}
 	}
 	if err != nil {
 		return Outcome{}, err
 	}
 	if len(rec) != 2 || rec[0] != "key" || rec[1] != "value" {
-		return Outcome{}, parseErr(file, line, ErrHeader, "want \"key,value\", got %q", rec)
+		return Outcome{}, parseErr(file, line, eval.ErrHeader, "want \"key,value\", got %q", rec)
 	}
 	values := map[string]csvStored{}
 	var readings, chunkReadings []csvStored
 	stateKeys := map[string]bool{}
-	for _, k := range linkKeys {
-		stateKeys[k] = true
+	for _, f := range Fields {
+		stateKeys[f.Key] = true
 	}
-	computed := map[string]bool{"link": true}
+	computed := map[string]bool{"link": true, "query": true}
 	for _, v := range csvValues(Outcome{}) {
 		computed[v.key] = true
 	}
@@ -149,7 +150,7 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 			break
 		}
 		if len(rec) != 2 {
-			return Outcome{}, parseErr(file, line, ErrFieldCount, "want 2 fields (key,value), got %d", len(rec))
+			return Outcome{}, parseErr(file, line, eval.ErrFieldCount, "want 2 fields (key,value), got %d", len(rec))
 		}
 		k, v := rec[0], rec[1]
 		switch {
@@ -167,24 +168,18 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 		}
 	}
 	if len(rec) != len(csvItemHeader) || !equalStrings(rec, csvItemHeader) {
-		return Outcome{}, parseErr(file, line, ErrHeader, "want %q, got %q", csvItemHeader, rec)
+		return Outcome{}, parseErr(file, line, eval.ErrHeader, "want %q, got %q", csvItemHeader, rec)
 	}
 	headerLine := line
 
 	var s State
-	for _, k := range linkKeys {
-		st, ok := values[k]
+	for _, f := range Fields {
+		st, ok := values[f.Key]
 		if !ok {
-			return Outcome{}, bad(headerLine, "state key %q is missing", k)
+			return Outcome{}, bad(headerLine, "state key %q is missing", f.Key)
 		}
-		v, err := strconv.ParseInt(st.val, 10, 64)
-		if err != nil || (k != "seed" && v != int64(int(v))) {
-			return Outcome{}, bad(st.line, "%s: %q is not an integer", k, st.val)
-		}
-		if k == "seed" {
-			s.Seed = v
-		} else {
-			*s.intField(k) = int(v)
+		if s, err = f.Parse(s, st.val); err != nil {
+			return Outcome{}, bad(st.line, "%v", err)
 		}
 	}
 
@@ -205,11 +200,11 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 			return Outcome{}, err
 		}
 		if len(rec) != len(csvItemHeader) {
-			return Outcome{}, parseErr(file, line, ErrFieldCount, "want %d fields, got %d", len(csvItemHeader), len(rec))
+			return Outcome{}, parseErr(file, line, eval.ErrFieldCount, "want %d fields, got %d", len(csvItemHeader), len(rec))
 		}
 		it, err := parseItemRecord(rec)
 		if err != nil {
-			return Outcome{}, &ParseError{File: file, Line: line, Err: err}
+			return Outcome{}, &eval.ParseError{File: file, Line: line, Err: err}
 		}
 		if rec[0] == "" && rec[1] == "" {
 			missed = append(missed, Candidate{Doc: it.Doc, Label: it.Label, Grade: it.Grade, FirstScore: it.FirstScore, RerankScore: it.RerankScore})
@@ -235,7 +230,11 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 		cands[fr-1] = Candidate{Doc: r.it.Doc, Label: r.it.Label, Grade: r.it.Grade, FirstScore: r.it.FirstScore, RerankScore: r.it.RerankScore}
 	}
 
-	o, err := s.OutcomeFor(Synthetic{Candidates: cands, Missed: missed})
+	query, ok := values["query"]
+	if !ok {
+		return Outcome{}, bad(headerLine, "key %q is missing", "query")
+	}
+	o, err := s.OutcomeFor(Synthetic{Query: query.val, Candidates: cands, Missed: missed})
 	if err != nil {
 		return Outcome{}, bad(headerLine, "the stored state and ranking are invalid: %v", err)
 	}
@@ -281,12 +280,12 @@ func parseItemRecord(rec []string) (Item, error) {
 	}
 	it.Doc, it.Label = rec[2], rec[3]
 	if it.Grade, err = strconv.Atoi(rec[4]); err != nil {
-		return it, fmt.Errorf("%w: grade %q", ErrGrade, rec[4])
+		return it, fmt.Errorf("%w: grade %q", eval.ErrGrade, rec[4])
 	}
 	for i, p := range []*float64{&it.FirstScore, &it.RerankScore} {
 		v, err := strconv.ParseFloat(rec[5+i], 64)
 		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-			return it, fmt.Errorf("%w: %s %q", ErrScore, csvItemHeader[5+i], rec[5+i])
+			return it, fmt.Errorf("%w: %s %q", eval.ErrScore, csvItemHeader[5+i], rec[5+i])
 		}
 		*p = v
 	}
@@ -310,14 +309,14 @@ type csvStored struct {
 func checkSentences(key string, got []csvStored, want []string, headerLine int) error {
 	for i, st := range got {
 		if i >= len(want) {
-			return &ParseError{File: "csv", Line: st.line, Err: fmt.Errorf("%s: %d sentences, the recomputed reading has %d", key, len(got), len(want))}
+			return &eval.ParseError{File: "csv", Line: st.line, Err: fmt.Errorf("%s: %d sentences, the recomputed reading has %d", key, len(got), len(want))}
 		}
 		if st.val != want[i] {
-			return &ParseError{File: "csv", Line: st.line, Err: fmt.Errorf("%s sentence %d differs from the recomputed %q", key, i+1, want[i])}
+			return &eval.ParseError{File: "csv", Line: st.line, Err: fmt.Errorf("%s sentence %d differs from the recomputed %q", key, i+1, want[i])}
 		}
 	}
 	if len(got) < len(want) {
-		return &ParseError{File: "csv", Line: headerLine, Err: fmt.Errorf("%s: %d sentences, the recomputed reading has %d", key, len(got), len(want))}
+		return &eval.ParseError{File: "csv", Line: headerLine, Err: fmt.Errorf("%s: %d sentences, the recomputed reading has %d", key, len(got), len(want))}
 	}
 	return nil
 }
@@ -338,3 +337,8 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // ftoa prints a float with the fewest digits that parse back to the same value.
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// parseErr builds a *eval.ParseError whose message is sentinel followed by detail.
+func parseErr(file string, line int, sentinel error, format string, args ...any) error {
+	return &eval.ParseError{File: file, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
+}

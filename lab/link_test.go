@@ -2,6 +2,7 @@ package lab
 
 import (
 	"errors"
+	"github.com/ranklab/ranklab/chunking"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -24,9 +25,9 @@ func randomState(r *rand.Rand) State {
 	s.K = pick([]int{1, MaxK, s.Size, s.Size + 1}, 1, 50)
 	s.Rerank = pick([]int{0, s.Size}, 0, s.Size)
 	s.MinGrade = 1 + r.IntN(MaxGrade)
-	s.Chunk = pick([]int{1, MaxChunk}, 1, 4096)
+	s.Chunk = pick([]int{1, chunking.MaxChunk}, 1, 4096)
 	s.Overlap = pick([]int{0, s.Chunk - 1}, 0, s.Chunk-1)
-	s.Corpus = pick([]int{0, 1, MaxCorpus}, 0, 1_000_000)
+	s.Corpus = pick([]int{0, 1, chunking.MaxCorpus}, 0, 1_000_000)
 	found, _ := relevantCounts(s.Synthetic(), s.MinGrade)
 	if r.IntN(2) == 0 {
 		s.Total = pick([]int{found, MaxTotal}, found, found+10)
@@ -34,7 +35,24 @@ func randomState(r *rand.Rand) State {
 			s.Total = found + 1
 		}
 	}
+	// Drawn from a generator of its own, so r's draws (the other fields) are those of the seeds the
+	// tests were written with.
+	q := rand.New(rand.NewPCG(uint64(s.Seed), 15))
+	s.RerankQuality = []int{0, MaxRerankQuality, q.IntN(MaxRerankQuality + 1), q.IntN(MaxRerankQuality + 1)}[q.IntN(4)]
 	return s
+}
+
+// cappedStates returns DefaultState and n states drawn by randomState with at most size
+// candidates (the rerank depth clamped to them).
+func cappedStates(r *rand.Rand, n, size int) []State {
+	states := []State{DefaultState()}
+	for range n {
+		s := randomState(r)
+		s.Size = min(s.Size, size)
+		s.Rerank = min(s.Rerank, s.Size)
+		states = append(states, s)
+	}
+	return states
 }
 
 func TestLinkRoundTrip(t *testing.T) {
@@ -58,7 +76,7 @@ func TestLinkRoundTrip(t *testing.T) {
 }
 
 func TestLinkFormat(t *testing.T) {
-	want := "k=5&rerank=10&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20"
+	want := "k=5&rerank=10&rerank_quality=50&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20"
 	if got := DefaultState().Link(); got != want {
 		t.Errorf("default link %q, want %q", got, want)
 	}
@@ -90,8 +108,8 @@ func TestParseLinkPartial(t *testing.T) {
 
 func TestParseLinkErrors(t *testing.T) {
 	cases := []struct{ link, want string }{
-		{"k=5&foo=1", `link: unknown key "foo" (keys: k, rerank, grade, total, corpus, chunk, overlap, seed, n)`},
-		{"K=5", `link: unknown key "K" (keys: k, rerank, grade, total, corpus, chunk, overlap, seed, n)`},
+		{"k=5&foo=1", `link: unknown key "foo" (keys: k, rerank, rerank_quality, grade, total, corpus, chunk, overlap, seed, n)`},
+		{"K=5", `link: unknown key "K" (keys: k, rerank, rerank_quality, grade, total, corpus, chunk, overlap, seed, n)`},
 		{"k=5&k=6", "k: given twice"},
 		{"k", `link: part 1 "k" is not key=value`},
 		{"k=5&&n=3", `link: part 2 "" is not key=value`},
@@ -104,6 +122,8 @@ func TestParseLinkErrors(t *testing.T) {
 		{"k=0", "k: 0 must be in 1..10000"},
 		{"overlap=512", "overlap: 512 must be in 0..511 (below chunk size 512)"},
 		{"rerank=21", "rerank: 21 must be in 0..20 (the list has 20 candidates)"},
+		{"rerank_quality=101", "rerank_quality: 101 must be in 0..100 (percent: 0 = noise, 100 = orders by grade)"},
+		{"rerank_quality=-1", "rerank_quality: -1 must be in 0..100 (percent: 0 = noise, 100 = orders by grade)"},
 		{"grade=9", "grade: 9 must be in 1..3 (grades run 0..3; 0 is not relevant)"},
 		{"total=2", "total: 2 must be 0 (the qrels' count, 8) or in 5..1000000 (at least the 5 items with grade >= 1 in the ranking)"},
 		{"n=0", "n: 0 must be in 1..1000 (candidates in the ranking)"},

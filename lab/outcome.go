@@ -1,5 +1,10 @@
 package lab
 
+import (
+	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/eval"
+)
+
 // An Item is one row of the lab's ranking: its rank after reranking (Rank) and before (FirstRank,
 // its first-stage rank), the candidate's data, whether it sits inside the top K and whether its
 // grade reaches MinGrade.
@@ -27,18 +32,21 @@ type Metrics struct {
 	Denominator int
 }
 
-// Outcome is everything the lab shows for one state: the ranking after reranking (Items, in rank
-// order) and before (FirstStage, in first-stage order, with InsideK and Relevant for that order),
+// Outcome is everything the lab shows for one state: the query the ranking answers (empty for a
+// hand-built ranking), the ranking after reranking (Items, in rank order) and before (FirstStage, in first-stage order, with InsideK and Relevant for that order),
 // the judged items the candidate list missed, the metrics of both rankings, the footprint, the
-// two readings and the state's link.
+// two readings, the state's link, and the metrics swept over k and over the rerank depth.
 type Outcome struct {
 	State        State
+	Query        string
 	Items        []Item
 	FirstStage   []Item
 	Missed       []Candidate
 	Metrics      Metrics
-	FirstMetrics Metrics // the same measures on the first-stage order (rerank depth 0)
-	Footprint    Footprint
+	FirstMetrics Metrics   // the same measures on the first-stage order (rerank depth 0)
+	SweepK       []Metrics // the metrics at k = 1..N (element i is k = i+1) at the state's rerank depth
+	SweepRerank  []Metrics // the metrics at rerank depth 0..N (element i is depth i) at the state's k
+	Footprint    chunking.Footprint
 	Reading      []string // metric reading (MetricReading)
 	ChunkReading []string // chunking reading (ChunkReading)
 	Link         string
@@ -67,16 +75,27 @@ func (s State) OutcomeFor(syn Synthetic) (Outcome, error) {
 
 func (s State) outcome(syn Synthetic) Outcome {
 	order := RerankOrder(syn.Candidates, s.Rerank)
+	j := s.judgments(syn)
+	ranked := rankedGrades(syn.Candidates, order)
 	o := Outcome{
 		State:        s,
+		Query:        syn.Query,
 		Items:        s.items(syn.Candidates, order),
 		FirstStage:   s.items(syn.Candidates, nil),
 		Missed:       append([]Candidate(nil), syn.Missed...),
-		Metrics:      s.metrics(syn, order, s.K, s.Rerank),
-		FirstMetrics: s.metrics(syn, nil, s.K, 0),
+		Metrics:      s.metrics(j, ranked, s.K, s.Rerank),
+		FirstMetrics: s.metrics(j, rankedGrades(syn.Candidates, nil), s.K, 0),
+		SweepK:       make([]Metrics, len(syn.Candidates)),
+		SweepRerank:  make([]Metrics, len(syn.Candidates)+1),
 		Link:         s.Link(),
 	}
-	o.Footprint, _ = NewFootprint(s.Corpus, s.Chunk, s.Overlap) // validated
+	for i := range o.SweepK {
+		o.SweepK[i] = s.metrics(j, ranked, i+1, s.Rerank)
+	}
+	for d := range o.SweepRerank {
+		o.SweepRerank[d] = s.metrics(j, rankedGrades(syn.Candidates, RerankOrder(syn.Candidates, d)), s.K, d)
+	}
+	o.Footprint, _ = chunking.NewFootprint(s.Corpus, s.Chunk, s.Overlap) // validated
 	o.Reading = MetricReading(o)
 	o.ChunkReading = ChunkReading(o.Footprint)
 	return o
@@ -101,12 +120,42 @@ func (s State) items(cands []Candidate, order []int) []Item {
 	return out
 }
 
-// metrics evaluates the ranking given by order (nil: first-stage order) at depth k with the
-// evaluator's measures. Recall gets a judged list whose count of grades >= MinGrade is exactly
-// R: the candidates' grades plus R − found placeholders of grade MinGrade (the missed items when
-// Total is 0, the user's raised or lowered count otherwise); nDCG gets the real judged grades.
-func (s State) metrics(syn Synthetic, order []int, k, depth int) Metrics {
+// judgments are the judged lists the metrics compare a ranking with: every judged grade
+// (candidates and missed items, for precision, MRR and nDCG) and, for recall, a list whose count
+// of grades >= MinGrade is exactly R: the candidates' grades plus R − found placeholders of grade
+// MinGrade (the missed items when Total is 0, the user's raised or lowered count otherwise).
+type judgments struct {
+	judged, forRecall []int
+	r                 int
+}
+
+func (s State) judgments(syn Synthetic) judgments {
 	cands := syn.Candidates
+	var j judgments
+	j.judged = make([]int, 0, len(cands)+len(syn.Missed))
+	for _, c := range cands {
+		j.judged = append(j.judged, c.Grade)
+	}
+	for _, c := range syn.Missed {
+		j.judged = append(j.judged, c.Grade)
+	}
+	found, known := relevantCounts(syn, s.MinGrade)
+	j.r = known
+	if s.Total != 0 {
+		j.r = s.Total
+	}
+	j.forRecall = make([]int, 0, len(cands)+j.r-found)
+	for _, c := range cands {
+		j.forRecall = append(j.forRecall, c.Grade)
+	}
+	for range j.r - found {
+		j.forRecall = append(j.forRecall, s.MinGrade)
+	}
+	return j
+}
+
+// rankedGrades returns the candidates' grades in the given order (nil: first-stage order).
+func rankedGrades(cands []Candidate, order []int) []int {
 	ranked := make([]int, len(cands))
 	for rank := range cands {
 		i := rank
@@ -115,33 +164,20 @@ func (s State) metrics(syn Synthetic, order []int, k, depth int) Metrics {
 		}
 		ranked[rank] = cands[i].Grade
 	}
-	judged := make([]int, 0, len(cands)+len(syn.Missed))
-	for _, c := range cands {
-		judged = append(judged, c.Grade)
-	}
-	for _, c := range syn.Missed {
-		judged = append(judged, c.Grade)
-	}
-	found, known := relevantCounts(syn, s.MinGrade)
-	r := known
-	if s.Total != 0 {
-		r = s.Total
-	}
-	forRecall := make([]int, 0, len(cands)+r-found)
-	for _, c := range cands {
-		forRecall = append(forRecall, c.Grade)
-	}
-	for range r - found {
-		forRecall = append(forRecall, s.MinGrade)
-	}
+	return ranked
+}
+
+// metrics evaluates the ranked grades at depth k with the evaluator's measures (depth is the
+// rerank depth that produced them, recorded in the result).
+func (s State) metrics(j judgments, ranked []int, k, depth int) Metrics {
 	m := Metrics{
 		K:           k,
 		Rerank:      depth,
-		Precision:   P(k).WithRel(s.MinGrade).Compute(ranked, judged),
-		Recall:      Recall(k).WithRel(s.MinGrade).Compute(ranked, forRecall),
-		MRR:         RRAt(k).WithRel(s.MinGrade).Compute(ranked, judged),
-		NDCG:        NDCGExp(k).Compute(ranked, judged),
-		Denominator: r,
+		Precision:   eval.P(k).WithRel(s.MinGrade).Compute(ranked, j.judged),
+		Recall:      eval.Recall(k).WithRel(s.MinGrade).Compute(ranked, j.forRecall),
+		MRR:         eval.RRAt(k).WithRel(s.MinGrade).Compute(ranked, j.judged),
+		NDCG:        eval.NDCGExp(k).Compute(ranked, j.judged),
+		Denominator: j.r,
 	}
 	for _, g := range ranked[:min(k, len(ranked))] {
 		if g >= s.MinGrade {

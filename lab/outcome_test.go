@@ -222,7 +222,7 @@ func TestValidateErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			for _, err := range []error{c.s.Validate(), second(c.s.Outcome()), second(c.s.SweepK()), second(c.s.SweepRerank())} {
+			for _, err := range []error{c.s.Validate(), second(c.s.Outcome())} {
 				if err == nil || err.Error() != c.want {
 					t.Fatalf("error %v\nwant  %q", err, c.want)
 				}
@@ -292,5 +292,26 @@ func TestOutcomeDeterministic(t *testing.T) {
 	}
 	if a.Link != DefaultState().Link() {
 		t.Errorf("Link %q", a.Link)
+	}
+}
+
+func TestHandBuilt(t *testing.T) {
+	syn := HandBuilt([]string{"d7", "d3", "d9"}, []int{0, 2, 1}, map[string]int{"d12": 1, "d11": 2})
+	want := Synthetic{
+		Candidates: []Candidate{{Doc: "d7", Label: "d7", Grade: 0, FirstScore: 3}, {Doc: "d3", Label: "d3", Grade: 2, FirstScore: 2}, {Doc: "d9", Label: "d9", Grade: 1, FirstScore: 1}},
+		Missed:     []Candidate{{Doc: "d11", Label: "d11", Grade: 2}, {Doc: "d12", Label: "d12", Grade: 1}},
+	}
+	if !reflect.DeepEqual(syn, want) {
+		t.Errorf("HandBuilt = %+v, want %+v", syn, want)
+	}
+	s := DefaultState()
+	s.K, s.Rerank, s.Size = 2, 0, 3
+	o, err := s.OutcomeFor(syn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// d7 (0), d3 (2): P@2 = 1/2; R = 4 relevant judged (d3, d9, d11, d12): R@2 = 1/4; RR@2 = 1/2.
+	if m := o.Metrics; m.Precision != 1.0/2 || m.Recall != 1.0/4 || m.MRR != 1.0/2 {
+		t.Errorf("metrics %+v", m)
 	}
 }

@@ -2,15 +2,19 @@ package lab
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/chunking"
 	"slices"
 	"strings"
 )
 
-// MetricReading returns plain sentences that read the outcome's metrics: what share of the top k
-// clears the threshold (and what k beyond the list means), what share of the known relevant items
-// the top k recovers (coverage of the judged set, not of the knowledge base; a raised or lowered
-// denominator), where the first relevant item sits, how ordering and grades move nDCG, and what
-// reranking did (which items moved into or out of the top k). Every number is taken from o.
+// MetricReading returns five plain sentences that read the outcome's metrics: what share of the
+// top k clears the threshold (and what k beyond the list means); what share of R the top k
+// recovers, where R is the qrels' count (recall against the judged relevant items, not every
+// relevant item of the knowledge base) or a denominator the user raised (relevant items nobody
+// judged) or lowered; where the first relevant item sits (its reciprocal rank, which is MRR for
+// one query, and that RR ignores everything after that item); how ordering and grades move nDCG;
+// and what reranking did (which items moved into or out of the top k, and precision, recall,
+// nDCG and MRR before and after). Every number is taken from o.
 func MetricReading(o Outcome) []string {
 	s, m := o.State, o.Metrics
 	n := len(o.Items)
@@ -40,15 +44,18 @@ func MetricReading(o Outcome) []string {
 	if m.Denominator == 0 {
 		r = fmt.Sprintf("No judged item has grade >= %d, so there is nothing to recover: recall@%d = 0 by convention.", s.MinGrade, s.K)
 	} else {
-		r = fmt.Sprintf("The top %d recover %d of the %d relevant items: recall@%d = %d/%d = %s. With partial qrels this is coverage of the judged set, not of the knowledge base.",
+		r = fmt.Sprintf("The top %d recover %d of the %d relevant items: recall@%d = %d/%d = %s.",
 			s.K, m.RelevantInK, m.Denominator, s.K, m.RelevantInK, m.Denominator, num(m.Recall))
 	}
 	switch {
 	case s.Total > known:
-		r += fmt.Sprintf(" The denominator is raised to %d (the qrels hold %d items with grade >= %d): recall falls, but a raised denominator adds no grades, so nDCG's ideal still comes from the judged grades only.",
-			s.Total, known, s.MinGrade)
+		r += fmt.Sprintf(" The denominator is raised to %d (the qrels hold %d items with grade >= %d): it counts %d relevant items nobody judged, so recall falls; a raised denominator adds no grades, so nDCG's ideal still comes from the judged grades only.",
+			s.Total, known, s.MinGrade, s.Total-known)
 	case s.Total != 0 && s.Total < known:
 		r += fmt.Sprintf(" The denominator %d is below the qrels' %d items with grade >= %d, so recall is overstated.", s.Total, known, s.MinGrade)
+	case m.Denominator > 0:
+		r += fmt.Sprintf(" R = %d is the qrels' count of items with grade >= %d: this is recall against the judged relevant items, not against every relevant item in the knowledge base (unjudged ones are not counted).",
+			m.Denominator, s.MinGrade)
 	}
 	if missed := missedRelevant(o.Missed, s.MinGrade); len(missed) > 0 && m.Denominator > 0 {
 		r += fmt.Sprintf(" %s judged relevant but never retrieved (%s), so recall stays at most %d/%d even at k = %d.",
@@ -59,13 +66,22 @@ func MetricReading(o Outcome) []string {
 	first := slices.IndexFunc(o.Items, func(it Item) bool { return it.Relevant })
 	switch {
 	case first < 0:
-		out = append(out, fmt.Sprintf("No item in the ranking has grade >= %d: MRR@%d = 0.", s.MinGrade, s.K))
+		out = append(out, fmt.Sprintf("No item in the ranking has grade >= %d: the reciprocal rank RR@%d = 0, and so is MRR@%d for this one query (MRR is the mean of RR over queries).",
+			s.MinGrade, s.K, s.K))
 	case first < s.K:
-		out = append(out, fmt.Sprintf("The first relevant item, %s, sits at rank %d: MRR@%d = 1/%d = %s.",
-			o.Items[first].Doc, first+1, s.K, first+1, num(m.MRR)))
+		after := m.RelevantInK - 1
+		t := fmt.Sprintf("The first relevant item, %s, sits at rank %d: its reciprocal rank RR@%d = 1/%d = %s is MRR@%d for this one query (MRR is the mean of RR over queries). RR ignores everything after the first relevant item",
+			o.Items[first].Doc, first+1, s.K, first+1, num(m.MRR), s.K)
+		switch {
+		case after == 1:
+			t += fmt.Sprintf(": the other relevant item in the top %d does not change it", s.K)
+		case after > 1:
+			t += fmt.Sprintf(": the %d other relevant items in the top %d do not change it", after, s.K)
+		}
+		out = append(out, t+".")
 	default:
-		out = append(out, fmt.Sprintf("No relevant item in the top %d: MRR@%d = 0 (the first one, %s, is at rank %d).",
-			s.K, s.K, o.Items[first].Doc, first+1))
+		out = append(out, fmt.Sprintf("No relevant item in the top %d (the first one, %s, is at rank %d): RR@%d = 0, and so is MRR@%d for this one query (MRR is the mean of RR over queries).",
+			s.K, o.Items[first].Doc, first+1, s.K, s.K))
 	}
 
 	top := make([]int, 0, min(s.K, n))
@@ -107,10 +123,10 @@ func rerankReading(o Outcome) string {
 			changed = true
 		}
 		if it.InsideK && it.FirstRank > s.K {
-			in = append(in, fmt.Sprintf("%s (from rank %d)", it.Doc, it.FirstRank))
+			in = append(in, fmt.Sprintf("%s (grade %d, from rank %d)", it.Doc, it.Grade, it.FirstRank))
 		}
 		if !it.InsideK && it.FirstRank <= s.K {
-			out = append(out, fmt.Sprintf("%s (to rank %d)", it.Doc, it.Rank))
+			out = append(out, fmt.Sprintf("%s (grade %d, to rank %d)", it.Doc, it.Grade, it.Rank))
 		}
 	}
 	switch {
@@ -123,14 +139,17 @@ func rerankReading(o Outcome) string {
 	default:
 		fmt.Fprintf(&b, "It changed the order but not which items are in the top %d.", s.K)
 	}
-	fmt.Fprintf(&b, " Against the first stage: precision@%d %s → %s, nDCG@%d %s → %s, MRR@%d %s → %s.",
-		s.K, num(f.Precision), num(m.Precision), s.K, num(f.NDCG), num(m.NDCG), s.K, num(f.MRR), num(m.MRR))
+	fmt.Fprintf(&b, " Against the first stage: precision@%d %s → %s, recall@%d %s → %s, nDCG@%d %s → %s, MRR@%d %s → %s.",
+		s.K, num(f.Precision), num(m.Precision), s.K, num(f.Recall), num(m.Recall), s.K, num(f.NDCG), num(m.NDCG), s.K, num(f.MRR), num(m.MRR))
+	if m.NDCG < f.NDCG {
+		fmt.Fprintf(&b, " The reranker lowered nDCG@%d on this query: reranking helps only as far as the reranker's scores follow the grades.", s.K)
+	}
 	return b.String()
 }
 
 // ChunkReading returns plain sentences on a single corpus's footprint: the stride, the chunk
 // count, the duplication, and that this is storage and redundant candidates, not a relevance gain.
-func ChunkReading(f Footprint) []string {
+func ChunkReading(f chunking.Footprint) []string {
 	if f.Corpus == 0 {
 		return []string{
 			"The corpus is empty: no chunks, nothing indexed.",

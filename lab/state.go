@@ -2,18 +2,21 @@ package lab
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/chunking"
 	"math"
 )
 
-// State holds every control of the lab: the ranking panel (K, Rerank, MinGrade, Total over the
-// synthetic ranking NewSynthetic(Seed, Size, DefaultQuality)) and the chunking panel (Corpus,
-// Chunk, Overlap). It is a plain value: State.Outcome computes everything the lab shows from it,
-// so notebooks, charts, the command line and tests agree.
+// State holds every control of the lab: the ranking panel (K, Rerank, RerankQuality, MinGrade,
+// Total over the synthetic ranking NewSynthetic(Seed, Size, DefaultQuality, RerankQuality/100))
+// and the chunking panel (Corpus, Chunk, Overlap). It is a plain value: State.Outcome computes
+// everything the lab shows from it, so notebooks, charts, the command line and tests agree.
 //
 // The ranking panel. Candidates are the first-stage ranking; the first Rerank of them are
 // reordered by the reranker score (ties keep the first-stage order), the rest keep their order and
-// nothing outside the list can enter (RerankOrder). An item is relevant when its grade is at least
-// MinGrade. With the ranked grades and the judged grades (candidates + missed items), the metrics
+// nothing outside the list can enter (RerankOrder). RerankQuality, a percentage, is how closely
+// the reranker score follows the grade: 0 is noise, 100 orders the prefix by grade (NewSynthetic
+// gives the formula); it changes nothing but the reranker scores. An item is relevant when its
+// grade is at least MinGrade. With the ranked grades and the judged grades (candidates + missed items), the metrics
 // are computed by the evaluator's measures, one source of truth:
 //
 //	Precision = P(K).WithRel(MinGrade)       relevant in the top K / K (K beyond the list still divides by K)
@@ -31,30 +34,36 @@ import (
 //
 // The chunking panel: see Footprint.
 //
-// The defaults (DefaultState, Reset) are K=5, Rerank=10, MinGrade=1, Total=0, Corpus=10000,
-// Chunk=512, Overlap=128, Seed=DefaultSeed, Size=20. The default seed was picked so that every
-// control visibly matters. Its first stage puts the non-relevant d01 first (MRR@5 = 1/2) and
-// holds 2 relevant items in the top 5; reranking the first 10 moves d09 and d10 into the top 5,
-// pushes d05 and d01 out and lifts the grade-3 d03 to rank 1 (P@5 2/5 → 3/5, MRR@5 1/2 → 1,
-// nDCG@5 0.368 → 0.725). The relevant d14 and d15 sit below the rerank depth (a depth of 20 lifts
-// d14 into the top 5); the grades differ (one 3, grade-1 ties, grade-2 items only in the qrels, so
-// grade=2 drops P@5 to 1/5); the missed d21, d22, d23 (grades 2, 2, 1) keep recall at most 5/8
-// even at k = 20. The default chunking has stride 384, 26 chunks, 13200 indexed tokens, 3200
-// duplicated (32%).
+// The defaults (DefaultState, Reset) are K=5, Rerank=10, RerankQuality=50, MinGrade=1, Total=0,
+// Corpus=10000, Chunk=512, Overlap=128, Seed=DefaultSeed, Size=20. The default seed was picked
+// so that every control visibly matters. Its first stage puts the non-relevant d01 first
+// (MRR@5 = 1/2) and holds 2 relevant items in the top 5 (d02, d03). The half-noise reranker
+// reorders the first 10: it lifts the grade-3 d03 to rank 1 and moves d09 (grade 1) and d10
+// (grade 0: the reranker's mistake) into the top 5, pushing d05 and d01 out, and it ranks the
+// relevant d02 below two non-relevant items (P@5 2/5 → 3/5, MRR@5 1/2 → 1, nDCG@5 0.368 →
+// 0.715). A perfect reranker (RerankQuality=100) orders the first 10 by grade, d03, d02, d09
+// first (nDCG@5 0.725); a noise reranker hurts (RerankQuality=0: P@5 2/5 → 1/5, nDCG@5 0.368 →
+// 0.045). The relevant d14 and d15 sit below the rerank depth (a depth of 14 lifts d14 into the
+// top 5; from 15 on, both); the grades differ (one 3, grade-1 ties, grade-2 items only in the
+// qrels, so grade=2 drops P@5 to 1/5); the missed d21, d22, d23 (grades 2, 2, 1) keep recall at
+// most 5/8 even at k = 20. The query is "how do I make retrieval robust to real user queries?".
+// The default chunking has stride 384, 26 chunks, 13200 indexed tokens, 3200 duplicated (32%).
 //
 // Allowed ranges (State.Validate): K 1..MaxK (K beyond the list is allowed, and explained by the
-// reading), Size 1..MaxSize, Rerank 0..Size, MinGrade 1..MaxGrade, Total 0 or (relevant items in
-// the ranking)..MaxTotal, Corpus 0..MaxCorpus, Chunk 1..MaxChunk, Overlap 0..Chunk−1, Seed any.
+// reading), Size 1..MaxSize, Rerank 0..Size, RerankQuality 0..100, MinGrade 1..MaxGrade, Total 0
+// or (relevant items in the ranking)..MaxTotal, Corpus 0..MaxCorpus, Chunk 1..MaxChunk, Overlap
+// 0..Chunk−1, Seed any.
 type State struct {
-	K        int // evaluation depth
-	Rerank   int // rerank depth: reorder only the first Rerank candidates (0 = first-stage order)
-	MinGrade int // minimum grade counted as relevant
-	Total    int // recall's denominator; 0 means the qrels' count of relevant items
-	Corpus   int // corpus tokens
-	Chunk    int // chunk size in tokens
-	Overlap  int // overlap between neighbouring chunks in tokens
-	Seed     int64
-	Size     int // number of candidates
+	K             int // evaluation depth
+	Rerank        int // rerank depth: reorder only the first Rerank candidates (0 = first-stage order)
+	RerankQuality int // reranker quality in percent: 0 = noise, 100 = orders by grade
+	MinGrade      int // minimum grade counted as relevant
+	Total         int // recall's denominator; 0 means the qrels' count of relevant items
+	Corpus        int // corpus tokens
+	Chunk         int // chunk size in tokens
+	Overlap       int // overlap between neighbouring chunks in tokens
+	Seed          int64
+	Size          int // number of candidates
 }
 
 // Limits of the ranking panel.
@@ -62,6 +71,8 @@ const (
 	MaxK     = 10000   // evaluation depth
 	MaxSize  = 1000    // candidates in a synthetic ranking
 	MaxTotal = 1000000 // recall denominator
+
+	MaxRerankQuality = 100 // reranker quality in percent
 )
 
 // DefaultSeed is the seed of the default ranking (see State).
@@ -69,19 +80,29 @@ const DefaultSeed = 2278
 
 // DefaultState returns the documented defaults (see State).
 func DefaultState() State {
-	return State{K: 5, Rerank: 10, MinGrade: 1, Total: 0, Corpus: 10000, Chunk: 512, Overlap: 128, Seed: DefaultSeed, Size: 20}
+	var s State
+	for _, f := range Fields {
+		s = f.Set(s, f.Default)
+	}
+	return s
 }
 
 // Reset sets s to DefaultState.
 func (s *State) Reset() { *s = DefaultState() }
 
-// Synthetic returns the state's ranking: NewSynthetic(s.Seed, s.Size, DefaultQuality).
-// It panics when Size is outside 0..MaxSize; Validate first.
+// Synthetic returns the state's ranking:
+//
+//	NewSynthetic(s.Seed, s.Size, DefaultQuality, s.RerankQuality/100)
+//
+// It panics when Size is outside 0..MaxSize or RerankQuality outside 0..100; Validate first.
 func (s State) Synthetic() Synthetic {
 	if s.Size < 0 || s.Size > MaxSize {
 		panic(fmt.Sprintf("lab: State.Synthetic: size %d outside 0..%d", s.Size, MaxSize))
 	}
-	return NewSynthetic(s.Seed, s.Size, DefaultQuality)
+	if s.RerankQuality < 0 || s.RerankQuality > MaxRerankQuality {
+		panic(fmt.Sprintf("lab: State.Synthetic: reranker quality %d outside 0..%d", s.RerankQuality, MaxRerankQuality))
+	}
+	return NewSynthetic(s.Seed, s.Size, DefaultQuality, float64(s.RerankQuality)/100)
 }
 
 // Validate checks every field against its allowed range (see State). The error is a *FieldError
@@ -96,6 +117,9 @@ func (s State) checked() (Synthetic, error) {
 	if s.Size < 1 || s.Size > MaxSize {
 		return Synthetic{}, rangeError("n", s.Size, 1, MaxSize, " (candidates in the ranking)")
 	}
+	if err := s.checkRerankQuality(); err != nil {
+		return Synthetic{}, err
+	}
 	syn := s.Synthetic()
 	if err := s.validateFor(syn); err != nil {
 		return Synthetic{}, err
@@ -103,7 +127,8 @@ func (s State) checked() (Synthetic, error) {
 	return syn, nil
 }
 
-// validateFor checks the state against a given ranking (Seed and Size are not used).
+// validateFor checks the state against a given ranking (Seed and Size are not used; the
+// reranker quality is checked for its range but the ranking's own reranker scores are used).
 func (s State) validateFor(syn Synthetic) error {
 	n := len(syn.Candidates)
 	if s.K < 1 || s.K > MaxK {
@@ -112,10 +137,13 @@ func (s State) validateFor(syn Synthetic) error {
 	if s.Rerank < 0 || s.Rerank > n {
 		return rangeError("rerank", s.Rerank, 0, n, fmt.Sprintf(" (the list has %d candidates)", n))
 	}
+	if err := s.checkRerankQuality(); err != nil {
+		return err
+	}
 	if s.MinGrade < 1 || s.MinGrade > MaxGrade {
 		return rangeError("grade", s.MinGrade, 1, MaxGrade, fmt.Sprintf(" (grades run 0..%d; 0 is not relevant)", MaxGrade))
 	}
-	if err := checkChunking(s.Corpus, s.Chunk, s.Overlap); err != nil {
+	if err := chunking.Check(s.Corpus, s.Chunk, s.Overlap); err != nil {
 		return err
 	}
 	if err := checkSynthetic(syn); err != nil {
@@ -126,6 +154,13 @@ func (s State) validateFor(syn Synthetic) error {
 		return &FieldError{Field: "total", Msg: fmt.Sprintf(
 			"%d must be 0 (the qrels' count, %d) or in %d..%d (at least the %d items with grade >= %d in the ranking)",
 			s.Total, known, found, MaxTotal, found, s.MinGrade)}
+	}
+	return nil
+}
+
+func (s State) checkRerankQuality() error {
+	if s.RerankQuality < 0 || s.RerankQuality > MaxRerankQuality {
+		return rangeError("rerank_quality", s.RerankQuality, 0, MaxRerankQuality, " (percent: 0 = noise, 100 = orders by grade)")
 	}
 	return nil
 }
@@ -178,14 +213,8 @@ func relevantCounts(syn Synthetic, minGrade int) (found, known int) {
 	return found, known
 }
 
-// FieldError is an invalid value of one named field: Error prints "field: msg".
-type FieldError struct {
-	Field string // the state field as the link and the command line name it (k, rerank, grade, ...)
-	Msg   string
-}
+// FieldError is an invalid value of one named field of the state: Error prints "field: msg".
+// It is chunking's type, so the chunking panel's errors are FieldErrors too.
+type FieldError = chunking.FieldError
 
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
-
-func rangeError(field string, v, lo, hi int, note string) error {
-	return &FieldError{Field: field, Msg: fmt.Sprintf("%d must be in %d..%d%s", v, lo, hi, note)}
-}
+var rangeError = chunking.RangeError

@@ -7,23 +7,12 @@ import (
 
 // Every sweep point is the outcome of the state with that k (or rerank depth).
 func TestSweepsMatchOutcomes(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	states := []State{DefaultState()}
-	for range 30 {
-		s := randomState(r)
-		s.Size = min(s.Size, 40)
-		s.Rerank = min(s.Rerank, s.Size)
-		states = append(states, s)
-	}
-	for _, s := range states {
-		byK, err := s.SweepK()
+	for _, s := range cappedStates(rand.New(rand.NewPCG(7, 8)), 30, 40) {
+		whole, err := s.Outcome()
 		if err != nil {
 			t.Fatal(err)
 		}
-		byDepth, err := s.SweepRerank()
-		if err != nil {
-			t.Fatal(err)
-		}
+		byK, byDepth := whole.SweepK, whole.SweepRerank
 		if len(byK) != s.Size || len(byDepth) != s.Size+1 {
 			t.Fatalf("%s: %d k points, %d depth points", s.Link(), len(byK), len(byDepth))
 		}
@@ -52,23 +41,20 @@ func TestSweepsMatchOutcomes(t *testing.T) {
 	}
 }
 
-func TestSweepForHandBuilt(t *testing.T) {
+func TestSweepsHandBuilt(t *testing.T) {
 	// first stage a b c d (grades 0 1 0 3); the reranker prefers d, then b.
 	syn := Synthetic{Candidates: cands([]int{0, 1, 0, 3}, []float64{0.1, 0.5, 0.2, 0.9})}
 	s := handState(1, 4, 1, 0)
-	byK, err := s.SweepKFor(syn)
+	o, err := s.OutcomeFor(syn)
 	if err != nil {
 		t.Fatal(err)
 	}
+	byK, byDepth := o.SweepK, o.SweepRerank
 	// order d b c a: P@k = 1/1, 2/2, 2/3, 2/4
 	for i, want := range []float64{1.0 / 1, 2.0 / 2, 2.0 / 3, 2.0 / 4} {
 		if byK[i].Precision != want || byK[i].K != i+1 {
 			t.Errorf("k=%d: %+v, want precision %v", i+1, byK[i], want)
 		}
-	}
-	byDepth, err := s.SweepRerankFor(syn)
-	if err != nil {
-		t.Fatal(err)
 	}
 	// P@1 for depth 0..4: a, then b (depth 2), b, d (depth 4 lifts d)
 	for d, want := range []float64{0, 0, 1, 1, 1} {
@@ -79,10 +65,7 @@ func TestSweepForHandBuilt(t *testing.T) {
 	if byDepth[3].NDCG >= byDepth[4].NDCG {
 		t.Errorf("lifting the grade-3 d to rank 1 did not raise nDCG@1: %v -> %v", byDepth[3].NDCG, byDepth[4].NDCG)
 	}
-	if _, err := handState(1, 5, 1, 0).SweepKFor(syn); err == nil {
-		t.Error("rerank depth beyond the list accepted")
-	}
-	if _, err := handState(1, 5, 1, 0).SweepRerankFor(syn); err == nil {
+	if _, err := handState(1, 5, 1, 0).OutcomeFor(syn); err == nil {
 		t.Error("rerank depth beyond the list accepted")
 	}
 }
@@ -96,11 +79,11 @@ func BenchmarkOutcomeDefault(b *testing.B) {
 	}
 }
 
-func BenchmarkSweepRerank1000(b *testing.B) {
+func BenchmarkOutcome1000(b *testing.B) {
 	s := DefaultState()
 	s.Size, s.K, s.Rerank = MaxSize, 10, 100
 	for b.Loop() {
-		if _, err := s.SweepRerank(); err != nil {
+		if _, err := s.Outcome(); err != nil {
 			b.Fatal(err)
 		}
 	}

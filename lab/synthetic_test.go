@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"math"
 	"reflect"
 	"slices"
@@ -12,7 +13,7 @@ func TestNewSyntheticProperties(t *testing.T) {
 	for _, n := range []int{1, 2, 7, 20, 45, 100} {
 		for _, q := range []float64{0, 0.4, 1} {
 			for seed := int64(-3); seed < 12; seed++ {
-				syn := NewSynthetic(seed, n, q)
+				syn := NewSynthetic(seed, n, q, 0.5)
 				name := fmt.Sprintf("seed %d n %d quality %v", seed, n, q)
 				if len(syn.Candidates) != n {
 					t.Fatalf("%s: %d candidates", name, len(syn.Candidates))
@@ -61,22 +62,22 @@ func TestNewSyntheticProperties(t *testing.T) {
 						}
 					}
 				}
-				if !reflect.DeepEqual(syn, NewSynthetic(seed, n, q)) {
+				if !reflect.DeepEqual(syn, NewSynthetic(seed, n, q, 0.5)) {
 					t.Fatalf("%s: not deterministic", name)
 				}
 			}
 		}
 	}
-	if len(NewSynthetic(1, 0, 0.5).Candidates) != 0 {
+	if len(NewSynthetic(1, 0, 0.5, 0.5).Candidates) != 0 {
 		t.Error("n = 0 is not empty")
 	}
-	if reflect.DeepEqual(NewSynthetic(1, 20, 0.4), NewSynthetic(2, 20, 0.4)) {
+	if reflect.DeepEqual(NewSynthetic(1, 20, 0.4, 0.5), NewSynthetic(2, 20, 0.4, 0.5)) {
 		t.Error("seeds 1 and 2 give the same ranking")
 	}
 }
 
 func TestNewSyntheticLabelsBeyondTheList(t *testing.T) {
-	syn := NewSynthetic(5, 2*len(topics), 0.5)
+	syn := NewSynthetic(5, 2*len(topics), 0.5, 0.5)
 	seen := map[string]bool{}
 	for _, c := range append(syn.Candidates, syn.Missed...) {
 		if seen[c.Label] {
@@ -88,17 +89,61 @@ func TestNewSyntheticLabelsBeyondTheList(t *testing.T) {
 
 func TestNewSyntheticPanics(t *testing.T) {
 	for _, c := range []struct {
-		n int
-		q float64
-	}{{-1, 0.5}, {5, -0.1}, {5, 1.1}, {5, math.NaN()}} {
+		n     int
+		q, rq float64
+	}{{-1, 0.5, 0.5}, {5, -0.1, 0.5}, {5, 1.1, 0.5}, {5, math.NaN(), 0.5}, {5, 0.5, -0.01}, {5, 0.5, 1.01}, {5, 0.5, math.NaN()}} {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("NewSynthetic(n=%d, quality=%v) did not panic", c.n, c.q)
+					t.Errorf("NewSynthetic(n=%d, quality=%v, rerankQuality=%v) did not panic", c.n, c.q, c.rq)
 				}
 			}()
-			NewSynthetic(1, c.n, c.q)
+			NewSynthetic(1, c.n, c.q, c.rq)
 		}()
+	}
+}
+
+// The reranker quality changes the reranker scores and nothing else, and the scores follow the
+// documented formula rerankQuality·grade/3 + (1−rerankQuality)·v, where v is the score at
+// quality 0 (pure noise).
+func TestNewSyntheticRerankQuality(t *testing.T) {
+	for seed := int64(-2); seed < 8; seed++ {
+		for _, n := range []int{1, 20, 45} {
+			noise := NewSynthetic(seed, n, 0.4, 0)
+			for _, rq := range []float64{0.25, 0.5, 1} {
+				syn := NewSynthetic(seed, n, 0.4, rq)
+				name := fmt.Sprintf("seed %d n %d rerank quality %v", seed, n, rq)
+				if syn.Query != noise.Query || !reflect.DeepEqual(syn.Missed, noise.Missed) {
+					t.Fatalf("%s: query or missed items change with the reranker quality", name)
+				}
+				for i, c := range syn.Candidates {
+					c0 := noise.Candidates[i]
+					if c.Doc != c0.Doc || c.Label != c0.Label || c.Grade != c0.Grade || c.FirstScore != c0.FirstScore {
+						t.Fatalf("%s: candidate %d %+v differs from %+v beyond the reranker score", name, i, c, c0)
+					}
+					// Each score is rounded to 4 decimals and may be lowered by 0.0001 steps to make it
+					// distinct; at quality 1 equal grades are all distinct by such steps (up to n of them).
+					want := rq*float64(c.Grade)/MaxGrade + (1-rq)*c0.RerankScore
+					tol := 0.0001*float64(n) + 1e-9
+					if rq < 1 {
+						tol = 0.0003 + 1e-9
+					}
+					if math.Abs(c.RerankScore-want) > tol {
+						t.Fatalf("%s: candidate %d reranker score %v, formula gives %v", name, i, c.RerankScore, want)
+					}
+				}
+				if rq == 1 {
+					// A perfect reranker orders by grade; equal grades keep their first-stage order.
+					order := RerankOrder(syn.Candidates, n)
+					for i := 1; i < n; i++ {
+						a, b := syn.Candidates[order[i-1]], syn.Candidates[order[i]]
+						if a.Grade < b.Grade || a.Grade == b.Grade && order[i-1] > order[i] {
+							t.Fatalf("%s: quality 1 ranks %s (grade %d) above %s (grade %d)", name, a.Doc, a.Grade, b.Doc, b.Grade)
+						}
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -106,12 +151,12 @@ func TestNewSyntheticPanics(t *testing.T) {
 // its first-stage scores, the evaluator's Rank gives the same order.
 func TestSyntheticOrderIsTrecOrder(t *testing.T) {
 	for seed := int64(0); seed < 20; seed++ {
-		syn := NewSynthetic(seed, 50, 0.3)
-		docs := make([]ScoredDoc, len(syn.Candidates))
+		syn := NewSynthetic(seed, 50, 0.3, 0.5)
+		docs := make([]eval.ScoredDoc, len(syn.Candidates))
 		for i, c := range syn.Candidates {
-			docs[len(docs)-1-i] = ScoredDoc{Doc: c.Doc, Score: c.FirstScore} // file order reversed
+			docs[len(docs)-1-i] = eval.ScoredDoc{Doc: c.Doc, Score: c.FirstScore} // file order reversed
 		}
-		for i, d := range Rank(docs) {
+		for i, d := range eval.Rank(docs) {
 			if d.Doc != syn.Candidates[i].Doc {
 				t.Fatalf("seed %d: rank %d is %s, candidate list has %s", seed, i+1, d.Doc, syn.Candidates[i].Doc)
 			}
@@ -128,9 +173,22 @@ func TestDefaultStateEveryControlMatters(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, f := o.Metrics, o.FirstMetrics
+	l2 := math.Log2
+	if o.Query != "how do I make retrieval robust to real user queries?" {
+		t.Errorf("query %q", o.Query)
+	}
 
-	// Reranking changes the prefix order and moves items into the top k.
-	var in, out []string
+	// The first stage: d01 (grade 0) first, grades 0, 1, 3, 0, 0 in the top 5.
+	var firstTop []int
+	for _, it := range o.FirstStage[:5] {
+		firstTop = append(firstTop, it.Grade)
+	}
+	if !slices.Equal(firstTop, []int{0, 1, 3, 0, 0}) || o.FirstStage[0].Doc != "d01" {
+		t.Errorf("first-stage top 5 grades %v, the doc says d01 first and 0, 1, 3, 0, 0", firstTop)
+	}
+
+	// Reranking changes the prefix order and moves items into the top k, one of them not relevant.
+	var in, out, top []string
 	for _, it := range o.Items {
 		if it.InsideK && it.FirstRank > s.K {
 			in = append(in, it.Doc)
@@ -138,21 +196,43 @@ func TestDefaultStateEveryControlMatters(t *testing.T) {
 		if !it.InsideK && it.FirstRank <= s.K {
 			out = append(out, it.Doc)
 		}
+		if it.InsideK {
+			top = append(top, fmt.Sprint(it.Doc, ":", it.Grade))
+		}
 	}
 	if !slices.Equal(in, []string{"d09", "d10"}) || !slices.Equal(out, []string{"d05", "d01"}) {
 		t.Errorf("reranking moved %v in and %v out, the doc says d09, d10 in and d05, d01 out", in, out)
 	}
-	if o.Items[0].Doc != "d03" || o.Items[0].Grade != 3 || o.FirstStage[0].Doc != "d01" || o.FirstStage[0].Relevant {
-		t.Errorf("rank 1: %+v, first stage rank 1: %+v", o.Items[0], o.FirstStage[0])
+	if !slices.Equal(top, []string{"d03:3", "d09:1", "d04:0", "d10:0", "d02:1"}) {
+		t.Errorf("reranked top 5 %v: the doc says d03 first and d02 below two non-relevant items", top)
 	}
-	if f.Precision != 2.0/5 || m.Precision != 3.0/5 || f.MRR != 1.0/2 || m.MRR != 1 || !(m.NDCG > f.NDCG) {
+	// ideal: the judged grades 3, 2, 2, 1, 1 (d03, d21, d22, then grade 1s)
+	idcg := 7/l2(2) + 3/l2(3) + 3/l2(4) + 1/l2(5) + 1/l2(6)
+	if f.Precision != 2.0/5 || m.Precision != 3.0/5 || f.MRR != 1.0/2 || m.MRR != 1 ||
+		!near(f.NDCG, (1/l2(3)+7/l2(4))/idcg) || !near(m.NDCG, (7/l2(2)+1/l2(3)+1/l2(6))/idcg) {
 		t.Errorf("first stage %+v, reranked %+v", f, m)
 	}
-	if got := num(f.NDCG) + " " + num(m.NDCG); got != "0.368 0.725" {
-		t.Errorf("nDCG@5 first stage, reranked = %s, the doc says 0.368 0.725", got)
+	if got := num(f.NDCG) + " " + num(m.NDCG); got != "0.368 0.715" {
+		t.Errorf("nDCG@5 first stage, reranked = %s, the doc says 0.368 0.715", got)
 	}
 
-	// Relevant items sit below k and below the rerank depth; a deeper rerank lifts one into the top k.
+	// A perfect reranker orders the prefix by grade; a noise reranker hurts.
+	perfect := s
+	perfect.RerankQuality = 100
+	op, _ := perfect.Outcome()
+	if d := []string{op.Items[0].Doc, op.Items[1].Doc, op.Items[2].Doc}; !slices.Equal(d, []string{"d03", "d02", "d09"}) ||
+		!near(op.Metrics.NDCG, (7/l2(2)+1/l2(3)+1/l2(4))/idcg) || num(op.Metrics.NDCG) != "0.725" {
+		t.Errorf("rerank quality 100: top 3 %v, nDCG@5 %v; the doc says d03, d02, d09 and 0.725", d, op.Metrics.NDCG)
+	}
+	noise := s
+	noise.RerankQuality = 0
+	on, _ := noise.Outcome()
+	if on.Metrics.Precision != 1.0/5 || num(on.Metrics.NDCG) != "0.045" || on.FirstMetrics != f {
+		t.Errorf("rerank quality 0: %+v (the doc says P@5 1/5, nDCG@5 0.045, the same first stage)", on.Metrics)
+	}
+
+	// Relevant items sit below k and below the rerank depth; depth 14 lifts d14 into the top k,
+	// depth 15 both d14 and d15, depth 13 neither.
 	var below []string
 	for _, it := range o.Items {
 		if it.Relevant && !it.InsideK {
@@ -162,11 +242,15 @@ func TestDefaultStateEveryControlMatters(t *testing.T) {
 	if !slices.Equal(below, []string{"d14", "d15"}) {
 		t.Errorf("relevant below k: %v, the doc says d14, d15", below)
 	}
-	deep := s
-	deep.Rerank = s.Size
-	od, _ := deep.Outcome()
-	if !slices.ContainsFunc(od.Items[:s.K], func(it Item) bool { return it.Doc == "d14" }) {
-		t.Errorf("rerank depth %d does not lift d14 into the top %d", s.Size, s.K)
+	for depth, want := range map[int][]bool{13: {false, false}, 14: {true, false}, 15: {true, true}, 20: {true, true}} {
+		deep := s
+		deep.Rerank = depth
+		od, _ := deep.Outcome()
+		for i, doc := range []string{"d14", "d15"} {
+			if got := slices.ContainsFunc(od.Items[:s.K], func(it Item) bool { return it.Doc == doc }); got != want[i] {
+				t.Errorf("rerank depth %d: %s in the top %d is %v, the doc says %v", depth, doc, s.K, got, want[i])
+			}
+		}
 	}
 
 	// The grades differ and the threshold changes precision.

@@ -5,15 +5,19 @@
 //	live.Show(lab.DefaultState())
 //
 // The panel only displays: every number comes from lab.State.Outcome and every chart and card
-// from package charts. The UI's one rule of its own is that the overlap slider's maximum follows
-// the chunk size (overlap < chunk); other invalid combinations (e.g. total below the relevant
-// items found) are reachable on purpose and show lab's validation message in place of the
+// from package charts. Each slider offers exactly the values lab.State.Validate accepts (the
+// spans come from lab.Field and follow the state), and two rules of the UI keep one control's
+// move from invalidating another: the overlap slider's maximum follows the chunk size (overlap
+// < chunk), and a non-zero total is raised to the relevant items found when a lower grade finds
+// more. A typed corpus size out of range still shows lab's validation message in place of the
 // numbers, never stale ones.
 //
 // # Controls
 //
-// k, rerank depth, minimum grade, total relevant, chunk size and overlap are sliders; corpus
-// tokens is a number input. Reset returns to lab.DefaultState. Copy link shows the state's link
+// k (up to 10 beyond the list, where precision still divides by k), rerank depth, reranker
+// quality (0 = noise .. 100 = orders by grade), minimum grade, total relevant (0 = the qrels'
+// count at the slider's left end, then the relevant items found and up), chunk size and overlap
+// are sliders; corpus tokens is a number input. Reset returns to lab.DefaultState. Copy link shows the state's link
 // (lab.State.Link) and copies it to the clipboard. Export CSV writes lab.WriteCSV of the current
 // outcome to ranklab-lab.csv beside the notebook (GoNB's GONB_DIR, Options.CSVDir) and links it.
 // Done ends the panel.
@@ -49,9 +53,9 @@
 // # Test hooks
 //
 // Stable attributes for browser tests: data-live-panel (data-live-state connecting, live,
-// static or closed), data-field on controls, data-action on buttons, data-live-ranking on the
-// plain-HTML ranking list (rows with data-rank and data-inside-k="1" inside the top k),
-// data-metric + data-value on the numbers of its caption, data-chunks on the chunking card,
-// data-live-error on a validation message. scripts/check-live.sh drives them in headless
-// Chromium.
+// static or closed), data-field on controls (data-zero-at on a slider: the position that stands
+// for 0), data-action on buttons, data-live-ranking on the plain-HTML ranking list (rows with
+// data-rank and data-inside-k="1" inside the top k), data-metric + data-value on the numbers of
+// its caption, data-chunks on the chunking card, data-live-error on a validation message.
+// scripts/check-live.sh drives them in headless Chromium.
 package live

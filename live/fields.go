@@ -4,57 +4,59 @@ import (
 	"github.com/ranklab/ranklab/lab"
 )
 
-// A field is one control of the panel, bound to one int field of lab.State. Name is the
-// state's name in the link and on the command line (k, rerank, grade, ...), used as the
-// control's data-field attribute and as the key of the messages between page and kernel.
-type field struct {
-	Name   string
-	Label  string
-	Help   string
-	Number bool // a number input instead of a slider
-	get    func(s lab.State) int
-	set    func(s *lab.State, v int)
-	bounds func(s lab.State) (lo, hi int) // the control's range for state s
-}
-
-// fields lists the controls in display order. Ranges are the control's, chosen for dragging;
-// the state's own rules (lab.State.Validate) still decide what is valid, and a slider can reach
-// invalid combinations (e.g. total below the relevant items found) to show the validation
-// message. The one rule the UI enforces itself is overlap < chunk: the overlap slider's maximum
-// follows the chunk size.
-var fields = []field{
-	{Name: "k", Label: "k (depth)", Help: "metrics look at the top k",
-		get: func(s lab.State) int { return s.K }, set: func(s *lab.State, v int) { s.K = v },
-		bounds: func(s lab.State) (int, int) { return 1, max(s.Size, s.K, 1) }},
-	{Name: "rerank", Label: "rerank depth", Help: "the reranker reorders only the first n (0 = off)",
-		get: func(s lab.State) int { return s.Rerank }, set: func(s *lab.State, v int) { s.Rerank = v },
-		bounds: func(s lab.State) (int, int) { return 0, max(s.Size, s.Rerank) }},
-	{Name: "grade", Label: "minimum grade", Help: "grades at or above count as relevant",
-		get: func(s lab.State) int { return s.MinGrade }, set: func(s *lab.State, v int) { s.MinGrade = v },
-		bounds: func(s lab.State) (int, int) { return 1, max(lab.MaxGrade, s.MinGrade) }},
-	{Name: "total", Label: "total relevant", Help: "recall's denominator (0 = the qrels' count)",
-		get: func(s lab.State) int { return s.Total }, set: func(s *lab.State, v int) { s.Total = v },
-		bounds: func(s lab.State) (int, int) { return 0, max(2*s.Size, s.Total) }},
-	{Name: "corpus", Label: "corpus tokens", Help: "size of the corpus to chunk", Number: true,
-		get: func(s lab.State) int { return s.Corpus }, set: func(s *lab.State, v int) { s.Corpus = v },
-		bounds: func(s lab.State) (int, int) { return 0, lab.MaxCorpus }},
-	{Name: "chunk", Label: "chunk size", Help: "tokens per chunk",
-		get: func(s lab.State) int { return s.Chunk }, set: func(s *lab.State, v int) { s.Chunk = v },
-		bounds: func(s lab.State) (int, int) { return 1, max(2048, s.Chunk) }},
-	{Name: "overlap", Label: "overlap", Help: "tokens shared by neighbouring chunks (below the chunk size)",
-		get: func(s lab.State) int { return s.Overlap }, set: func(s *lab.State, v int) { s.Overlap = v },
-		bounds: func(s lab.State) (int, int) { return 0, max(s.Chunk-1, 0) }},
-}
-
-// apply returns s with the given control values set (unknown names are ignored: they cannot
-// come from the panel) and the overlap kept below the chunk size.
-func apply(s lab.State, values map[string]int) lab.State {
-	for _, f := range fields {
-		if v, ok := values[f.Name]; ok {
-			f.set(&s, v)
+// fields are the panel's controls: lab.Fields marked Live, in their order. A field's Key is the
+// control's data-field attribute and the key of the messages between page and kernel. A slider
+// offers exactly the valid values: lab.Field.SliderRange, and for a field that may also be 0
+// (total: 0 = the qrels' count) one more position just below it that stands for 0 (sliderSpan).
+// The ranges follow the state (the kernel sends them with every reply). Two rules keep a move of
+// one control from making another invalid: overlap stays below the chunk size (the overlap
+// slider's maximum follows the chunk), and a non-zero total stays at least the relevant items
+// found (raised when a lower grade finds more). The state's own rules (lab.State.Validate) still
+// decide what is valid: a typed corpus size out of range shows lab's message.
+var fields = func() []lab.Field {
+	var out []lab.Field
+	for _, f := range lab.Fields {
+		if f.Live {
+			out = append(out, f)
 		}
 	}
-	return keepOverlapBelowChunk(s)
+	return out
+}()
+
+// apply returns s with the given control values set (unknown names are ignored: they cannot
+// come from the panel), the overlap kept below the chunk size and a non-zero total kept at least
+// the relevant items found.
+func apply(s lab.State, values map[string]int) lab.State {
+	for _, f := range fields {
+		if v, ok := values[f.Key]; ok {
+			s = f.Set(s, int64(v))
+		}
+	}
+	return keepTotalValid(keepOverlapBelowChunk(s))
+}
+
+// keepTotalValid raises a non-zero Total below the relevant items found in the ranking to that
+// count, the least valid non-zero value (lowering the grade finds more relevant items).
+func keepTotalValid(s lab.State) lab.State {
+	f, _ := lab.FieldByKey("total")
+	lo, _, _ := f.Range(s)
+	if s.Total > 0 && int64(s.Total) < lo {
+		s.Total = int(lo)
+	}
+	return s
+}
+
+// sliderSpan returns the positions a slider for f offers in state s: SliderRange, extended one
+// position below by zeroAt when the field may also be 0 (lab.Field.Range's zero): that position
+// stands for 0, so every position is a valid value. zeroAt is -1 when there is no such position.
+func sliderSpan(f lab.Field, s lab.State) (lo, hi, zeroAt int) {
+	l, h := f.SliderRange(s)
+	lo, hi, zeroAt = int(l), int(h), -1
+	if _, _, zero := f.Range(s); zero {
+		lo--
+		zeroAt = lo
+	}
+	return lo, hi, zeroAt
 }
 
 // keepOverlapBelowChunk lowers Overlap to Chunk−1 when the chunk shrank below it (a chunk of
@@ -66,23 +68,27 @@ func keepOverlapBelowChunk(s lab.State) lab.State {
 	return s
 }
 
-// controlValues returns the state's control values by field name.
+// controlValues returns the state's control values by field key.
 func controlValues(s lab.State) map[string]int {
 	m := make(map[string]int, len(fields))
 	for _, f := range fields {
-		m[f.Name] = f.get(s)
+		m[f.Key] = int(f.Get(s))
 	}
 	return m
 }
 
-// controlMax returns each slider's maximum for state s (the ranges follow the state).
-func controlMax(s lab.State) map[string]int {
-	m := make(map[string]int, len(fields))
+// controlSpans returns each slider's span for state s (the ranges follow the state): its
+// minimum and maximum, and the position that stands for 0 where there is one (sliderSpan).
+func controlSpans(s lab.State) (lo, hi, zeroAt map[string]int) {
+	lo, hi, zeroAt = map[string]int{}, map[string]int{}, map[string]int{}
 	for _, f := range fields {
 		if !f.Number {
-			_, hi := f.bounds(s)
-			m[f.Name] = hi
+			l, h, z := sliderSpan(f, s)
+			lo[f.Key], hi[f.Key] = l, h
+			if z >= 0 {
+				zeroAt[f.Key] = z
+			}
 		}
 	}
-	return m
+	return lo, hi, zeroAt
 }

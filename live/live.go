@@ -196,7 +196,7 @@ func (ss *session) update(i int, html string) {
 // reply sends the state back to the page.
 func (ss *session) reply(m outMsg) {
 	m.Values = controlValues(ss.state)
-	m.Max = controlMax(ss.state)
+	m.Min, m.Max, m.Zero = controlSpans(ss.state)
 	m.Link = ss.state.Link()
 	if m.Status == "" {
 		m.Status = "live: move a control; Done ends the panel and keeps a snapshot"

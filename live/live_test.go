@@ -99,9 +99,9 @@ func TestApplyKeepsOverlapBelowChunk(t *testing.T) {
 			}
 		})
 	}
-	got := apply(s, map[string]int{"k": 9, "rerank": 3, "grade": 2, "total": 12, "corpus": 777, "bogus": 1})
+	got := apply(s, map[string]int{"k": 9, "rerank": 3, "rerank_quality": 80, "grade": 2, "total": 12, "corpus": 777, "bogus": 1})
 	want := s
-	want.K, want.Rerank, want.MinGrade, want.Total, want.Corpus = 9, 3, 2, 12, 777
+	want.K, want.Rerank, want.RerankQuality, want.MinGrade, want.Total, want.Corpus = 9, 3, 80, 2, 12, 777
 	if got != want {
 		t.Errorf("apply = %+v, want %+v", got, want)
 	}
@@ -249,8 +249,8 @@ func TestHTMLEscapes(t *testing.T) {
 func TestPanelOverlapMaxFollowsChunk(t *testing.T) {
 	s := lab.DefaultState()
 	s.Chunk, s.Overlap = 300, 10
-	if got := controlMax(s)["overlap"]; got != 299 {
-		t.Errorf("overlap max = %d, want chunk-1 = 299", got)
+	if _, hi, _ := controlSpans(s); hi["overlap"] != 299 {
+		t.Errorf("overlap max = %d, want chunk-1 = 299", hi["overlap"])
 	}
 	if !strings.Contains(panelHTML("p", s, "/in", "/out"), `data-field="overlap" min="0" max="299"`) {
 		t.Error("panel's overlap slider does not stop below the chunk size")
@@ -391,5 +391,70 @@ func TestWatchParentStopsWithContext(t *testing.T) {
 	case <-done:
 	case <-time.After(2 * time.Second):
 		t.Fatal("watchParent did not return after its context ended")
+	}
+}
+
+// The total slider offers exactly the valid values: its left end stands for 0 (the qrels'
+// count), then the relevant items found and up; a lower grade that finds more relevant items
+// raises a non-zero total to that count, so no move makes the state invalid.
+func TestTotalControlOffersValidValues(t *testing.T) {
+	s := lab.DefaultState() // 5 candidates with grade >= 1, 1 with grade >= 2 (lab's State doc)
+	lo, hi, zero := controlSpans(s)
+	if lo["total"] != 4 || zero["total"] != 4 || hi["total"] != 40 {
+		t.Errorf("total slider %d..%d, zero at %d; want 4..40 with 4 standing for 0", lo["total"], hi["total"], zero["total"])
+	}
+	if _, ok := zero["k"]; ok {
+		t.Error("k has a zero position")
+	}
+	p := panelHTML("p", s, "/in", "/out")
+	if !strings.Contains(p, `data-field="total" min="4" max="40" step="1" value="4" data-zero-at="4"`) {
+		t.Errorf("total slider: %s", p[strings.Index(p, `data-field="total"`)-10:][:120])
+	}
+	s.Total = 7
+	if p := panelHTML("p", s, "/in", "/out"); !strings.Contains(p, `data-field="total" min="4" max="40" step="1" value="7" data-zero-at="4"`) {
+		t.Error("total 7 is not at position 7")
+	}
+
+	// grade 2 finds 1 relevant item: total 3 is valid; back to grade 1 (5 found) raises it to 5.
+	g2 := apply(lab.DefaultState(), map[string]int{"grade": 2, "total": 3})
+	if g2.Total != 3 || g2.Validate() != nil {
+		t.Fatalf("grade 2, total 3: %+v, %v", g2, g2.Validate())
+	}
+	lo2, _, zero2 := controlSpans(g2)
+	if lo2["total"] != 0 || zero2["total"] != 0 {
+		t.Errorf("grade 2: total slider from %d, zero at %d; want 0 (then 1 found)", lo2["total"], zero2["total"])
+	}
+	g1 := apply(g2, map[string]int{"grade": 1})
+	if g1.Total != 5 || g1.Validate() != nil {
+		t.Errorf("grade back to 1: total %d (%v), want raised to the 5 found", g1.Total, g1.Validate())
+	}
+	if z := apply(g2, map[string]int{"grade": 1, "total": 0}); z.Total != 0 {
+		t.Errorf("total 0 changed to %d", z.Total)
+	}
+}
+
+// k's slider reaches beyond the list, where the reading explains the empty positions.
+func TestKControlBeyondTheList(t *testing.T) {
+	s := lab.DefaultState()
+	_, hi, _ := controlSpans(s)
+	if hi["k"] <= s.Size {
+		t.Fatalf("k slider ends at %d, within the %d candidates", hi["k"], s.Size)
+	}
+	s.K = hi["k"]
+	v := views(s)
+	if !strings.Contains(v[0], "is beyond the 20 candidates") {
+		t.Errorf("k = %d: the cards lack the beyond-the-list reading", s.K)
+	}
+}
+
+// The reranker quality is a live control, and the views follow it.
+func TestRerankQualityControl(t *testing.T) {
+	s := lab.DefaultState()
+	if !strings.Contains(panelHTML("p", s, "/in", "/out"), `data-field="rerank_quality" min="0" max="100" step="1" value="50"`) {
+		t.Error("no reranker quality slider 0..100 at 50")
+	}
+	noise := apply(s, map[string]int{"rerank_quality": 0})
+	if a, b := views(s), views(noise); a[1] == b[1] || !strings.Contains(b[1], "reranker quality 0%") {
+		t.Error("the ranking list does not follow the reranker quality")
 	}
 }

@@ -11,13 +11,24 @@ let seq = 0, settleTimer = null, closed = false, comm = null;
 root.liveLatency = [];
 const sentAt = {};
 
+// A slider with data-zero-at offers 0 too: that position (just below its least non-zero value)
+// stands for 0, so every position is a valid value.
+function valueOf(el) {
+  const v = parseInt(el.value, 10);
+  if (el.dataset.zeroAt !== undefined && v === parseInt(el.dataset.zeroAt, 10)) { return 0; }
+  return v;
+}
+function positionOf(el, v) {
+  if (v === 0 && el.dataset.zeroAt !== undefined) { return parseInt(el.dataset.zeroAt, 10); }
+  return v;
+}
 function show(el) {
   const out = root.querySelector('[data-value-of="' + el.dataset.field + '"]');
-  if (out) { out.textContent = el.value; }
+  if (out) { out.textContent = String(valueOf(el)); }
 }
 function values() {
   const v = {};
-  controls.forEach((el) => { v[el.dataset.field] = parseInt(el.value, 10); });
+  controls.forEach((el) => { v[el.dataset.field] = valueOf(el); });
   return v;
 }
 function send(event) {
@@ -37,14 +48,25 @@ function keepOverlap() {
   }
 }
 function apply(m) {
-  if (m.max) {
-    for (const [k, v] of Object.entries(m.max)) { if (byName[k]) { byName[k].max = String(v); } }
+  // The slider spans follow the state (e.g. total's least value follows the grade). A slider
+  // keeps the value it shows across a new span: its position is recomputed from the value.
+  if (m.min && m.max) {
+    for (const [k, lo] of Object.entries(m.min)) {
+      const el = byName[k];
+      if (!el || m.max[k] === undefined) { continue; }
+      const shown = valueOf(el);
+      el.min = String(lo);
+      el.max = String(m.max[k]);
+      if (m.zero && m.zero[k] !== undefined) { el.dataset.zeroAt = String(m.zero[k]); } else { delete el.dataset.zeroAt; }
+      el.value = String(positionOf(el, shown));
+      show(el);
+    }
   }
   if (m.values && m.seq >= seq) {
     // Only when the page sent nothing newer: otherwise the user has moved on.
     for (const [k, v] of Object.entries(m.values)) {
       const el = byName[k];
-      if (el && parseInt(el.value, 10) !== v) { el.value = String(v); }
+      if (el && valueOf(el) !== v) { el.value = String(positionOf(el, v)); }
       if (el) { show(el); }
     }
   }

@@ -98,8 +98,12 @@ func rankingListHTML(o lab.Outcome) string {
 	var b strings.Builder
 	m := o.Metrics
 	fmt.Fprintf(&b, `<table data-live-ranking data-k="%d" style="border-collapse:collapse;font-family:sans-serif;font-size:13px;min-width:480px">`, m.K)
-	fmt.Fprintf(&b, `<caption style="text-align:left;padding:4px 0">Ranking after reranking the first %d: top %d highlighted. Precision@%d %s · Recall@%d %s · MRR@%d %s · nDCG@%d %s</caption>`,
-		o.State.Rerank, m.K, m.K, metricSpan("precision", m.Precision), m.K, metricSpan("recall", m.Recall),
+	query := ""
+	if o.Query != "" {
+		query = fmt.Sprintf(` for <q data-query>%s</q>`, html.EscapeString(o.Query))
+	}
+	fmt.Fprintf(&b, `<caption style="text-align:left;padding:4px 0">Ranking%s after reranking the first %d (reranker quality %d%%): top %d highlighted. Precision@%d %s · Recall@%d %s · MRR@%d %s · nDCG@%d %s</caption>`,
+		query, o.State.Rerank, o.State.RerankQuality, m.K, m.K, metricSpan("precision", m.Precision), m.K, metricSpan("recall", m.Recall),
 		m.K, metricSpan("mrr", m.MRR), m.K, metricSpan("ndcg", m.NDCG))
 	b.WriteString(`<thead><tr style="border-bottom:1px solid #999"><th style="padding:2px 8px">rank</th><th style="padding:2px 8px">first-stage rank (move)</th><th style="padding:2px 8px">doc</th><th style="padding:2px 8px;text-align:left">label</th><th style="padding:2px 8px">grade</th><th style="padding:2px 8px">relevant</th></tr></thead><tbody>`)
 	for _, it := range o.Items {
@@ -168,16 +172,24 @@ func panelHTML(id string, s lab.State, in, out string) string {
 	b.WriteString(`<div style="margin-bottom:6px"><b>ranklab lab</b> · <span data-live-status>connecting to the Go kernel… (if this stays, re-run the cell)</span></div>`)
 	b.WriteString(`<div style="display:grid;grid-template-columns:repeat(auto-fill,minmax(290px,1fr));gap:4px 18px">`)
 	for _, f := range fields {
-		lo, hi := f.bounds(s)
-		v := f.get(s)
-		typ, width := "range", "140px"
+		v := int(f.Get(s))
+		typ, width, zero := "range", "140px", ""
+		lo, hi, zeroAt := sliderSpan(f, s)
+		pos := v
 		if f.Number {
-			typ, width = "number", "110px"
+			l, h, _ := f.Range(s)
+			typ, width, lo, hi = "number", "110px", int(l), int(h)
+		} else if zeroAt >= 0 {
+			// The position zeroAt stands for 0 (the script maps it both ways).
+			zero = fmt.Sprintf(` data-zero-at="%d"`, zeroAt)
+			if v == 0 {
+				pos = zeroAt
+			}
 		}
 		fmt.Fprintf(&b, `<label title="%s" style="display:flex;align-items:center;gap:6px"><span style="width:135px">%s</span>`+
-			`<input type="%s" data-field="%s" min="%d" max="%d" step="1" value="%d" style="width:%s">`+
+			`<input type="%s" data-field="%s" min="%d" max="%d" step="1" value="%d"%s style="width:%s">`+
 			`<output data-value-of="%s" style="min-width:3em;font-variant-numeric:tabular-nums">%d</output></label>`,
-			html.EscapeString(f.Help), html.EscapeString(f.Label), typ, f.Name, lo, hi, v, width, f.Name, v)
+			html.EscapeString(f.Help), html.EscapeString(f.Label), typ, f.Key, lo, hi, pos, zero, width, f.Key, v)
 	}
 	b.WriteString(`</div><div style="margin-top:8px;display:flex;gap:8px;flex-wrap:wrap">`)
 	for _, a := range []struct{ action, label string }{{"reset", "Reset"}, {"copy", "Copy link"}, {"csv", "Export CSV"}, {"done", "Done"}} {

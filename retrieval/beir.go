@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"io"
 	"io/fs"
 	"maps"
@@ -14,8 +15,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 // Document is one corpus entry of a BEIR collection.
@@ -44,7 +43,7 @@ type Collection struct {
 	Dir, Split string
 	Docs       []Document
 	Queries    []Query
-	Qrels      lab.Qrels
+	Qrels      eval.Qrels
 }
 
 // maxLine bounds one JSON line (a BEIR abstract is a few kB).
@@ -243,7 +242,7 @@ func ReadCollection(dir, split string) (Collection, error) {
 		return Collection{}, err
 	}
 	defer f.Close()
-	qrels, err := lab.ReadBEIRQrels(f, qrelsPath)
+	qrels, err := eval.ReadBEIRQrels(f, qrelsPath)
 	if err != nil {
 		return Collection{}, err
 	}

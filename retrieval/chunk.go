@@ -2,15 +2,14 @@ package retrieval
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/chunking"
 	"runtime"
 	"sync"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 // Chunking says how documents are cut: Chunk = 0 keeps whole documents (one unit per
 // document); otherwise each document's tokens are cut into the windows of the lab's
-// footprint model, lab.Windows(tokens, Chunk, Overlap): windows of Chunk tokens starting
+// footprint model, chunking.Windows(tokens, Chunk, Overlap): windows of Chunk tokens starting
 // every Chunk − Overlap tokens, the last one ending at the document's end, so a document
 // of n ≤ Chunk tokens is one chunk and an empty document has no chunk.
 type Chunking struct {
@@ -28,7 +27,7 @@ func (c Chunking) String() string {
 	return fmt.Sprintf("chunk=%d overlap=%d", c.Chunk, c.Overlap)
 }
 
-// Validate reports an error naming the field when Chunk is outside 0..lab.MaxChunk or,
+// Validate reports an error naming the field when Chunk is outside 0..chunking.MaxChunk or,
 // for Chunk > 0, Overlap is outside 0..Chunk−1 (for whole documents Overlap must be 0).
 func (c Chunking) Validate() error {
 	if c.Chunk == 0 {
@@ -38,9 +37,9 @@ func (c Chunking) Validate() error {
 		return nil
 	}
 	if c.Chunk < 0 {
-		return fmt.Errorf("chunk %d: must be 0 (whole documents) or 1..%d", c.Chunk, lab.MaxChunk)
+		return fmt.Errorf("chunk %d: must be 0 (whole documents) or 1..%d", c.Chunk, chunking.MaxChunk)
 	}
-	_, err := lab.NewFootprint(0, c.Chunk, c.Overlap)
+	_, err := chunking.NewFootprint(0, c.Chunk, c.Overlap)
 	return err
 }
 
@@ -80,7 +79,7 @@ func (t Tokenized) Lengths() []int {
 // Chunk is one indexed unit: a window of one document's tokens and its text.
 type Chunk struct {
 	Doc    int // index of the document in Tokenized.Docs
-	Window lab.Window
+	Window chunking.Window
 	Text   string // the decoded tokens [Window.Start, Window.End)
 }
 
@@ -90,7 +89,7 @@ func (c Chunk) Len() int { return c.Window.End - c.Window.Start }
 // Chunks cuts every document into the windows of c, in document order then window order.
 // For whole documents each document is one chunk holding its Content. An empty document
 // (no tokens) gives no chunk in either case, so it is never retrieved. The sum of chunk
-// lengths equals lab.FootprintOf(t.Lengths(), c.Chunk, c.Overlap).Indexed (for whole
+// lengths equals chunking.FootprintOf(t.Lengths(), c.Chunk, c.Overlap).Indexed (for whole
 // documents: the corpus's token count). It returns an error when c is invalid, or when a
 // document's tokens are not its content's (t was not built by Tokenize with tok).
 func (t Tokenized) Chunks(tok *Tokenizer, c Chunking) ([]Chunk, error) {
@@ -103,7 +102,7 @@ func (t Tokenized) Chunks(tok *Tokenizer, c Chunking) ([]Chunk, error) {
 			continue
 		}
 		if c.Chunk == 0 || len(toks) <= c.Chunk {
-			out = append(out, Chunk{Doc: i, Window: lab.Window{Start: 0, End: len(toks)}, Text: t.Docs[i].Content()})
+			out = append(out, Chunk{Doc: i, Window: chunking.Window{Start: 0, End: len(toks)}, Text: t.Docs[i].Content()})
 			continue
 		}
 		// The tokens' bytes concatenate to the content, so a window's decoded text is the
@@ -116,7 +115,7 @@ func (t Tokenized) Chunks(tok *Tokenizer, c Chunking) ([]Chunk, error) {
 		if offsets[len(toks)] != len(content) {
 			return nil, fmt.Errorf("document %q: its %d tokens decode to %d bytes, not its %d", t.Docs[i].ID, len(toks), offsets[len(toks)], len(content))
 		}
-		for w := range lab.WindowSeq(len(toks), c.Chunk, c.Overlap) {
+		for w := range chunking.WindowSeq(len(toks), c.Chunk, c.Overlap) {
 			out = append(out, Chunk{Doc: i, Window: w, Text: content[offsets[w.Start]:offsets[w.End]]})
 		}
 	}

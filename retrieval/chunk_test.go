@@ -2,11 +2,10 @@ package retrieval
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/chunking"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 func TestChunks(t *testing.T) {
@@ -46,7 +45,7 @@ func TestChunks(t *testing.T) {
 				}
 				return
 			}
-			f, err := lab.FootprintOf(lengths, c.Chunk, c.Overlap)
+			f, err := chunking.FootprintOf(lengths, c.Chunk, c.Overlap)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +55,7 @@ func TestChunks(t *testing.T) {
 			// Document by document: the windows are the model's, the texts decode them, and
 			// windows that tile the document (no overlap) give back its content.
 			for d, toks := range tz.Tokens {
-				var mine []lab.Window
+				var mine []chunking.Window
 				var text strings.Builder
 				for _, ch := range chunks {
 					if ch.Doc == d {
@@ -67,7 +66,7 @@ func TestChunks(t *testing.T) {
 						text.WriteString(ch.Text)
 					}
 				}
-				want := lab.Windows(len(toks), c.Chunk, c.Overlap)
+				want := chunking.Windows(len(toks), c.Chunk, c.Overlap)
 				if !slices.Equal(mine, want) && !(len(mine) == 0 && len(want) == 0) {
 					t.Errorf("doc %d: windows %v, want %v", d, mine, want)
 				}
@@ -80,7 +79,7 @@ func TestChunks(t *testing.T) {
 }
 
 func TestChunkingValidate(t *testing.T) {
-	for _, c := range []Chunking{{Chunk: -1}, {Chunk: 0, Overlap: 3}, {Chunk: 4, Overlap: 4}, {Chunk: 4, Overlap: -1}, {Chunk: lab.MaxChunk + 1}} {
+	for _, c := range []Chunking{{Chunk: -1}, {Chunk: 0, Overlap: 3}, {Chunk: 4, Overlap: 4}, {Chunk: 4, Overlap: -1}, {Chunk: chunking.MaxChunk + 1}} {
 		if err := c.Validate(); err == nil {
 			t.Errorf("Validate(%+v) = nil, want an error", c)
 		}

@@ -2,9 +2,8 @@ package retrieval
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"slices"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 // Aggregation turns the scores of a document's chunks into the document's score.
@@ -88,7 +87,7 @@ func (s *Searcher) IndexedTokens() int { return s.indexed }
 
 // Search implements Retriever: it analyzes q.Text, scores the chunks and returns the top k
 // documents (all matching documents when k <= 0).
-func (s *Searcher) Search(q Query, k int) []lab.ScoredDoc {
+func (s *Searcher) Search(q Query, k int) []eval.ScoredDoc {
 	scores, matched := s.index.Scores(s.analyzer.Terms(q.Text))
 	docScore := make(map[int32]float64, len(matched))
 	for _, u := range matched {
@@ -107,11 +106,11 @@ func (s *Searcher) Search(q Query, k int) []lab.ScoredDoc {
 			docScore[d] += sc
 		}
 	}
-	out := make([]lab.ScoredDoc, 0, len(docScore))
+	out := make([]eval.ScoredDoc, 0, len(docScore))
 	for d, sc := range docScore {
-		out = append(out, lab.ScoredDoc{Doc: s.docIDs[d], Score: sc})
+		out = append(out, eval.ScoredDoc{Doc: s.docIDs[d], Score: sc})
 	}
-	slices.SortFunc(out, func(a, b lab.ScoredDoc) int { return compareDocs(a.Score, a.Doc, b.Score, b.Doc) })
+	slices.SortFunc(out, func(a, b eval.ScoredDoc) int { return compareDocs(a.Score, a.Doc, b.Score, b.Doc) })
 	if k > 0 && len(out) > k {
 		out = out[:k:k]
 	}

@@ -1,11 +1,10 @@
 package retrieval
 
 import (
+	"github.com/ranklab/ranklab/eval"
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 func TestSearcherAggregation(t *testing.T) {
@@ -22,14 +21,14 @@ func TestSearcherAggregation(t *testing.T) {
 		t.Run(agg.String(), func(t *testing.T) {
 			s := NewSearcher(a, Anserini, docs, chunks, Chunking{Chunk: 8}, agg)
 			unit, _ := s.Index().Scores(a.Terms(q.Text))
-			var want []lab.ScoredDoc
+			var want []eval.ScoredDoc
 			switch agg {
 			case MaxP:
-				want = []lab.ScoredDoc{{Doc: "b", Score: math.Max(unit[2], unit[3])}, {Doc: "a", Score: math.Max(unit[0], unit[1])}}
+				want = []eval.ScoredDoc{{Doc: "b", Score: math.Max(unit[2], unit[3])}, {Doc: "a", Score: math.Max(unit[0], unit[1])}}
 			case FirstP: // b's first chunk has no zebra: b is not retrieved
-				want = []lab.ScoredDoc{{Doc: "a", Score: unit[0]}}
+				want = []eval.ScoredDoc{{Doc: "a", Score: unit[0]}}
 			case SumP:
-				want = []lab.ScoredDoc{{Doc: "b", Score: unit[3]}, {Doc: "a", Score: unit[0] + unit[1]}}
+				want = []eval.ScoredDoc{{Doc: "b", Score: unit[3]}, {Doc: "a", Score: unit[0] + unit[1]}}
 				if want[1].Score > want[0].Score {
 					want[0], want[1] = want[1], want[0]
 				}

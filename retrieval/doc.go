@@ -1,6 +1,6 @@
 // Package retrieval runs real retrieval on real qrels: BEIR collections, cl100k_base token
 // counting and chunking, a Lucene/Anserini BM25, chunked retrieval and chunk-size sweeps. It
-// produces lab.Run values that package lab evaluates like any other run.
+// produces eval.Run values that package lab evaluates like any other run.
 //
 // The simplest use:
 //
@@ -16,7 +16,7 @@
 //     joins title and text into one field too).
 //   - Tokens are cl100k_base (tiktoken-go with its embedded vocabulary, offline); special-token
 //     strings are ordinary text.
-//   - Chunks are the lab's footprint windows (lab.WindowSeq) over each document's tokens, cut on
+//   - Chunks are the lab's footprint windows (chunking.WindowSeq) over each document's tokens, cut on
 //     token boundaries (a chunk may start or end inside a word, and then indexes the fragment).
 //     Chunk text is exactly the decoded tokens. Empty documents have no chunk.
 //   - Analysis is bleve's English analyzer ("en": Unicode words, possessive filter, lower case,
@@ -26,7 +26,7 @@
 //     (MaxP, FirstP or SumP); no chunk-level cut-off.
 //   - Rankings follow trec_eval's order (score descending, then doc ID descending), so a run
 //     cut at depth k agrees with what the evaluator reads back.
-//   - Sweeps evaluate with lab.Evaluate (AllQueries) on nDCG@10, R@100 and RR@10, and compare
+//   - Sweeps evaluate with eval.Evaluate (AllQueries) on nDCG@10, R@100 and RR@10, and compare
 //     every configuration with whole documents by a paired t-test and a sign-flip randomization
 //     test (package stats), each Holm-adjusted over the sweep's configurations per measure.
 //

@@ -1,10 +1,9 @@
 package retrieval
 
 import (
+	"github.com/ranklab/ranklab/eval"
 	"runtime"
 	"sync"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 // Retriever returns the documents it finds for a query, best first, at most k of them
@@ -12,14 +11,14 @@ import (
 // interface: the BM25 Searcher of this package, or a TREC run written by another engine
 // (RunRetriever).
 type Retriever interface {
-	Search(q Query, k int) []lab.ScoredDoc
+	Search(q Query, k int) []eval.ScoredDoc
 }
 
 // RunQueries searches every query with r and returns the results as a TREC run tagged
 // tag, each query's docs in the retriever's order. Queries are searched concurrently; the
 // run does not depend on the number of CPUs. queries is not modified.
-func RunQueries(r Retriever, queries []Query, k int, tag string) lab.Run {
-	results := make([][]lab.ScoredDoc, len(queries))
+func RunQueries(r Retriever, queries []Query, k int, tag string) eval.Run {
+	results := make([][]eval.ScoredDoc, len(queries))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(queries)))
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -32,7 +31,7 @@ func RunQueries(r Retriever, queries []Query, k int, tag string) lab.Run {
 		}()
 	}
 	wg.Wait()
-	run := lab.Run{Tag: tag, Queries: make(map[string][]lab.ScoredDoc, len(queries))}
+	run := eval.Run{Tag: tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))}
 	for i, q := range queries {
 		run.Queries[q.ID] = results[i]
 	}
@@ -41,12 +40,12 @@ func RunQueries(r Retriever, queries []Query, k int, tag string) lab.Run {
 
 // RunRetriever answers queries from a finished TREC run (for instance one written by
 // Anserini or Pyserini): Search looks the query up by ID, ranks its docs in trec_eval's
-// order (lab.Rank) and keeps the first k. A query absent from the run gets no docs.
-type RunRetriever lab.Run
+// order (eval.Rank) and keeps the first k. A query absent from the run gets no docs.
+type RunRetriever eval.Run
 
 // Search implements Retriever.
-func (r RunRetriever) Search(q Query, k int) []lab.ScoredDoc {
-	ranked := lab.Rank(r.Queries[q.ID])
+func (r RunRetriever) Search(q Query, k int) []eval.ScoredDoc {
+	ranked := eval.Rank(r.Queries[q.ID])
 	if k > 0 && len(ranked) > k {
 		ranked = ranked[:k]
 	}

@@ -1,19 +1,18 @@
 package retrieval
 
 import (
+	"github.com/ranklab/ranklab/eval"
 	"slices"
 	"testing"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 func TestRunRetriever(t *testing.T) {
-	run := lab.Run{Tag: "other", Queries: map[string][]lab.ScoredDoc{
+	run := eval.Run{Tag: "other", Queries: map[string][]eval.ScoredDoc{
 		"q1": {{Doc: "a", Score: 1}, {Doc: "b", Score: 3}, {Doc: "c", Score: 3}},
 	}}
 	r := RunRetriever(run)
 	got := RunQueries(r, []Query{{ID: "q1"}, {ID: "q2"}}, 2, "again")
-	want := []lab.ScoredDoc{{Doc: "c", Score: 3}, {Doc: "b", Score: 3}}
+	want := []eval.ScoredDoc{{Doc: "c", Score: 3}, {Doc: "b", Score: 3}}
 	if !slices.Equal(got.Queries["q1"], want) || len(got.Queries["q2"]) != 0 || got.Tag != "again" {
 		t.Errorf("RunQueries = %+v, want q1 %v and an empty q2", got, want)
 	}

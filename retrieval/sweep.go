@@ -2,10 +2,11 @@ package retrieval
 
 import (
 	"fmt"
+	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/eval"
 	"slices"
 	"time"
 
-	"github.com/ranklab/ranklab/lab"
 	"github.com/ranklab/ranklab/stats"
 )
 
@@ -22,8 +23,8 @@ func SweepChunkings() []Chunking {
 
 // SweepMeasures are the measures of a sweep: nDCG@10 (linear gain, graded qrels use their
 // grades), R@100 and RR@10.
-func SweepMeasures() []lab.Measure {
-	return []lab.Measure{lab.NDCG(10), lab.Recall(100), lab.RRAt(10)}
+func SweepMeasures() []eval.Measure {
+	return []eval.Measure{eval.NDCG(10), eval.Recall(100), eval.RRAt(10)}
 }
 
 // SweepOptions configure RunSweep. The zero value means: SweepChunkings, MaxP, Anserini's
@@ -70,10 +71,10 @@ type SweepRow struct {
 	// Duplication = (Indexed − corpus tokens) / corpus tokens.
 	Chunks, Indexed int
 	Duplication     float64
-	// Footprint is the lab's footprint model summed over documents (lab.FootprintOf); for
+	// Footprint is the lab's footprint model summed over documents (chunking.FootprintOf); for
 	// whole documents Chunk is 0 and it counts one unit per non-empty document.
-	Footprint lab.Footprint
-	Result    lab.Result   // per-query values of SweepMeasures, with means
+	Footprint chunking.Footprint
+	Result    eval.Result  // per-query values of SweepMeasures, with means
 	Compare   []Comparison // per measure; nil for the baseline row
 	Stages    Stages
 }
@@ -85,13 +86,13 @@ type Sweep struct {
 	Docs        int
 	Tokens      int // cl100k_base tokens of the corpus (Content of every document)
 	Aggregation Aggregation
-	Measures    []lab.Measure
+	Measures    []eval.Measure
 	Rows        []SweepRow // Rows[0] is the baseline
 	Stages      Stages     // summed over rows, plus the shared tokenization
 }
 
 // RunSweep indexes c once per configuration, searches the collection's queries and
-// evaluates each run with the project's evaluator (lab.Evaluate with AllQueries, so a query
+// evaluates each run with the project's evaluator (eval.Evaluate with AllQueries, so a query
 // that retrieves nothing counts as 0), then compares every configuration with the first
 // (whole documents by default) query by query. c is not modified.
 func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
@@ -159,7 +160,7 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		row.Stages.Search = time.Since(t0)
 
 		t0 = time.Now()
-		row.Result, err = lab.Evaluate(c.Qrels, run, sw.Measures, lab.Options{AllQueries: true})
+		row.Result, err = eval.Options{AllQueries: true}.Evaluate(c.Qrels, run, sw.Measures...)
 		if err != nil {
 			return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
 		}
@@ -178,13 +179,13 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	return sw, nil
 }
 
-// footprintOf is the footprint model of a configuration: lab.FootprintOf for chunks; for
+// footprintOf is the footprint model of a configuration: chunking.FootprintOf for chunks; for
 // whole documents, one unit per non-empty document holding all its tokens.
-func footprintOf(lengths []int, ch Chunking) (lab.Footprint, error) {
+func footprintOf(lengths []int, ch Chunking) (chunking.Footprint, error) {
 	if ch.Chunk > 0 {
-		return lab.FootprintOf(lengths, ch.Chunk, ch.Overlap)
+		return chunking.FootprintOf(lengths, ch.Chunk, ch.Overlap)
 	}
-	var f lab.Footprint
+	var f chunking.Footprint
 	for _, n := range lengths {
 		f.Corpus += n
 		if n > 0 {
@@ -238,7 +239,7 @@ func compareRows(rows []SweepRow, measures, permutations int, seed uint64) error
 }
 
 // column returns the per-query values of measure m.
-func column(r lab.Result, m int) []float64 {
+func column(r eval.Result, m int) []float64 {
 	out := make([]float64, len(r.Values))
 	for i, v := range r.Values {
 		out[i] = v[m]

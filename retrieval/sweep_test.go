@@ -1,9 +1,8 @@
 package retrieval
 
 import (
+	"github.com/ranklab/ranklab/chunking"
 	"testing"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 // checkSweep checks every row's measured chunks and indexed tokens against the footprint
@@ -22,10 +21,10 @@ func checkSweep(t *testing.T, c Collection, sw Sweep, configs []Chunking) {
 		if r.Chunking != configs[i] {
 			t.Errorf("row %d is %v, want %v", i, r.Chunking, configs[i])
 		}
-		want := lab.Footprint{Indexed: total}
+		want := chunking.Footprint{Indexed: total}
 		if r.Chunking.Chunk > 0 {
 			var err error
-			if want, err = lab.FootprintOf(lengths, r.Chunking.Chunk, r.Chunking.Overlap); err != nil {
+			if want, err = chunking.FootprintOf(lengths, r.Chunking.Chunk, r.Chunking.Overlap); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -134,7 +133,7 @@ func TestFootprintSciFact(t *testing.T) {
 		for _, ch := range chunks {
 			indexed += ch.Len()
 		}
-		f, err := lab.FootprintOf(lengths, c.Chunk, c.Overlap)
+		f, err := chunking.FootprintOf(lengths, c.Chunk, c.Overlap)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,8 +4,9 @@
 // Opens notebooks/00_lab.ipynb in a running Jupyter server with the GoNB kernel, runs all cells
 // and checks, in headless Chromium and the front-end's own DOM: every chart container of the
 // notebook reports data-drawn="1"; the live panel needs no inner scroll bar. Then it drives the
-// panel: moves k and overlap, a rapid burst of k moves, an invalid total, Copy link, Export CSV,
-// Reset, Done and an interrupt. Every expected number comes from the ranklab command line
+// panel: moves k and overlap, a rapid burst of k moves, the total slider (only valid values: its
+// left end stands for 0; a lower grade raises a non-zero total), the reranker quality, k beyond
+// the list, an invalid typed corpus size, Copy link, Export CSV, Reset, Done and an interrupt. Every expected number comes from the ranklab command line
 // (`ranklab lab --link <the panel's link> --k .. -f json`), never from this script. ORPHANS=1
 // also checks that no cell program (GoNB's gonb_* binary) is left after an interrupt, a kernel
 // restart and a server stop while a panel runs; DARK=1 switches to JupyterLab's dark theme and
@@ -110,7 +111,11 @@ async function shown() {
     const q = (sel) => (cell ? cell.querySelector(sel) : null);
     const metric = (n) => { const e = q(`[data-metric="${n}"]`); return e ? Number(e.dataset.value) : null; };
     const ctl = {};
-    if (cell) cell.querySelectorAll("[data-field]").forEach((e) => { ctl[e.dataset.field] = Number(e.value); });
+    // A slider's data-zero-at position stands for 0 (total: the qrels' count).
+    if (cell) cell.querySelectorAll("[data-field]").forEach((e) => {
+      const v = Number(e.value);
+      ctl[e.dataset.field] = e.dataset.zeroAt !== undefined && v === Number(e.dataset.zeroAt) ? 0 : v;
+    });
     const cards = cell ? Array.from(cell.querySelectorAll(".ranklab-cards")).map((e) => e.innerText).join("\n") : "";
     const fp = q("[data-live-footprint]");
     return {
@@ -148,6 +153,17 @@ async function waitShown(want, timeout = 20000) {
     await page.waitForTimeout(10);
   }
   return { ms: -1, s };
+}
+// waitControls polls until the controls satisfy ok (the kernel's reply, which sets them, may
+// come after the views it re-rendered); returns the shown state.
+async function waitControls(ok, timeout = 5000) {
+  const start = Date.now();
+  let s = await shown();
+  while (!ok(s.controls) && Date.now() - start < timeout) {
+    await page.waitForTimeout(20);
+    s = await shown();
+  }
+  return s;
 }
 // shot takes screenshots. Classic Notebook: the whole page, its scrolled output areas and #site
 // expanded. JupyterLab / Notebook 7: the live panel's cell as it is (nothing expanded), on a
@@ -387,8 +403,62 @@ try {
   check(`burst of ${burst.length} k moves ends on k=${last}`, r.ms >= 0 && matches(s, want) && s.controls.k === last, describe(s, want));
   await shot("after");
 
-  // an invalid combination shows the validation message and no numbers
+  // the total slider offers only valid values: 1 is below its left end, which stands for 0
+  const base = ["--k", String(last), "--overlap", String(ov)];
   await move("total", 1);
+  r = await waitShown(want);
+  check("total slider: 1 is not offered, its left end stands for 0 (the qrels' count)",
+    r.ms >= 0 && r.s.controls.total === 0 && r.s.error === null, describe(r.s, want) + ` total shown ${r.s.controls.total}`);
+  want = lab(link0, [...base, "--total", "12"]);
+  await move("total", 12);
+  r = await waitShown(want);
+  check("total -> 12: recall's denominator raised", r.ms >= 0 && r.s.controls.total === 12, describe(r.s, want));
+  // grade 2 finds fewer relevant items, total 3 is valid there; back to grade 1 raises it
+  const found1 = defaults.items.filter((it) => it.relevant).length;
+  await move("grade", 2);
+  await waitShown(lab(link0, [...base, "--grade", "2", "--total", "12"])); // the reply brings total's new span
+  want = lab(link0, [...base, "--grade", "2", "--total", "3"]);
+  await move("total", 3);
+  r = await waitShown(want);
+  check("grade 2, total 3", r.ms >= 0 && r.s.controls.total === 3, describe(r.s, want));
+  want = lab(link0, [...base, "--total", String(found1)]);
+  await move("grade", 1);
+  r = await waitShown(want);
+  r.s = await waitControls((c) => c.total === found1);
+  check(`grade back to 1 raises total 3 to the ${found1} relevant items found (no invalid state)`,
+    r.ms >= 0 && r.s.controls.total === found1 && r.s.error === null, describe(r.s, want) + ` total shown ${r.s.controls.total}`);
+  await move("total", 0);
+  want = lab(link0, base);
+  r = await waitShown(want);
+  check("total back to 0", r.ms >= 0 && r.s.controls.total === 0, describe(r.s, want));
+
+  // the reranker quality
+  want = lab(link0, [...base, "--rerank_quality", "0"]);
+  await move("rerank_quality", 0);
+  r = await waitShown(want);
+  check("reranker quality -> 0 (noise): the numbers equal ranklab lab", r.ms >= 0, describe(r.s, want));
+  await move("rerank_quality", defaults.state.rerank_quality);
+  want = lab(link0, base);
+  r = await waitShown(want);
+  check("reranker quality back to the default", r.ms >= 0, describe(r.s, want));
+
+  // k beyond the list is reachable
+  const kMax = await page.evaluate(() => {
+    const p = document.querySelectorAll("[data-live-panel]");
+    return Number(p[p.length - 1].querySelector('[data-field="k"]').max);
+  });
+  const n = defaults.state.n;
+  want = lab(link0, ["--k", String(kMax), "--overlap", String(ov)]);
+  await move("k", kMax);
+  r = await waitShown(want);
+  check(`k slider reaches ${kMax}, beyond the ${n} candidates, and the reading says so`,
+    kMax > n && r.ms >= 0 && r.s.cards.includes(`is beyond the ${n} candidates`), describe(r.s, want));
+  await move("k", last);
+  want = lab(link0, base);
+  r = await waitShown(want);
+
+  // an invalid typed value shows the validation message and no numbers
+  await move("corpus", -1);
   // every region is its own output, updated in turn: wait until all of them show the error state
   const invalid = (s) => s.error !== null && s.precision === null && s.highlighted === 0 && s.chunks === null;
   for (const end = Date.now() + 20000; Date.now() < end; await page.waitForTimeout(20)) {
@@ -396,14 +466,14 @@ try {
     if (invalid(s)) break;
   }
   let cliErr = "";
-  try { lab(link0, ["--k", String(last), "--overlap", String(ov), "--total", "1"]); } catch (e) { cliErr = String(e.stderr || e.message).trim(); }
-  check("total=1 shows the validation message instead of numbers",
-    invalid(s) && cliErr.includes("total"),
+  try { lab(link0, [...base, "--corpus=-1"]); } catch (e) { cliErr = String(e.stderr || e.message).trim(); }
+  check("corpus=-1 shows the validation message instead of numbers",
+    invalid(s) && cliErr.includes("corpus"),
     `panel: ${s.error && s.error.split("\n")[0]} | ranklab lab: ${cliErr.split("\n")[0]}`);
   await shot("invalid");
-  await move("total", 0);
+  await move("corpus", defaults.state.corpus);
   r = await waitShown(want);
-  check("total back to 0 restores the numbers", r.ms >= 0, describe(r.s, want));
+  check("corpus back restores the numbers", r.ms >= 0, describe(r.s, want));
 
   // Copy link
   await press("copy");
@@ -449,9 +519,8 @@ try {
   summary.latencies_ms.reset = r.ms;
   s = r.s;
   // the controls follow with the kernel's reply, which may come after the views
-  const controlsAt = (s, want) => Object.entries(want.state).every(([k, v]) => !(k in s.controls) || s.controls[k] === v);
-  for (const end = Date.now() + 20000; !controlsAt(s, defaultsAgain) && Date.now() < end; await page.waitForTimeout(20)) s = await shown();
-  const ctlOK = controlsAt(s, defaultsAgain);
+  s = await waitControls((c) => Object.entries(defaultsAgain.state).every(([k, v]) => !(k in c) || c[k] === v), 20000);
+  const ctlOK = Object.entries(defaultsAgain.state).every(([k, v]) => !(k in s.controls) || s.controls[k] === v);
   check("Reset brings back the defaults", r.ms >= 0 && ctlOK, describe(s, defaultsAgain) + ` controls ${JSON.stringify(s.controls)}`);
 
   // the panel's own round trips (page send -> kernel reply), before Done replaces it

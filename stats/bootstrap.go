@@ -9,7 +9,7 @@ import (
 
 // BootstrapCI computes the percentile bootstrap confidence interval of the mean difference
 // mean(a - b). Each of the B = resamples draws n query indices uniformly with replacement (from
-// rand.NewPCG(seed, PCGStream)) and records the mean of their differences m_1..m_B; sorted, the
+// rand.NewPCG(seed, 0x9e3779b97f4a7c15)) and records the mean of their differences m_1..m_B; sorted, the
 // bounds are the quantiles α/2 and 1-α/2 of them (α = 1 - level), interpolated linearly between
 // order statistics as numpy's default percentile does:
 //
@@ -27,7 +27,7 @@ func BootstrapCI(a, b []float64, resamples int, level float64, seed uint64) (lo,
 	if !(level > 0 && level < 1) {
 		return 0, 0, fmt.Errorf("stats: confidence level must be in (0, 1), got %v", level)
 	}
-	r := rand.New(rand.NewPCG(seed, PCGStream))
+	r := rand.New(rand.NewPCG(seed, pcgStream))
 	n := len(d)
 	means := make([]float64, resamples)
 	for k := range means {

@@ -14,13 +14,16 @@
 //   - Two-sided tests only. The null hypothesis is "mean difference 0" (t-test) or "each
 //     difference is as likely to be +d as -d" (randomization test).
 //   - All differences zero (identical runs): t = 0, p = 1, randomization p = 1, CI [0, 0],
-//     effect size 0. No division by zero happens.
+//     effect sizes 0. No division by zero happens.
+//   - Effect sizes: d_z (CohensD) divides the mean difference by the spread of the differences
+//     and grows with the runs' correlation; d_av (CohensDav) divides by the average spread of
+//     the scores and is the one to read against Cohen's 0.2/0.5/0.8 (effect.go explains).
 //   - All differences equal and non-zero (sd = 0): t = ±Inf and p = 0, as SciPy's ttest_rel
 //     returns; the effect size is ±Inf too.
 //   - The t-test needs n ≥ 2 pairs (n-1 degrees of freedom); with n < 2 it returns an error. The
 //     randomization test and the bootstrap accept n = 1 (p = 1, CI [d, d]).
 //   - Randomness comes only from the seed argument: a PCG generator (math/rand/v2) seeded with
-//     (seed, PCGStream). The same inputs and seed give the same result on every machine.
+//     (seed, 0x9e3779b97f4a7c15). The same inputs and seed give the same result on every machine.
 //   - Randomization p-value: (c + 1) / (N + 1), where N is the number of random sign-flip
 //     permutations and c the number of them whose |sum| reaches the observed |sum| (within a
 //     relative 1e-12, so floating-point ties count). The "+1" counts the observed assignment

@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 )
 
-// PCGStream is the second PCG seed word: RandomizationTest and BootstrapCI draw from
-// rand.NewPCG(seed, PCGStream).
-const PCGStream = 0x9e3779b97f4a7c15
+// pcgStream is the second PCG seed word: RandomizationTest and BootstrapCI draw from
+// rand.NewPCG(seed, pcgStream).
+const pcgStream = 0x9e3779b97f4a7c15
 
 // Defaults used by run comparison (package compare and `ranklab compare`).
 const (
@@ -26,7 +26,7 @@ const (
 //	c = #{draws with |Σ s_i d_i| ≥ |Σ d_i|}   (ties within a relative 1e-12 count)
 //	p = (c + 1) / (N + 1)
 //
-// The random signs come from rand.NewPCG(seed, PCGStream), so a seed fixes the result. The exact
+// The random signs come from rand.NewPCG(seed, 0x9e3779b97f4a7c15), so a seed fixes the result. The exact
 // p-value is the same count over all 2^n sign assignments divided by 2^n; the estimate's standard
 // error is about sqrt(p(1-p)/N). All-zero differences give p = 1, as does n = 1.
 func RandomizationTest(a, b []float64, permutations int, seed uint64) (p float64, err error) {
@@ -44,7 +44,7 @@ func RandomizationTest(a, b []float64, permutations int, seed uint64) (p float64
 	}
 	observed = math.Abs(observed)
 	threshold := observed - 1e-12*scale
-	r := rand.New(rand.NewPCG(seed, PCGStream))
+	r := rand.New(rand.NewPCG(seed, pcgStream))
 	count := 0
 	for range permutations {
 		var sum float64

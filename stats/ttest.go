@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -29,25 +30,6 @@ func differences(a, b []float64) ([]float64, error) {
 	return d, nil
 }
 
-// meanSD returns the mean and the sample standard deviation (n-1 denominator, two-pass) of x.
-// sd is 0 for len(x) < 2.
-func meanSD(x []float64) (mean, sd float64) {
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	if len(x) < 2 {
-		return mean, 0
-	}
-	var ss, comp float64
-	for _, v := range x {
-		ss += (v - mean) * (v - mean)
-		comp += v - mean
-	}
-	n := float64(len(x))
-	return mean, math.Sqrt((ss - comp*comp/n) / (n - 1))
-}
-
 // allZero reports whether every element of d is exactly 0.
 func allZero(d []float64) bool {
 	for _, v := range d {
@@ -63,7 +45,8 @@ func allZero(d []float64) bool {
 //	d_i = a_i - b_i,  t = mean(d) / (sd(d) / sqrt(n)),  df = n - 1
 //	p = 2 · P(T_df ≥ |t|) = I_{df/(df+t²)}(df/2, 1/2)
 //
-// with sd the sample standard deviation (n-1 denominator) and T_df gonum's distuv.StudentsT. It
+// with mean and sd (n-1 denominator) from gonum's stat.MeanStdDev and T_df gonum's
+// distuv.StudentsT. It
 // equals SciPy's scipy.stats.ttest_rel(a, b). All-zero differences give t = 0, p = 1; equal
 // non-zero differences give t = ±Inf, p = 0. n < 2 is an error.
 func PairedTTest(a, b []float64) (t, p float64, err error) {
@@ -77,7 +60,7 @@ func PairedTTest(a, b []float64) (t, p float64, err error) {
 	if allZero(d) {
 		return 0, 1, nil
 	}
-	mean, sd := meanSD(d)
+	mean, sd := stat.MeanStdDev(d, nil) // n ≥ 2 here
 	n := float64(len(d))
 	if sd == 0 {
 		return math.Copysign(math.Inf(1), mean), 0, nil
@@ -86,29 +69,4 @@ func PairedTTest(a, b []float64) (t, p float64, err error) {
 	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}
 	p = 2 * dist.Survival(math.Abs(t))
 	return t, math.Min(p, 1), nil
-}
-
-// CohensD computes the paired effect size (Cohen's d_z): the mean difference in units of the
-// standard deviation of the differences,
-//
-//	d_z = mean(a - b) / sd(a - b)   (sd with n-1 denominator)
-//
-// 0 when every difference is 0, ±Inf when the differences are equal and non-zero. n < 2 is an
-// error (no standard deviation).
-func CohensD(a, b []float64) (float64, error) {
-	d, err := differences(a, b)
-	if err != nil {
-		return 0, err
-	}
-	if len(d) < 2 {
-		return 0, fmt.Errorf("stats: the effect size needs at least 2 pairs, got %d", len(d))
-	}
-	if allZero(d) {
-		return 0, nil
-	}
-	mean, sd := meanSD(d)
-	if sd == 0 {
-		return math.Copysign(math.Inf(1), mean), nil
-	}
-	return mean / sd, nil
 }

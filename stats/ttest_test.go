@@ -8,7 +8,9 @@ import (
 	"testing"
 )
 
-type ttestRef struct {
+// sciPyRef is a reference file written by SciPy (testdata/gen_*.py): paired samples A and B and
+// what SciPy computed for them; each file fills the fields of its own test.
+type sciPyRef struct {
 	SciPy string `json:"scipy"`
 	Cases []struct {
 		Name string    `json:"name"`
@@ -17,22 +19,32 @@ type ttestRef struct {
 		T    float64   `json:"t"`
 		P    float64   `json:"p"`
 		DF   int       `json:"df"`
+		DZ   float64   `json:"d_z"`
+		DAv  float64   `json:"d_av"`
+		R    *float64  `json:"r"`
 	} `json:"cases"`
 }
 
-// TestPairedTTestSciPy checks t and p against scipy.stats.ttest_rel (testdata/gen_ttest.py).
-func TestPairedTTestSciPy(t *testing.T) {
-	raw, err := os.ReadFile("testdata/ttest_ref.json")
+// readSciPyRef reads a reference file, which must hold at least 5 cases.
+func readSciPyRef(t *testing.T, path string) sciPyRef {
+	t.Helper()
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ref ttestRef
+	var ref sciPyRef
 	if err := json.Unmarshal(raw, &ref); err != nil {
 		t.Fatal(err)
 	}
 	if len(ref.Cases) < 5 {
-		t.Fatalf("only %d reference cases", len(ref.Cases))
+		t.Fatalf("%s: only %d reference cases", path, len(ref.Cases))
 	}
+	return ref
+}
+
+// TestPairedTTestSciPy checks t and p against scipy.stats.ttest_rel (testdata/gen_ttest.py).
+func TestPairedTTestSciPy(t *testing.T) {
+	ref := readSciPyRef(t, "testdata/ttest_ref.json")
 	var maxT, maxP float64
 	for _, c := range ref.Cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -116,20 +128,6 @@ func TestPairedTTestEdges(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestCohensD(t *testing.T) {
-	// d = (1, 2, 3): mean 2, sd 1.
-	got, err := CohensD([]float64{2, 4, 6}, []float64{1, 2, 3})
-	if err != nil || got != 2.0/1.0 {
-		t.Errorf("CohensD = %v, %v; want 2", got, err)
-	}
-	if got, _ := CohensD([]float64{1, 1}, []float64{1, 1}); got != 0 {
-		t.Errorf("identical: %v, want 0", got)
-	}
-	if _, err := CohensD([]float64{1}, []float64{0}); err == nil {
-		t.Error("single pair: no error")
 	}
 }
 

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ranklab/ranklab/lab"
 	"github.com/ranklab/ranklab/retrieval"
 	"github.com/ranklab/ranklab/stats"
 )
@@ -135,36 +135,36 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func beirRunCollection(f beirFlags, ch retrieval.Chunking, agg retrieval.Aggregation, tag string, stderr io.Writer) (lab.Run, error) {
+func beirRunCollection(f beirFlags, ch retrieval.Chunking, agg retrieval.Aggregation, tag string, stderr io.Writer) (eval.Run, error) {
 	c, err := f.collection(stderr)
 	if err != nil {
-		return lab.Run{}, err
+		return eval.Run{}, err
 	}
 	tok, err := retrieval.NewTokenizer()
 	if err != nil {
-		return lab.Run{}, err
+		return eval.Run{}, err
 	}
 	an, err := retrieval.English()
 	if err != nil {
-		return lab.Run{}, err
+		return eval.Run{}, err
 	}
 	chunks, err := retrieval.Tokenize(tok, c.Docs).Chunks(tok, ch)
 	if err != nil {
-		return lab.Run{}, err
+		return eval.Run{}, err
 	}
 	s := retrieval.NewSearcher(an, retrieval.Anserini, c.Docs, chunks, ch, agg)
 	return retrieval.RunQueries(s, c.Queries, *f.k, tag), nil
 }
 
-func writeRunTo(out string, run lab.Run, stdout io.Writer) error {
+func writeRunTo(out string, run eval.Run, stdout io.Writer) error {
 	if out == "-" {
-		return lab.WriteRun(stdout, run)
+		return eval.WriteRun(stdout, run)
 	}
 	w, err := os.Create(out)
 	if err != nil {
 		return err
 	}
-	if err := lab.WriteRun(w, run); err != nil {
+	if err := eval.WriteRun(w, run); err != nil {
 		w.Close()
 		return fmt.Errorf("%s: %w", out, err)
 	}

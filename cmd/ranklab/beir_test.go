@@ -2,14 +2,13 @@ package main
 
 import (
 	"bytes"
+	"github.com/ranklab/ranklab/eval"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 // beirData returns ../shared/data/<name> from the module root (two levels up), skipping the
@@ -33,16 +32,16 @@ func TestBEIRRunSciFact(t *testing.T) {
 	if code := dispatch([]string{"beir", "run", "--data", dir, "--out", out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("beir run: exit %d: %s", code, stderr.String())
 	}
-	run, err := lab.ReadRunFile(out)
+	run, err := eval.ReadRunFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	qrelsPath := filepath.Join(dir, "qrels", "test.tsv")
-	qrels, err := lab.ReadQrelsFile(qrelsPath)
+	qrels, err := eval.ReadQrelsFile(qrelsPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := lab.Evaluate(qrels, run, []lab.Measure{lab.NDCG(10), lab.Recall(100)}, lab.Options{AllQueries: true})
+	res, err := eval.Options{AllQueries: true}.Evaluate(qrels, run, eval.NDCG(10), eval.Recall(100))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +53,7 @@ func TestBEIRRunSciFact(t *testing.T) {
 	t.Logf("nDCG@10 %.4f, R@100 %.4f", res.Means[0], res.Means[1])
 
 	if _, ok := commands["eval"]; !ok {
-		t.Log("ranklab eval not registered: checked with lab.Evaluate only")
+		t.Log("ranklab eval not registered: checked with eval.Evaluate only")
 		return
 	}
 	stdout.Reset()

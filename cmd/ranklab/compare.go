@@ -1,13 +1,15 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
+	"github.com/ranklab/ranklab/charts"
 	"github.com/ranklab/ranklab/compare"
-	"github.com/ranklab/ranklab/lab"
+	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/stats"
 )
 
@@ -15,7 +17,7 @@ func init() {
 	commands["compare"] = command{summary: "compare runs on one qrels with paired significance tests", run: runCompare}
 }
 
-const compareUsage = `usage: ranklab compare QRELS RUN_A RUN_B [RUN...] [-m MEASURE]... [--test t|perm|both] [--seed N] [-f text|json|csv|md|latex|html]
+const compareUsage = `usage: ranklab compare QRELS RUN_A RUN_B [RUN...] [-m MEASURE]... [-test t|perm|both] [-seed N] [-f text|json|csv|md|latex|html]
 
 Compares every run with the first (the baseline) on the same queries: per-measure means,
 per-query differences (run - baseline), wins/ties/losses, Cohen's d_z, the paired t-test, the
@@ -26,13 +28,16 @@ The paired queries are the qrels queries that at least one run ranks (with -c: e
 query). A run without a ranking for one of them scores 0 on it (trec_eval -c) and the report says
 so; queries only in a run are ignored and named.
 
+Flags may stand before, between or after the files; -flag and --flag, "-f x" and "-f=x" are
+the same.
+
   -m MEASURE        a measure, repeatable (ir_measures or trec_eval names; default nDCG@10 AP P@10)
-  --test T          t, perm or both (default both)
-  --seed N          seed of the randomization test and the bootstrap (default 42)
-  --permutations N  randomization draws (default 10000)
-  --resamples N     bootstrap resamples (default 10000)
-  --level X         confidence level of the intervals (default 0.95)
-  --alpha X         significance level of the marks, after Holm (default 0.05)
+  -test T           t, perm or both (default both)
+  -seed N           seed of the randomization test and the bootstrap (default 42)
+  -permutations N   randomization draws (default 10000)
+  -resamples N      bootstrap resamples (default 10000)
+  -level X          confidence level of the intervals (default 0.95)
+  -alpha X          significance level of the marks, after Holm (default 0.05)
   -c                pair over every qrels query
   -l N              relevance level for binary measures (trec_eval -l, default 1)
   -M N              keep the first N ranked docs of each query (trec_eval -M)
@@ -50,109 +55,52 @@ type compareArgs struct {
 	help     bool
 }
 
+// parseCompareArgs reads the flags (in any position among the files) with package flag.
 func parseCompareArgs(args []string) (compareArgs, error) {
 	a := compareArgs{format: "text"}
-	a.opt.Seed = stats.DefaultSeed
-	for i := 0; i < len(args); i++ {
-		arg := args[i]
-		if arg == "-" || !strings.HasPrefix(arg, "-") {
-			a.files = append(a.files, arg)
-			continue
+	fs := flag.NewFlagSet("ranklab compare", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are returned; -h prints compareUsage
+	fs.Var((*measureList)(&a.measures), "m", "measure (repeatable)")
+	fs.Func("test", "t, perm or both", func(v string) (err error) { a.opt.Tests, err = compare.ParseTests(v); return err })
+	fs.Uint64Var(&a.opt.Seed, "seed", stats.DefaultSeed, "seed")
+	fs.IntVar(&a.opt.Permutations, "permutations", stats.DefaultPermutations, "randomization draws")
+	fs.IntVar(&a.opt.Resamples, "resamples", stats.DefaultResamples, "bootstrap resamples")
+	fs.Float64Var(&a.opt.Level, "level", stats.DefaultLevel, "confidence level")
+	fs.Float64Var(&a.opt.Alpha, "alpha", 0.05, "significance level")
+	fs.BoolVar(&a.opt.Eval.AllQueries, "c", false, "pair over every qrels query")
+	fs.IntVar(&a.opt.Eval.RelLevel, "l", 0, "relevance level")
+	fs.IntVar(&a.opt.Eval.Depth, "M", 0, "depth")
+	fs.Func("f", "format", func(v string) error {
+		switch v {
+		case "text", "json", "csv", "md", "latex", "html":
+			a.format = v
+			return nil
 		}
-		if arg == "--" {
-			a.files = append(a.files, args[i+1:]...)
-			break
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if !hasVal && len(name) > 1 && strings.Count(arg, "-") == 1 && strings.ContainsRune("mflM", rune(name[0])) && !strings.HasPrefix(arg, "--") {
-			name, val, hasVal = name[:1], name[1:], true // -mP@5, -l2
-		}
-		value := func() (string, error) {
-			if hasVal {
-				return val, nil
+		return fmt.Errorf("unknown format %q (want text, json, csv, md, latex or html)", v)
+	})
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				a.help = true
+				return a, nil
 			}
-			if i+1 >= len(args) {
-				return "", fmt.Errorf("flag %s needs a value", arg)
-			}
-			i++
-			return args[i], nil
-		}
-		intValue := func(min int) (int, error) {
-			v, err := value()
-			if err != nil {
-				return 0, err
-			}
-			n, err := strconv.Atoi(v)
-			if err != nil || n < min {
-				return 0, fmt.Errorf("flag %s: %q is not an integer ≥ %d", arg, v, min)
-			}
-			return n, nil
-		}
-		floatValue := func() (float64, error) {
-			v, err := value()
-			if err != nil {
-				return 0, err
-			}
-			x, err := strconv.ParseFloat(v, 64)
-			if err != nil || !(x > 0 && x < 1) {
-				return 0, fmt.Errorf("flag %s: %q is not a number in (0, 1)", arg, v)
-			}
-			return x, nil
-		}
-		var err error
-		switch name {
-		case "h", "help":
-			a.help = true
-		case "m", "measure":
-			var v string
-			if v, err = value(); err == nil {
-				a.measures = append(a.measures, v)
-			}
-		case "test":
-			var v string
-			if v, err = value(); err == nil {
-				a.opt.Tests, err = compare.ParseTests(v)
-			}
-		case "seed":
-			var v string
-			if v, err = value(); err == nil {
-				if a.opt.Seed, err = strconv.ParseUint(v, 10, 64); err != nil || a.opt.Seed == 0 {
-					err = fmt.Errorf("flag --seed: %q is not an integer ≥ 1", v)
-				}
-			}
-		case "permutations":
-			a.opt.Permutations, err = intValue(1)
-		case "resamples":
-			a.opt.Resamples, err = intValue(1)
-		case "level":
-			a.opt.Level, err = floatValue()
-		case "alpha":
-			a.opt.Alpha, err = floatValue()
-		case "c":
-			a.opt.Eval.AllQueries = true
-		case "l":
-			a.opt.Eval.RelLevel, err = intValue(0)
-		case "M":
-			a.opt.Eval.Depth, err = intValue(0)
-		case "f", "format":
-			var v string
-			if v, err = value(); err == nil {
-				switch v {
-				case "text", "json", "csv", "md", "latex", "html":
-					a.format = v
-				default:
-					err = fmt.Errorf("flag -f: unknown format %q (want text, json, csv, md, latex or html)", v)
-				}
-			}
-		default:
-			err = fmt.Errorf("unknown flag %s", arg)
-		}
-		if err != nil {
 			return a, err
 		}
+		if fs.NArg() == 0 {
+			break
+		}
+		a.files = append(a.files, fs.Arg(0))
+		rest = fs.Args()[1:]
 	}
-	if a.help {
-		return a, nil
+	switch o := a.opt; {
+	case o.Seed == 0:
+		return a, errors.New("flag -seed: 0 is not a seed (want an integer ≥ 1)")
+	case o.Permutations < 1 || o.Resamples < 1:
+		return a, errors.New("flags -permutations and -resamples: want an integer ≥ 1")
+	case !(o.Level > 0 && o.Level < 1) || !(o.Alpha > 0 && o.Alpha < 1):
+		return a, fmt.Errorf("flags -level %v and -alpha %v: want numbers in (0, 1)", o.Level, o.Alpha)
+	case o.Eval.RelLevel < 0 || o.Eval.Depth < 0:
+		return a, errors.New("flags -l and -M: want an integer ≥ 0")
 	}
 	if len(a.files) < 3 {
 		return a, fmt.Errorf("need QRELS and at least two runs, got %d file(s)", len(a.files))
@@ -173,19 +121,19 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab compare: %v\n%s  (ranklab compare -h for the flags)\n", err, strings.SplitN(compareUsage, "\n", 2)[0])
 		return 2
 	}
-	measures, err := lab.ParseMeasures(a.measures...)
+	measures, err := eval.ParseMeasures(a.measures...)
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
 		return 2
 	}
-	qrels, err := lab.ReadQrelsFile(a.files[0])
+	qrels, err := eval.ReadQrelsFile(a.files[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
 		return 1
 	}
 	var runs []compare.NamedRun
 	for _, path := range a.files[1:] {
-		run, err := lab.ReadRunFile(path)
+		run, err := eval.ReadRunFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
 			return 1
@@ -208,7 +156,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	case "latex":
 		out = r.LaTeX()
 	case "html":
-		out = r.HTML() + "\n"
+		out = charts.CompareTable(r)
 	default:
 		out = r.Text()
 	}

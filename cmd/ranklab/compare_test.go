@@ -27,7 +27,7 @@ func TestCompareCommandFormats(t *testing.T) {
 		{"md", []string{"| run |", "(baseline)", "3/0/1"}},
 		{"latex", []string{`\toprule`, `\bottomrule`, `run.a (baseline)`}},
 		{"csv", []string{"run,is_baseline,measure", ",P@2,4,"}},
-		{"html", []string{"<table", "<em>(baseline)</em>"}},
+		{"html", []string{"<table", "run.a (baseline)</td>", "scored 0: q3"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.format, func(t *testing.T) {
@@ -48,7 +48,7 @@ func TestCompareCommandFormats(t *testing.T) {
 }
 
 func TestCompareCommandJSONAndSeed(t *testing.T) {
-	args := []string{cmpData + "/qrels", cmpData + "/run.a", cmpData + "/run.b", "-mP@2", "--test", "perm", "--seed", "7", "--permutations", "999", "-f", "json"}
+	args := []string{cmpData + "/qrels", cmpData + "/run.a", cmpData + "/run.b", "-m=P@2", "--test", "perm", "--seed", "7", "--permutations", "999", "-f", "json"}
 	out, errOut, rc := runCompareArgs(args...)
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, errOut)
@@ -102,7 +102,10 @@ func TestCompareCommandErrors(t *testing.T) {
 		{"one run", []string{q, a}, 2, "need QRELS and at least two runs, got 2 file(s)"},
 		{"bad test", []string{q, a, a, "--test", "z"}, 2, `unknown test "z"`},
 		{"bad format", []string{q, a, a, "-f", "xml"}, 2, `unknown format "xml"`},
-		{"bad seed", []string{q, a, a, "--seed", "x"}, 2, `--seed: "x"`},
+		{"bad seed", []string{q, a, a, "--seed", "x"}, 2, `invalid value "x" for flag -seed`},
+		{"zero seed", []string{q, a, a, "-seed=0"}, 2, `flag -seed: 0 is not a seed`},
+		{"level", []string{q, a, a, "-level", "1.5"}, 2, `-level 1.5 and -alpha 0.05: want numbers in (0, 1)`},
+		{"unknown flag", []string{q, a, a, "-x"}, 2, `flag provided but not defined: -x`},
 		{"bad measure", []string{q, a, a, "-m", "nope@3"}, 2, "nope"},
 		{"missing file", []string{q, a, filepath.Join(dir, "missing")}, 1, "missing"},
 		{"malformed run", []string{q, a, bad}, 1, "bad.run:2"},

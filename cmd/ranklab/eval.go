@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ranklab/ranklab/lab"
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/words"
 )
 
 func init() {
@@ -47,7 +48,7 @@ exit status 1; a malformed input line is reported as file:line: what is wrong.
 // evalArgs are the parsed arguments of ranklab eval.
 type evalArgs struct {
 	perQuery   bool
-	opt        lab.Options
+	opt        eval.Options
 	measures   []string
 	digits     int
 	format     string
@@ -186,7 +187,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab eval: %v\n%s", err, strings.SplitN(evalUsage, "\n", 2)[0]+"\n")
 		return 1
 	}
-	measures, err := lab.ParseMeasures(a.measures...)
+	measures, err := eval.ParseMeasures(a.measures...)
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab eval: %v\n", err)
 		return 1
@@ -200,13 +201,13 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if n := len(res.Ignored); n > 0 {
-		fmt.Fprintf(stderr, "ranklab eval: warning: %d run %s not in the qrels, ignored: %s\n", n, plural(n, "query", "queries"), listIDs(res.Ignored))
+		fmt.Fprintf(stderr, "ranklab eval: warning: %d run %s not in the qrels, ignored: %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Ignored))
 	}
 	if n := len(res.Missing); n > 0 {
 		if a.opt.AllQueries {
-			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, counted as 0 (-c): %s\n", n, plural(n, "query", "queries"), listIDs(res.Missing))
+			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, counted as 0 (-c): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
 		} else {
-			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, left out of the means (-c counts them as 0): %s\n", n, plural(n, "query", "queries"), listIDs(res.Missing))
+			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, left out of the means (-c counts them as 0): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
 		}
 	}
 	switch a.format {
@@ -215,7 +216,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	case "csv":
 		err = writeEvalCSV(stdout, res, a.perQuery)
 	default:
-		err = lab.WriteTrecEval(stdout, res, a.perQuery, a.digits)
+		err = eval.WriteTrecEval(stdout, res, a.perQuery, a.digits)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab eval: %v\n", err)
@@ -224,28 +225,13 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// evaluateFiles reads the qrels and evaluates the run file as it streams (see lab.EvaluateRunFile).
-func evaluateFiles(qrelsPath, runPath string, measures []lab.Measure, opt lab.Options) (lab.Result, error) {
-	qrels, err := lab.ReadQrelsFile(qrelsPath)
+// evaluateFiles reads the qrels and evaluates the run file as it streams (see eval.EvaluateRunFile).
+func evaluateFiles(qrelsPath, runPath string, measures []eval.Measure, opt eval.Options) (eval.Result, error) {
+	qrels, err := eval.ReadQrelsFile(qrelsPath)
 	if err != nil {
-		return lab.Result{}, err
+		return eval.Result{}, err
 	}
-	return lab.EvaluateRunFile(qrels, runPath, measures, opt)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// listIDs names at most 10 IDs.
-func listIDs(ids []string) string {
-	if len(ids) > 10 {
-		return strings.Join(ids[:10], " ") + fmt.Sprintf(" ... (%d more)", len(ids)-10)
-	}
-	return strings.Join(ids, " ")
+	return opt.EvaluateRunFile(qrels, runPath, measures...)
 }
 
 // evalJSON is the -f json output: columns follow Measures.
@@ -259,7 +245,7 @@ type evalJSON struct {
 	Ignored  []string    `json:"ignored"`
 }
 
-func writeEvalJSON(w io.Writer, r lab.Result, perQuery bool) error {
+func writeEvalJSON(w io.Writer, r eval.Result, perQuery bool) error {
 	out := evalJSON{Means: r.Means, Missing: r.Missing, Ignored: r.Ignored}
 	if out.Missing == nil {
 		out.Missing = []string{}
@@ -267,9 +253,9 @@ func writeEvalJSON(w io.Writer, r lab.Result, perQuery bool) error {
 	if out.Ignored == nil {
 		out.Ignored = []string{}
 	}
-	for j, m := range r.Measures {
+	for _, m := range r.Measures {
 		out.Measures = append(out.Measures, m.String())
-		out.All = append(out.All, r.All(j))
+		out.All = append(out.All, r.All(m))
 	}
 	if perQuery {
 		out.Queries, out.Values = r.Queries, r.Values
@@ -279,7 +265,7 @@ func writeEvalJSON(w io.Writer, r lab.Result, perQuery bool) error {
 
 // writeEvalCSV writes a header "query,<measure>..." then one row a query (with -q) and the
 // "all" row (trec_eval's all values: sums for counts).
-func writeEvalCSV(w io.Writer, r lab.Result, perQuery bool) error {
+func writeEvalCSV(w io.Writer, r eval.Result, perQuery bool) error {
 	cw := csv.NewWriter(w)
 	header := []string{"query"}
 	for _, m := range r.Measures {
@@ -298,7 +284,7 @@ func writeEvalCSV(w io.Writer, r lab.Result, perQuery bool) error {
 			row(q, func(j int) float64 { return r.Values[i][j] })
 		}
 	}
-	row("all", r.All)
+	row("all", func(j int) float64 { return r.All(r.Measures[j]) })
 	cw.Flush()
 	return cw.Error()
 }

@@ -2,13 +2,12 @@ package main
 
 import (
 	"bytes"
+	"github.com/ranklab/ranklab/eval"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/ranklab/ranklab/lab"
 )
 
 // anchorsDir returns ../shared/anchors/trec_eval next to the module root, or skips.
@@ -75,18 +74,18 @@ func TestParseEvalArgs(t *testing.T) {
 	tests := []struct {
 		args     []string
 		perQuery bool
-		opt      lab.Options
+		opt      eval.Options
 		measures []string
 		digits   int
 		format   string
 	}{
-		{[]string{"q", "r"}, false, lab.Options{}, defaultEvalMeasures, 4, "trec"},
-		{[]string{"-q", "-c", "-l", "2", "-M", "100", "-m", "P.5", "q", "r"}, true, lab.Options{RelLevel: 2, Depth: 100, AllQueries: true}, []string{"P.5"}, 4, "trec"},
-		{[]string{"-l2", "-M100", "-mP.5", "-mndcg_cut.10", "q", "r"}, false, lab.Options{RelLevel: 2, Depth: 100}, []string{"P.5", "ndcg_cut.10"}, 4, "trec"},
-		{[]string{"-qc", "-ml2", "q", "r"}, true, lab.Options{AllQueries: true}, []string{"l2"}, 4, "trec"},
-		{[]string{"-digits", "10", "-f", "json", "q", "r"}, false, lab.Options{}, defaultEvalMeasures, 10, "json"},
-		{[]string{"--digits=6", "-fcsv", "-m", "nDCG(dcg=exp-log2)@10", "q", "r"}, false, lab.Options{}, []string{"nDCG(dcg=exp-log2)@10"}, 6, "csv"},
-		{[]string{"q", "-q", "r"}, true, lab.Options{}, defaultEvalMeasures, 4, "trec"},
+		{[]string{"q", "r"}, false, eval.Options{}, defaultEvalMeasures, 4, "trec"},
+		{[]string{"-q", "-c", "-l", "2", "-M", "100", "-m", "P.5", "q", "r"}, true, eval.Options{RelLevel: 2, Depth: 100, AllQueries: true}, []string{"P.5"}, 4, "trec"},
+		{[]string{"-l2", "-M100", "-mP.5", "-mndcg_cut.10", "q", "r"}, false, eval.Options{RelLevel: 2, Depth: 100}, []string{"P.5", "ndcg_cut.10"}, 4, "trec"},
+		{[]string{"-qc", "-ml2", "q", "r"}, true, eval.Options{AllQueries: true}, []string{"l2"}, 4, "trec"},
+		{[]string{"-digits", "10", "-f", "json", "q", "r"}, false, eval.Options{}, defaultEvalMeasures, 10, "json"},
+		{[]string{"--digits=6", "-fcsv", "-m", "nDCG(dcg=exp-log2)@10", "q", "r"}, false, eval.Options{}, []string{"nDCG(dcg=exp-log2)@10"}, 6, "csv"},
+		{[]string{"q", "-q", "r"}, true, eval.Options{}, defaultEvalMeasures, 4, "trec"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -15,38 +17,27 @@ func init() {
 	commands["lab"] = command{summary: "the lab: synthetic ranking, metrics at k, reranking, chunking footprint", run: runLab}
 }
 
-const labUsage = `usage: ranklab lab [--k N] [--rerank N] [--grade N] [--total N] [--corpus N] [--chunk N]
-                  [--overlap N] [--seed N] [--n N] [--link STRING] [-f text|json|csv]
+const labUsage = `usage: ranklab lab [--k N] [--rerank N] [--rerank_quality N] [--grade N] [--total N]
+                  [--corpus N] [--chunk N] [--overlap N] [--seed N] [--n N] [--link STRING]
+                  [-f text|json|csv]
 
-Computes the lab for one state: the seeded synthetic ranking (n candidates, graded 0..3, first
-stage reranked in its first --rerank positions), precision, recall, MRR and nDCG (gain 2^grade-1)
-at k, the chunking footprint, the two readings and the state's link. --link restores a state
-(k=5&rerank=10&...); flags given with it override its fields. Defaults: the lab's documented
-state (k=5, rerank=10, grade=1, total=0 = the qrels' count, corpus=10000, chunk=512, overlap=128,
-seed=2278, n=20).
+Computes the lab for one state: the seeded synthetic ranking (a query, n candidates graded
+0..3, the first stage reranked in its first --rerank positions by a reranker of quality
+--rerank_quality percent: 0 = noise, 100 = orders by grade), precision, recall, MRR and nDCG
+(gain 2^grade-1) at k, the chunking footprint, the two readings and the state's link. --link
+restores a state (k=5&rerank=10&...); flags given with it override its fields. Defaults: the
+lab's documented state (k=5, rerank=10, rerank_quality=50, grade=1, total=0 = the qrels' count,
+corpus=10000, chunk=512, overlap=128, seed=2278, n=20).
 
   -f text   the ranking (* marks the items inside k), metrics (first stage -> reranked),
             footprint, readings and link (default)
   -f json   one object: precision, recall, mrr, ndcg, relevant_in_k, recall_denominator, stride,
-            chunks, indexed_tokens, duplicated_tokens, duplication, link, state, first_stage,
-            items, missed, reading, chunk_reading
+            chunks, indexed_tokens, duplicated_tokens, duplication, link, state, query,
+            first_stage, items, missed, reading, chunk_reading
   -f csv    the lab's CSV (package lab, WriteCSV)
 
 An invalid value is reported with the field and its allowed range; exit status 1.
 `
-
-// labStateFlags are the flags of the state's fields, by link key.
-var labStateFlags = []struct{ name, help string }{
-	{"k", "evaluation depth k"},
-	{"rerank", "rerank depth: reorder the first N candidates by the reranker score (0 = first-stage order)"},
-	{"grade", "minimum grade counted as relevant (1..3)"},
-	{"total", "recall denominator (0 = the qrels' count of relevant items)"},
-	{"corpus", "corpus tokens"},
-	{"chunk", "chunk size in tokens"},
-	{"overlap", "overlap between neighbouring chunks in tokens"},
-	{"seed", "seed of the synthetic ranking"},
-	{"n", "candidates in the synthetic ranking"},
-}
 
 func runLab(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ranklab lab", flag.ContinueOnError)
@@ -102,12 +93,9 @@ type labFlags struct {
 // addLabStateFlags defines the state flags (defaults: the lab's default state) and --link on fs;
 // ranklab lab and ranklab render lab share them.
 func addLabStateFlags(fs *flag.FlagSet) labFlags {
-	d := lab.DefaultState()
-	defaults := map[string]int64{"k": int64(d.K), "rerank": int64(d.Rerank), "grade": int64(d.MinGrade), "total": int64(d.Total),
-		"corpus": int64(d.Corpus), "chunk": int64(d.Chunk), "overlap": int64(d.Overlap), "seed": d.Seed, "n": int64(d.Size)}
 	lf := labFlags{vals: map[string]*int64{}}
-	for _, f := range labStateFlags {
-		lf.vals[f.name] = fs.Int64(f.name, defaults[f.name], f.help)
+	for _, f := range lab.Fields {
+		lf.vals[f.Key] = fs.Int64(f.Key, f.Default, f.Help)
 	}
 	lf.link = fs.String("link", "", "restore the state of a lab link (k=5&rerank=10&...); other flags override it")
 	return lf
@@ -139,8 +127,11 @@ func (lf labFlags) state(fs *flag.FlagSet) (lab.State, error) {
 func writeLabText(w io.Writer, o lab.Outcome) error {
 	s, m, f := o.State, o.Metrics, o.FirstMetrics
 	var b strings.Builder
-	fmt.Fprintf(&b, "Ranking: %d candidates, k = %d, rerank depth %d, relevant = grade >= %d  (* inside k)\n",
-		len(o.Items), s.K, s.Rerank, s.MinGrade)
+	if o.Query != "" {
+		fmt.Fprintf(&b, "Query: %s\n", o.Query)
+	}
+	fmt.Fprintf(&b, "Ranking: %d candidates, k = %d, rerank depth %d (reranker quality %d%%), relevant = grade >= %d  (* inside k)\n",
+		len(o.Items), s.K, s.Rerank, s.RerankQuality, s.MinGrade)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\trank\twas\tdoc\tgrade\trelevant\tfirst score\treranker score\t\t")
 	for _, it := range o.Items {
@@ -209,16 +200,38 @@ type labItemJSON struct {
 	Relevant    bool    `json:"relevant"`
 }
 
-type labStateJSON struct {
-	K        int   `json:"k"`
-	Rerank   int   `json:"rerank"`
-	MinGrade int   `json:"grade"`
-	Total    int   `json:"total"`
-	Corpus   int   `json:"corpus"`
-	Chunk    int   `json:"chunk"`
-	Overlap  int   `json:"overlap"`
-	Seed     int64 `json:"seed"`
-	Size     int   `json:"n"`
+// labStateJSON is the state as one object, keys in lab.Fields order.
+type labStateJSON lab.State
+
+func (s labStateJSON) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, f := range lab.Fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, f.Key)
+		b = append(b, ':')
+		b = append(b, f.Format(lab.State(s))...)
+	}
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON reads the object MarshalJSON writes; an unknown key is an error.
+func (s *labStateJSON) UnmarshalJSON(b []byte) error {
+	var m map[string]int64
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	st := lab.State(*s)
+	for k, v := range m {
+		f, ok := lab.FieldByKey(k)
+		if !ok {
+			return fmt.Errorf("state: unknown key %q", k)
+		}
+		st = f.Set(st, v)
+	}
+	*s = labStateJSON(st)
+	return nil
 }
 
 type labJSON struct {
@@ -230,6 +243,7 @@ type labJSON struct {
 	Duplication      float64        `json:"duplication"`
 	Link             string         `json:"link"`
 	State            labStateJSON   `json:"state"`
+	Query            string         `json:"query"`
 	FirstStage       labMetricsJSON `json:"first_stage"`
 	Items            []labItemJSON  `json:"items"`
 	Missed           []labItemJSON  `json:"missed"`
@@ -248,9 +262,9 @@ func writeLabJSON(w io.Writer, o lab.Outcome) error {
 	out := labJSON{
 		labMetricsJSON: labMetricsOut(o.Metrics),
 		Stride:         fp.Stride, Chunks: fp.Chunks, IndexedTokens: fp.Indexed, DuplicatedTokens: fp.Duplicated, Duplication: fp.Duplication,
-		Link: o.Link,
-		State: labStateJSON{K: s.K, Rerank: s.Rerank, MinGrade: s.MinGrade, Total: s.Total, Corpus: s.Corpus, Chunk: s.Chunk,
-			Overlap: s.Overlap, Seed: s.Seed, Size: s.Size},
+		Link:         o.Link,
+		State:        labStateJSON(s),
+		Query:        o.Query,
 		FirstStage:   labMetricsOut(o.FirstMetrics),
 		Items:        make([]labItemJSON, 0, len(o.Items)),
 		Missed:       make([]labItemJSON, 0, len(o.Missed)),

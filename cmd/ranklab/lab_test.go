@@ -38,11 +38,13 @@ func TestLabText(t *testing.T) {
 		"precision@5        0.4000 -> 0.6000",
 		"recall@5           0.2500 -> 0.3750  (denominator 8)",
 		"MRR@5              0.5000 -> 1.0000",
-		"nDCG@5             0.3685 -> 0.7253",
+		"nDCG@5             0.3685 -> 0.7152",
 		"relevant in top 5  2 -> 3",
 		"stride 384, chunks 26, indexed 13200 tokens, duplicated 3200 tokens (32.0%)",
 		"Judged but not retrieved: d21 (grade 2",
-		"Link: k=5&rerank=10&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20",
+		"Link: k=5&rerank=10&rerank_quality=50&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=2278&n=20",
+		"Query: how do I make retrieval robust to real user queries?\n",
+		"rerank depth 10 (reranker quality 50%)",
 	}, append(o.Reading, o.ChunkReading...)...) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -60,7 +62,7 @@ func TestLabJSON(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, key := range []string{"precision", "recall", "mrr", "ndcg", "relevant_in_k", "stride", "chunks", "indexed_tokens",
-		"duplicated_tokens", "duplication", "link", "items", "missed", "reading", "chunk_reading", "state", "first_stage"} {
+		"duplicated_tokens", "duplication", "link", "items", "missed", "reading", "chunk_reading", "state", "query", "first_stage"} {
 		if _, ok := got[key]; !ok {
 			t.Errorf("JSON lacks %q", key)
 		}
@@ -83,7 +85,7 @@ func TestLabJSON(t *testing.T) {
 			t.Errorf("%s = %v, want %v", k, got[k], v)
 		}
 	}
-	if typed.Link != s.Link() || len(typed.Items) != 20 || typed.Items[0].Doc != o.Items[0].Doc || !typed.Items[2].InsideK || typed.Items[3].InsideK {
+	if typed.Query != o.Query || typed.State.RerankQuality != 50 || typed.Link != s.Link() || len(typed.Items) != 20 || typed.Items[0].Doc != o.Items[0].Doc || !typed.Items[2].InsideK || typed.Items[3].InsideK {
 		t.Errorf("link %q, items %+v", typed.Link, typed.Items)
 	}
 	// The first stage, grade >= 2: d01 d02 d03 hold grades 0, 1, 3, so P@3 = 1/3 and MRR@3 = 1/3.
@@ -121,7 +123,7 @@ func TestLabLinkAndFlags(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Link != "k=4&rerank=12&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=5&n=12" || got.State.K != 4 || got.State.Size != 12 {
+	if got.Link != "k=4&rerank=12&rerank_quality=50&grade=1&total=0&corpus=10000&chunk=512&overlap=128&seed=5&n=12" || got.State.K != 4 || got.State.Size != 12 {
 		t.Errorf("link %q state %+v", got.Link, got.State)
 	}
 }
@@ -136,6 +138,7 @@ func TestLabErrors(t *testing.T) {
 		{[]string{"--k", "0"}, 1, "ranklab lab: k: 0 must be in 1..10000"},
 		{[]string{"--rerank", "30"}, 1, "ranklab lab: rerank: 30 must be in 0..20 (the list has 20 candidates)"},
 		{[]string{"--grade", "0"}, 1, "ranklab lab: grade: 0 must be in 1..3"},
+		{[]string{"--rerank_quality", "101"}, 1, "ranklab lab: rerank_quality: 101 must be in 0..100"},
 		{[]string{"--total", "3"}, 1, "ranklab lab: total: 3 must be 0 (the qrels' count, 8) or in 5..1000000"},
 		{[]string{"--n", "0"}, 1, "ranklab lab: n: 0 must be in 1..1000"},
 		{[]string{"--chunk", "0"}, 1, "ranklab lab: chunk: 0 must be in 1..1048576"},

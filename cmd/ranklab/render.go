@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/ranklab/ranklab/eval"
 	"html"
 	"io"
 	"os"
@@ -11,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/charts"
-	"github.com/ranklab/ranklab/lab"
 )
 
 func init() {
@@ -19,8 +19,9 @@ func init() {
 }
 
 const renderUsage = `usage:
-  ranklab render lab [--link K=V&...] [--k N] [--rerank N] [--grade N] [--total N]
-                     [--corpus N] [--chunk N] [--overlap N] [--seed N] [--n N] --out FILE.html
+  ranklab render lab [--link K=V&...] [--k N] [--rerank N] [--rerank_quality N] [--grade N]
+                     [--total N] [--corpus N] [--chunk N] [--overlap N] [--seed N] [--n N]
+                     --out FILE.html
   ranklab render eval [-c] [-l N] [-M N] [-m MEASURE]... QRELS RUN --out FILE.html
 
 The page embeds ECharts 5.4.3 once and needs no network.`
@@ -75,17 +76,7 @@ func renderLab(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
 		return 2
 	}
-	sweepK, err := s.SweepK()
-	if err != nil {
-		fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
-		return 1
-	}
-	sweepRerank, err := s.SweepRerank()
-	if err != nil {
-		fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
-		return 1
-	}
-	frags := append(charts.RankingPanel(o, sweepK, sweepRerank), charts.ChunkingPanel(o)...)
+	frags := append(charts.RankingPanel(o), charts.ChunkingPanel(o)...)
 	return renderWrite(*out, charts.Page(fmt.Sprintf("ranklab lab — seed %d, %d candidates", s.Seed, s.Size), frags...), "ranklab render lab", stdout, stderr)
 }
 
@@ -99,11 +90,11 @@ func renderWrite(path, page, who string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// renderMeasureList collects repeated -m flags.
-type renderMeasureList []string
+// measureList collects repeated -m flags.
+type measureList []string
 
-func (m *renderMeasureList) String() string     { return strings.Join(*m, ",") }
-func (m *renderMeasureList) Set(v string) error { *m = append(*m, v); return nil }
+func (m *measureList) String() string     { return strings.Join(*m, ",") }
+func (m *measureList) Set(v string) error { *m = append(*m, v); return nil }
 
 // renderEvalMeasures are the measures of "render eval" without -m.
 var renderEvalMeasures = []string{"nDCG@10", "P@10", "R@10", "RR", "AP"}
@@ -116,7 +107,7 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(who, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, renderUsage); fs.PrintDefaults() }
-	var ms renderMeasureList
+	var ms measureList
 	fs.Var(&ms, "m", "measure (ir_measures or trec_eval name, repeatable); default "+strings.Join(renderEvalMeasures, " "))
 	all := fs.Bool("c", false, "evaluate every qrels query (missing ones score 0)")
 	rel := fs.Int("l", 0, "minimum grade counted as relevant for binary measures (0 means 1)")
@@ -147,26 +138,26 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 	if len(ms) == 0 {
 		ms = renderEvalMeasures
 	}
-	measures, err := lab.ParseMeasures(ms...)
+	measures, err := eval.ParseMeasures(ms...)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: -m: %v\n", who, err)
 		return 2
 	}
-	qrels, err := lab.ReadQrelsFile(pos[0])
+	qrels, err := eval.ReadQrelsFile(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", who, err)
 		return 1
 	}
-	opt := lab.Options{RelLevel: *rel, Depth: *depth, AllQueries: *all}
-	var results []lab.Result
+	opt := eval.Options{RelLevel: *rel, Depth: *depth, AllQueries: *all}
+	var results []eval.Result
 	var names []string
 	for _, path := range pos[1:] {
-		run, err := lab.ReadRunFile(path)
+		run, err := eval.ReadRunFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", who, err)
 			return 1
 		}
-		r, err := lab.Evaluate(qrels, run, measures, opt)
+		r, err := opt.Evaluate(qrels, run, measures...)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %s: %v\n", who, path, err)
 			return 1
@@ -177,17 +168,17 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 	var frags []string
 	for i, r := range results {
 		frags = append(frags, "<h2>"+html.EscapeString(names[i])+"</h2>\n", charts.QueryTable(r))
-		for j, m := range r.Measures {
+		for _, m := range r.Measures {
 			if !m.IsCount() {
-				frags = append(frags, charts.QueryDistribution(r, j))
+				frags = append(frags, charts.QueryDistribution(r, m))
 			}
 		}
 	}
 	if len(results) == 2 {
 		frags = append(frags, "<h2>"+html.EscapeString(names[1]+" against "+names[0])+"</h2>\n")
-		for j, m := range results[0].Measures {
+		for _, m := range results[0].Measures {
 			if !m.IsCount() {
-				frags = append(frags, charts.QueryDiff(results[0], results[1], j, names[0], names[1]))
+				frags = append(frags, charts.QueryDiff(results[0], results[1], m, names[0], names[1]))
 			}
 		}
 	}
@@ -196,7 +187,7 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 }
 
 // renderRunName names a run by its tag, or by its file name when the tag is empty.
-func renderRunName(run lab.Run, path string) string {
+func renderRunName(run eval.Run, path string) string {
 	if run.Tag != "" {
 		return run.Tag
 	}

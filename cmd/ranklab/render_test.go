@@ -22,7 +22,7 @@ func TestRenderLab(t *testing.T) {
 	}
 	page := string(b)
 	// --k overrides the link's k; the link's overlap stays.
-	if want := "k=8&amp;rerank=10&amp;grade=1&amp;total=0&amp;corpus=10000&amp;chunk=512&amp;overlap=100&amp;seed=2278&amp;n=20"; !strings.Contains(page, want) {
+	if want := "k=8&amp;rerank=10&amp;rerank_quality=50&amp;grade=1&amp;total=0&amp;corpus=10000&amp;chunk=512&amp;overlap=100&amp;seed=2278&amp;n=20"; !strings.Contains(page, want) {
 		t.Errorf("page lacks the state's link %q", want)
 	}
 	if !strings.Contains(page, "if(!window.echarts)") {

@@ -1,0 +1,143 @@
+package eval
+
+import (
+	"math"
+	"testing"
+)
+
+const u = Unjudged
+
+func TestCompute(t *testing.T) {
+	lg := math.Log2
+	// A ranking of 6 docs: grades 0, 2, unjudged, 1, -1, 3; judged adds an unretrieved 2 and a 0.
+	ranked := []int{0, 2, u, 1, -1, 3}
+	judged := []int{0, 2, 1, -1, 3, 2, 0}
+	// R = 4 (grades 2, 1, 3, 2); relevant at ranks 2, 4, 6.
+	idealLin := 3/lg(2) + 2/lg(3) + 2/lg(4) + 1/lg(5)
+	idealExp := 7/lg(2) + 3/lg(3) + 3/lg(4) + 1/lg(5)
+	tests := []struct {
+		name string
+		m    Measure
+		want float64
+	}{
+		{"P@1", P(1), 0.0 / 1},
+		{"P@2", P(2), 1.0 / 2},
+		{"P@6", P(6), 3.0 / 6},
+		{"P@10 divides by k beyond the list", P(10), 3.0 / 10},
+		{"P(rel=2)@6", P(6).WithRel(2), 2.0 / 6},
+		{"R@2", Recall(2), 1.0 / 4},
+		{"R@100", Recall(100), 3.0 / 4},
+		{"R whole", Recall(0), 3.0 / 4},
+		{"R(rel=3)@6", Recall(6).WithRel(3), 1.0 / 1},
+		{"RR", RR(), 1.0 / 2},
+		{"RR@1", RRAt(1), 0},
+		{"RR@2", RRAt(2), 1.0 / 2},
+		{"RR(rel=3)", RR().WithRel(3), 1.0 / 6},
+		{"AP", AP(), (1.0/2 + 2.0/4 + 3.0/6) / 4},
+		{"AP@4", APAt(4), (1.0/2 + 2.0/4) / 4},
+		{"AP(rel=2)", AP().WithRel(2), (1.0/2 + 2.0/6) / 3},
+		{"nDCG@3", NDCG(3), (2 / lg(3)) / (3/lg(2) + 2/lg(3) + 2/lg(4))},
+		{"nDCG whole", NDCG(0), (2/lg(3) + 1/lg(5) + 3/lg(7)) / idealLin},
+		{"nDCG@6", NDCG(6), (2/lg(3) + 1/lg(5) + 3/lg(7)) / idealLin},
+		{"nDCG(dcg=exp-log2)@6", NDCGExp(6), (3/lg(3) + 1/lg(5) + 7/lg(7)) / idealExp},
+		{"Rprec", Rprec(), 2.0 / 4},
+		{"Rprec(rel=3)", Rprec().WithRel(3), 0.0 / 1},
+		// judged non-relevant (0 <= g < 1): N = 2. Ranked: 0 (nonrel=1), 2 (term 1-1/2),
+		// 1 (term 1-1/2), 3 (term 1-1/2); unjudged and -1 skipped.
+		{"Bpref", Bpref(), 3 * (1 - 1.0/2) / 4},
+		// rel=2: non-relevant are 0 <= g < 2: N = 3 (two 0s and the 1); ranked 0 then 2 (1-1/3),
+		// 1 (nonrel 2), 3 (1-2/3).
+		{"Bpref(rel=2)", Bpref().WithRel(2), ((1 - 1.0/3) + (1 - 2.0/3)) / 3},
+		{"Success@1", Success(1), 0},
+		{"Success@2", Success(2), 1},
+		{"Judged@3", Judged(3), 2.0 / 3},
+		{"Judged@10", Judged(10), 5.0 / 10},
+		{"NumQ", NumQ(), 1},
+		{"NumRet", NumRet(), 6},
+		{"NumRel", NumRel(), 4},
+		{"NumRel(rel=2)", NumRel().WithRel(2), 3},
+		{"NumRelRet", NumRelRet(), 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.m.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			got := tc.m.Compute(ranked, judged)
+			if math.Abs(got-tc.want) > 1e-12 {
+				t.Errorf("%+v = %v, want %v", tc.m, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestComputeEdges(t *testing.T) {
+	all := []Measure{P(5), Recall(5), RR(), RRAt(3), AP(), APAt(3), NDCG(5), NDCG(0), NDCGExp(5),
+		Rprec(), Bpref(), Success(5), Judged(5), NumRel(), NumRelRet()}
+	t.Run("R=0 gives 0 everywhere", func(t *testing.T) {
+		ranked := []int{0, u, -1, 0}
+		judged := []int{0, -1, 0}
+		for _, m := range all {
+			if m.Name == nameJudged {
+				continue // not a relevance measure: 3 of the 4 are judged
+			}
+			if got := m.Compute(ranked, judged); got != 0 {
+				t.Errorf("%+v = %v, want 0", m, got)
+			}
+		}
+	})
+	t.Run("empty ranking", func(t *testing.T) {
+		judged := []int{1, 2}
+		for _, m := range all {
+			want := 0.0
+			if m.Name == nameNumRel {
+				want = 2
+			}
+			if got := m.Compute(nil, judged); got != want {
+				t.Errorf("%+v = %v, want %v", m, got, want)
+			}
+		}
+	})
+	t.Run("negative grades are never relevant and have no gain", func(t *testing.T) {
+		ranked := []int{-3, 1}
+		judged := []int{-3, 1}
+		if got, want := P(2).Compute(ranked, judged), 1.0/2; got != want {
+			t.Errorf("P@2 = %v, want %v", got, want)
+		}
+		if got, want := NDCG(2).Compute(ranked, judged), (1/math.Log2(3))/1; math.Abs(got-want) > 1e-15 {
+			t.Errorf("nDCG@2 = %v, want %v", got, want)
+		}
+		if got, want := Bpref().Compute(ranked, judged), 1.0; got != want {
+			t.Errorf("bpref = %v, want %v", got, want)
+		}
+	})
+	t.Run("relevant docs all unretrieved", func(t *testing.T) {
+		ranked := []int{0, u}
+		judged := []int{0, 1, 1}
+		for _, m := range []Measure{P(5), Recall(5), RR(), AP(), NDCG(5), Rprec(), Bpref(), Success(5)} {
+			if got := m.Compute(ranked, judged); got != 0 {
+				t.Errorf("%+v = %v, want 0", m, got)
+			}
+		}
+	})
+	t.Run("inputs are not modified", func(t *testing.T) {
+		ranked := []int{1, 3, 2}
+		judged := []int{1, 3, 2, 4}
+		for _, m := range all {
+			m.Compute(ranked, judged)
+		}
+		if ranked[0] != 1 || ranked[1] != 3 || ranked[2] != 2 || judged[0] != 1 || judged[1] != 3 || judged[3] != 4 {
+			t.Errorf("inputs changed: %v %v", ranked, judged)
+		}
+	})
+}
+
+func TestValidate(t *testing.T) {
+	bad := []Measure{{Name: "P"}, {Name: "Success"}, {Name: "Rprec", Cutoff: 3}, {Name: "nope"},
+		{Name: "AP", Cutoff: -1}, {Name: "P", Cutoff: 5, Exp: true}, {Name: "nDCG", Rel: 2}, {Name: "P", Cutoff: 1, Rel: -1}}
+	for _, m := range bad {
+		if m.Validate() == nil {
+			t.Errorf("%+v: Validate accepted it", m)
+		}
+	}
+}
