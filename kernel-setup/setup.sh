@@ -245,6 +245,10 @@ if [ "$ci" = 1 ]; then
       || die "npm install in scripts/ failed (is the npm registry reachable?)"
     ok "playwright-core $want"
   fi
+  # The peer evaluators the agreement tests run against (pinned in scripts/peers.sh).
+  apt_install python3-venv
+  peers_py=$(bash "$root/scripts/peers.sh" | tail -1) || die "scripts/peers.sh could not install the peer evaluators"
+  ok "peer evaluators in $(dirname "$(dirname "$peers_py")")"
 fi
 
 echo "$JUPYTER" > "$here/.jupyter-path"

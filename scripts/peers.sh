@@ -5,6 +5,7 @@
 #
 #   bash scripts/peers.sh                         # idempotent: a complete environment is reused at once
 #   RANKLAB_PEERS_RAGAS=1 bash scripts/peers.sh   # also ragas (not in CI: see below)
+#   bash scripts/peers.sh --check                 # print the python if the environment is complete, else exit 1
 #
 # The environment lives in $RANKLAB_PEERS_VENV (default ~/.cache/ranklab/peers-venv), never in
 # the system Python. Versions are pinned here, the one place the tests, the benchmark and the
@@ -25,9 +26,14 @@ if [[ "${RANKLAB_PEERS_RAGAS:-}" == 1 ]]; then
   imports+=', ragas.metrics'
 fi
 stamp="$venv/.ranklab-pins"
-if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "${pins[*]} ${nodeps[*]}" ]]; then
-  echo "$venv/bin/python"; exit 0
-fi
+complete() { [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "${pins[*]} ${nodeps[*]}" ]]; }
+if complete; then echo "$venv/bin/python"; exit 0; fi
+[[ "${1:-}" == --check ]] && { echo "peers.sh: $venv is missing or incomplete" >&2; exit 1; }
+# One installer at a time: a second caller waits, then finds the environment complete.
+mkdir -p "$(dirname "$venv")"
+exec 9>"$venv.lock"
+flock 9
+if complete; then echo "$venv/bin/python"; exit 0; fi
 py=""
 for c in /usr/bin/python3 python3; do
   if command -v "$c" >/dev/null && "$c" -c 'import venv, ensurepip' 2>/dev/null; then py=$c; break; fi

@@ -32,6 +32,13 @@ J=$(cat kernel-setup/.jupyter-path 2>/dev/null || true)
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || need+=("chromium")
 command -v node >/dev/null || need+=("node")
 [ -d scripts/node_modules/playwright-core ] || need+=("playwright-core")
+# The peer evaluators (pytrec_eval, ir_measures, ranx, BEIR's and LlamaIndex's metrics): the Go
+# tests that compare with them run, and fail rather than skip, when RANKLAB_PEERS=1.
+if peers_py=$(bash scripts/peers.sh --check 2>/dev/null | tail -1) && [ -x "$peers_py" ]; then
+  export RANKLAB_PEERS=1 RANKLAB_PEERS_PYTHON="$peers_py"
+else
+  need+=("the peer evaluators (scripts/peers.sh)")
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "make test: not set up for the browser and notebook checks (missing: ${need[*]})."
   echo "Run this once (installs them; about a minute, needs root or sudo for Debian's packages):"
