@@ -18,8 +18,8 @@
 //     documents each at rank 3 of one run) come out by doc ID descending, the order trec_eval
 //     itself would give them. Scores are full float64 precision.
 //   - The results equal ranx 0.3.21's fuse (norm="min-max", "zmuv", "rank"; method "rrf", "sum",
-//     "mnz", "wsum") on the same runs; fusion_ranx_test.go checks it on real runs when a Python
-//     with ranx is given (RANKLAB_PEERS_PYTHON). ranx sorts ties with NumPy's unstable quicksort,
+//     "mnz", "wsum") on the same runs; ranx_test.go checks it on real runs with the peers'
+//     environment of scripts/peers.sh (RANKLAB_PEERS_PYTHON; CI sets RANKLAB_PEERS=1). ranx sorts ties with NumPy's unstable quicksort,
 //     so where an input run has tied scores its ranks, and hence RRF and the rank normalisation,
 //     are defined by trec_eval's order here and left to chance there; the test feeds ranx the
 //     same ranks in that case.

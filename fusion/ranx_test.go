@@ -19,14 +19,12 @@ import (
 	"github.com/ranklab/ranklab/retrieval"
 )
 
-// EnvPeersPython names the Python interpreter that has ranx 0.3.21 (scripts/peers.sh prints it
-// on its last line). Without it the test looks for the default environment of peers.sh.
-const EnvPeersPython = "RANKLAB_PEERS_PYTHON"
-
-// peersPython returns a Python with ranx 0.3.21, or skips the test saying how to get one.
+// peersPython returns a Python with ranx 0.3.21: $RANKLAB_PEERS_PYTHON, else the default
+// environment of scripts/peers.sh when its pins stamp is there. Without one the test skips,
+// unless RANKLAB_PEERS=1 (as scripts/test-all.sh sets it in CI): then it fails.
 func peersPython(t *testing.T) string {
 	t.Helper()
-	py := os.Getenv(EnvPeersPython)
+	py := os.Getenv("RANKLAB_PEERS_PYTHON")
 	if py == "" {
 		venv := os.Getenv("RANKLAB_PEERS_VENV")
 		if venv == "" {
@@ -38,11 +36,14 @@ func peersPython(t *testing.T) string {
 		}
 	}
 	if py == "" {
-		t.Skipf("ranx agreement test skipped: no Python with ranx; run it with %s=$(bash scripts/peers.sh | tail -1)", EnvPeersPython)
+		if os.Getenv("RANKLAB_PEERS") == "1" {
+			t.Fatal("RANKLAB_PEERS=1 but no peers environment: run py=$(bash scripts/peers.sh | tail -1) and set RANKLAB_PEERS_PYTHON=$py")
+		}
+		t.Skip("ranx agreement test skipped: no peers environment (scripts/peers.sh); CI runs it with RANKLAB_PEERS=1 RANKLAB_PEERS_PYTHON=$(bash scripts/peers.sh | tail -1)")
 	}
 	out, err := exec.Command(py, "-c", "import importlib.metadata as m; print(m.version('ranx'))").CombinedOutput()
 	if err != nil {
-		t.Fatalf("%s=%s: cannot read ranx's version: %v\n%s", EnvPeersPython, py, err, out)
+		t.Fatalf("%s: cannot read ranx's version: %v\n%s", py, err, out)
 	}
 	if v := strings.TrimSpace(string(out)); v != "0.3.21" {
 		t.Fatalf("%s has ranx %s; the agreement is pinned to ranx 0.3.21 (scripts/peers.sh)", py, v)

@@ -51,7 +51,7 @@ func BuildTokenized(tz Tokenized, ch Chunking, m Model, agg Aggregation) (*Searc
 // query, tag "run".
 type RunOptions struct {
 	Depth       int    // documents per query; 0 means 1000
-	ChunkDepth  int    // chunks per query; 0 means 1000
+	ChunkDepth  int    // chunks per query; 0 means 1000; negative: no chunk run (Runs.Chunks is empty)
 	ChunkTokens int    // > 0: cut each chunk ranking once its chunks hold more than ChunkTokens tokens
 	Tag         string // tag of both runs; "" means "run"
 }
@@ -82,7 +82,9 @@ func (s *Searcher) Run(queries []Query, opt RunOptions) Runs {
 	parallel(len(queries), func(i int) {
 		scores, matched := s.Model.scores(s.index, s.analyzer.Terms(queries[i].Text))
 		docs[i] = s.docs(scores, matched, opt.Depth)
-		chunks[i] = s.chunks(scores, matched, opt.ChunkDepth, opt.ChunkTokens)
+		if opt.ChunkDepth > 0 {
+			chunks[i] = s.chunks(scores, matched, opt.ChunkDepth, opt.ChunkTokens)
+		}
 	})
 	r := Runs{
 		Docs:   eval.Run{Tag: opt.Tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))},
@@ -90,7 +92,9 @@ func (s *Searcher) Run(queries []Query, opt RunOptions) Runs {
 	}
 	for i, q := range queries {
 		r.Docs.Queries[q.ID] = docs[i]
-		r.Chunks.Queries[q.ID] = chunks[i]
+		if opt.ChunkDepth > 0 {
+			r.Chunks.Queries[q.ID] = chunks[i]
+		}
 	}
 	return r
 }

@@ -193,8 +193,12 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 
 		t0 = time.Now()
 		// ChunkDepth counts chunks: every chunk holds a token, so maxBudget + 1 chunks pass any
-		// budget; without budgets one chunk is ranked and not used.
-		runs := s.Run(c.Queries, RunOptions{Depth: opt.Depth, ChunkDepth: maxBudget + 1, ChunkTokens: maxBudget, Tag: "sweep"})
+		// budget; without budgets there is no chunk run.
+		chunkDepth := maxBudget + 1
+		if maxBudget == 0 {
+			chunkDepth = -1
+		}
+		runs := s.Run(c.Queries, RunOptions{Depth: opt.Depth, ChunkDepth: chunkDepth, ChunkTokens: maxBudget, Tag: "sweep"})
 		row.Stages.Search = time.Since(t0)
 
 		t0 = time.Now()

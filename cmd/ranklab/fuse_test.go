@@ -10,8 +10,9 @@ import (
 	"testing"
 )
 
-// writeFiles writes name → content into a temporary folder and returns the folder.
-func writeFiles(t *testing.T, files map[string]string) string {
+// writeTree writes name → content (names may hold folders) into a temporary folder and returns
+// the folder.
+func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
@@ -38,7 +39,7 @@ const (
 )
 
 func TestFuseCommand(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"a.run": fuseRunA, "b.run": fuseRunB})
+	dir := writeTree(t, map[string]string{"a.run": fuseRunA, "b.run": fuseRunB})
 	a, b := filepath.Join(dir, "a.run"), filepath.Join(dir, "b.run")
 	tests := []struct {
 		name string
@@ -66,7 +67,7 @@ func TestFuseCommand(t *testing.T) {
 // TestFuseCommandStdinGzip: a gzipped run piped to stdin fuses as the same run from a file does.
 // The command runs in a child process (this test binary, see TestMain) whose stdin is the pipe.
 func TestFuseCommandStdinGzip(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"a.run": fuseRunA, "b.run": fuseRunB})
+	dir := writeTree(t, map[string]string{"a.run": fuseRunA, "b.run": fuseRunB})
 	var z bytes.Buffer
 	zw := gzip.NewWriter(&z)
 	zw.Write([]byte(fuseRunB))
@@ -93,7 +94,7 @@ func TestFuseCommandStdinGzip(t *testing.T) {
 }
 
 func TestFuseCommandErrors(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"a.run": fuseRunA, "bad.run": "q1 Q0 a 1 3 A\nq1 Q0 b 2 x A\n"})
+	dir := writeTree(t, map[string]string{"a.run": fuseRunA, "bad.run": "q1 Q0 a 1 3 A\nq1 Q0 b 2 x A\n"})
 	a := filepath.Join(dir, "a.run")
 	tests := []struct {
 		name string

@@ -20,7 +20,7 @@ var ragFiles = map[string]string{
 }
 
 func TestRAGCommand(t *testing.T) {
-	dir := writeFiles(t, ragFiles)
+	dir := writeTree(t, ragFiles)
 	p := func(n string) string { return filepath.Join(dir, n) }
 	out, errOut, rc := runCmd("rag", p("qrels"), p("run"), "--map", p("map"), "--k", "1", "-m", "nDCG@10", "--budgets", "10,25", "--passages", p("passages"))
 	if rc != 0 {
@@ -60,7 +60,7 @@ func TestRAGCommand(t *testing.T) {
 }
 
 func TestRAGCommandErrors(t *testing.T) {
-	dir := writeFiles(t, map[string]string{"qrels": ragFiles["qrels"], "run": ragFiles["run"], "map": ragFiles["map"],
+	dir := writeTree(t, map[string]string{"qrels": ragFiles["qrels"], "run": ragFiles["run"], "map": ragFiles["map"],
 		"short.map": "d1#0 d1 0 10\n", "bad.map": "d1#0 d1 5 2\n"})
 	p := func(n string) string { return filepath.Join(dir, n) }
 	tests := []struct {
@@ -93,7 +93,7 @@ func TestBEIRRunChunks(t *testing.T) {
 {"_id":"d2","title":"Quartz","text":"quartz is a hard mineral made of silicon and oxygen found in many rocks"}
 {"_id":"d3","title":"Lions","text":"lions hunt zebras at night and sleep in the shade of the savanna trees"}
 `
-	dir := writeFiles(t, map[string]string{"c/corpus.jsonl": corpus,
+	dir := writeTree(t, map[string]string{"c/corpus.jsonl": corpus,
 		"c/queries.jsonl":  `{"_id":"1","text":"zebra savanna"}` + "\n" + `{"_id":"2","text":"lions"}` + "\n",
 		"c/qrels/test.tsv": "query-id\tcorpus-id\tscore\n1\td1\t1\n2\td3\t1\n"})
 	p := func(n string) string { return filepath.Join(dir, n) }
