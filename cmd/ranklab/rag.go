@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/provenance"
 	"github.com/ranklab/ranklab/rag"
 )
 
@@ -57,6 +59,8 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 	passages := fs.String("passages", "", "passage qrels `FILE` (judged spans)")
 	format := fs.String("f", "text", "output format: text or json")
 	seed := fs.Uint64("seed", 0, "seed of the randomization test and the bootstrap (0: 42)")
+	stamp := fs.Bool("stamp", false, "stamp the text output too (json carries the provenance stamp by default)")
+	noStamp := fs.Bool("no-stamp", false, "no provenance stamp")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -144,10 +148,28 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	var out bytes.Buffer
 	if *format == "json" {
-		err = writeRAGJSON(stdout, report, budget, chunkLevel, spans)
+		err = writeRAGJSON(&out, report, budget, chunkLevel, spans)
 	} else {
-		err = writeRAGText(stdout, report, budget, chunkLevel, spans)
+		err = writeRAGText(&out, report, budget, chunkLevel, spans)
+	}
+	data := out.Bytes()
+	if err == nil && wantStamp(*format, *stamp, *noStamp) {
+		in := []provenance.File{{Role: "qrels", Path: files[0]}, {Role: "chunk run", Path: files[1]}, {Role: "chunk map", Path: *mapFile}}
+		if *passages != "" {
+			in = append(in, provenance.File{Role: "passage qrels", Path: *passages})
+		}
+		conv := append(compareConventions(compare.Options{Seed: *seed, Eval: eval.Options{AllQueries: true}}, measures),
+			"document views: top-k chunks deduplicated, MaxP, FirstP, SumP; each document once",
+			"budget: the longest prefix of the deduplicated ranked chunks within B tokens; a chunk counts only whole")
+		var st provenance.Stamp
+		if st, err = provenance.New("ranklab rag", args, conv, in...); err == nil {
+			data, err = stampOutput(*format, data, st)
+		}
+	}
+	if err == nil {
+		_, err = stdout.Write(data)
 	}
 	if err != nil {
 		return fail(1, "%v", err)

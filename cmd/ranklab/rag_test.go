@@ -54,6 +54,12 @@ func TestRAGCommand(t *testing.T) {
 	if len(got.Views.Runs) != 4 || got.Views.Runs[1].Name != "MaxP" || math.Abs(got.Views.Runs[1].Means[0]-1/math.Log2(3)) > 1e-12 {
 		t.Errorf("views = %+v", got.Views.Runs)
 	}
+	if !strings.Contains(out, `"provenance"`) || !strings.Contains(out, "chunk map") {
+		t.Errorf("json output without its provenance stamp:\n%s", out)
+	}
+	if plain, _, _ := runCmd("rag", "-f", "json", "--no-stamp", p("qrels"), p("run"), "--map", p("map")); strings.Contains(plain, `"provenance"`) {
+		t.Error("--no-stamp still stamps")
+	}
 	if got.Budgets["Success@37tok"] != 1 || math.Abs(got.Budgets["nDCG@37tok"]-1/math.Log2(3)) > 1e-12 {
 		t.Errorf("budgets = %v", got.Budgets)
 	}
