@@ -41,8 +41,8 @@
 //
 // Measured here: whole-document SciFact test nDCG@10 0.6795 and R@100 0.9287 against Anserini's
 // published 0.6789 and 0.9253. The standard SciFact sweep (11 configurations, 6 budgets, 30
-// document and 180 budget comparisons) took 39.5 s (28.6 s of CPU) on 2 cores shared with other
-// jobs (load 5); without budgets 20.7 s of CPU, as the sweep before budgets on the same machine
-// (31.3 s, 20.7 s of CPU): the bootstrap intervals and sign flips of the 180 budget comparisons
-// are most of the difference.
+// document and 180 budget comparisons) took 33.0 s (32.1 s of CPU) on 2 cores shared with other
+// jobs (load 3), against 17.4 s for the sweep before budgets and 14.7 s for this one without
+// budgets on the same machine: the budget table's paired tests (bootstrap intervals and sign
+// flips of 180 comparisons, package compare, one core) are most of the difference.
 package retrieval
