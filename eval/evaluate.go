@@ -121,10 +121,10 @@ func newEvaluator(measures []Measure, opt Options, in inputKind) (*evaluator, er
 				inQrels: "qrels (Evaluate)", inPrefs: "preferences (EvaluatePrefs)", inJG: "qrels with judgment groups (EvaluateJG)"}[c.fam.input])
 		}
 		ev.cs = append(ev.cs, c)
-		if m.Name == nameJudged {
+		if m.Name == NameJudged {
 			ev.needAsc = true
 		}
-		if m.Name == nameRelString {
+		if m.Name == NameRelString {
 			ev.texts = append(ev.texts, j)
 		}
 	}
@@ -285,7 +285,7 @@ func (ev *evaluator) aggregate(res *Result, n int, qrels Qrels) {
 	res.Summary = make([]float64, len(ev.cs))
 	for j, c := range ev.cs {
 		res.Means[j], res.Summary[j] = aggregateColumn(res.Values, j, c.fam.agg, n, len(res.Queries))
-		if c.m.Name == nameNumRel && c.m.Rel == 0 && ev.opt.AllQueries && qrels != nil {
+		if c.m.Name == NameNumRel && c.m.Rel == 0 && ev.opt.AllQueries && qrels != nil {
 			res.Summary[j] = float64(positiveJudgments(qrels))
 		}
 	}

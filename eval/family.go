@@ -65,48 +65,48 @@ type family struct {
 }
 
 var familyList = []family{
-	{name: nameP, cut: cutRequired, rel: true, value: valueP},
-	{name: nameR, cut: cutOptional, rel: true, value: valueRecall},
-	{name: nameRR, cut: cutOptional, rel: true, value: valueRR},
-	{name: nameAP, cut: cutOptional, rel: true, value: valueAP},
-	{name: nameNDCG, cut: cutOptional, param: pPairs, exp: true, value: valueNDCG},
-	{name: nameRprec, rel: true, value: valueRprec},
-	{name: nameBpref, rel: true, value: valueBpref},
-	{name: nameSuccess, cut: cutRequired, rel: true, value: valueSuccess},
-	{name: nameJudged, cut: cutOptional, value: valueJudged},
-	{name: nameNumQ, agg: aggNumQ, integer: true, input: inAny, noSingle: true, value: valueNumQ},
-	{name: nameNumRet, agg: aggSum, integer: true, value: valueNumRet},
-	{name: nameNumRel, rel: true, agg: aggSum, integer: true, value: valueNumRel},
-	{name: nameNumRelRet, rel: true, agg: aggSum, integer: true, value: valueNumRelRet},
-	{name: nameIPrec, param: pNumber, rel: true, value: valueIPrec},
-	{name: nameInfAP, rel: true, value: valueInfAP},
-	{name: nameSetP, param: pRelative, rel: true, value: valueSetP},
-	{name: nameSetR, rel: true, value: valueSetR},
-	{name: nameSetAP, rel: true, value: valueSetAP},
-	{name: nameSetF, param: pNumbers, rel: true, value: valueSetF},
-	{name: nameRBP, param: pPairs, rel: true, value: valueRBP},
+	{name: NameP, cut: cutRequired, rel: true, value: valueP},
+	{name: NameR, cut: cutOptional, rel: true, value: valueRecall},
+	{name: NameRR, cut: cutOptional, rel: true, value: valueRR},
+	{name: NameAP, cut: cutOptional, rel: true, value: valueAP},
+	{name: NameNDCG, cut: cutOptional, param: pPairs, exp: true, value: valueNDCG},
+	{name: NameRprec, rel: true, value: valueRprec},
+	{name: NameBpref, rel: true, value: valueBpref},
+	{name: NameSuccess, cut: cutRequired, rel: true, value: valueSuccess},
+	{name: NameJudged, cut: cutOptional, value: valueJudged},
+	{name: NameNumQ, agg: aggNumQ, integer: true, input: inAny, noSingle: true, value: valueNumQ},
+	{name: NameNumRet, agg: aggSum, integer: true, value: valueNumRet},
+	{name: NameNumRel, rel: true, agg: aggSum, integer: true, value: valueNumRel},
+	{name: NameNumRelRet, rel: true, agg: aggSum, integer: true, value: valueNumRelRet},
+	{name: NameIPrec, param: pNumber, rel: true, value: valueIPrec},
+	{name: NameInfAP, rel: true, value: valueInfAP},
+	{name: NameSetP, param: pRelative, rel: true, value: valueSetP},
+	{name: NameSetR, rel: true, value: valueSetR},
+	{name: NameSetAP, rel: true, value: valueSetAP},
+	{name: NameSetF, param: pNumbers, rel: true, value: valueSetF},
+	{name: NameRBP, param: pPairs, rel: true, value: valueRBP},
 
-	{name: nameRunID, agg: aggNone, input: inAny, noSingle: true, value: valueRunID},
-	{name: nameGMAP, agg: aggGeo, noSingle: true, value: valueGMAP},
-	{name: nameGMBpref, agg: aggGeo, noSingle: true, value: valueGMBpref},
-	{name: nameRelString, param: pNumbers, agg: aggNone, value: valueRunID},
-	{name: nameRprecMult, param: pNumber, value: valueRprecMult},
-	{name: nameUtility, param: pNumbers, value: valueUtility},
-	{name: name11ptAvg, param: pNumbers, value: value11ptAvg},
-	{name: nameBinG, value: valueBinG},
-	{name: nameG, param: pPairs, value: valueG},
-	{name: nameDCG, param: pPairs, value: valueDCG},
-	{name: nameIdealDCG, param: pPairs, value: valueIdealDCG},
-	{name: nameNDCGRel, param: pPairs, value: valueNDCGRel},
-	{name: nameRNDCG, param: pPairs, value: valueRNDCG},
-	{name: nameRelativeP, cut: cutRequired, value: valueRelativeP},
-	{name: nameNumNonrelJudgedRet, agg: aggSum, integer: true, value: valueNumNonrelJudgedRet},
-	{name: nameYAAP, value: valueYAAP},
-	{name: nameRBPResid, param: pPairs, value: valueRBPResid},
-	{name: nameUnj, cut: cutRequired, value: valueUnj},
-	{name: nameMAPAvgJG, input: inJG},
-	{name: namePAvgJG, cut: cutRequired, input: inJG},
-	{name: nameRprecMultAvgJG, param: pNumber, input: inJG},
+	{name: NameRunID, agg: aggNone, input: inAny, noSingle: true, value: valueRunID},
+	{name: NameGMAP, agg: aggGeo, noSingle: true, value: valueGMAP},
+	{name: NameGMBpref, agg: aggGeo, noSingle: true, value: valueGMBpref},
+	{name: NameRelString, param: pNumbers, agg: aggNone, value: valueRunID},
+	{name: NameRprecMult, param: pNumber, value: valueRprecMult},
+	{name: NameUtility, param: pNumbers, value: valueUtility},
+	{name: Name11ptAvg, param: pNumbers, value: value11ptAvg},
+	{name: NameBinG, value: valueBinG},
+	{name: NameG, param: pPairs, value: valueG},
+	{name: NameDCG, param: pPairs, value: valueDCG},
+	{name: NameIdealDCG, param: pPairs, value: valueIdealDCG},
+	{name: NameNDCGRel, param: pPairs, value: valueNDCGRel},
+	{name: NameRNDCG, param: pPairs, value: valueRNDCG},
+	{name: NameRelativeP, cut: cutRequired, value: valueRelativeP},
+	{name: NameNumNonrelJudgedRet, agg: aggSum, integer: true, value: valueNumNonrelJudgedRet},
+	{name: NameYAAP, value: valueYAAP},
+	{name: NameRBPResid, param: pPairs, value: valueRBPResid},
+	{name: NameUnj, cut: cutRequired, value: valueUnj},
+	{name: NameMAPAvgJG, input: inJG},
+	{name: NamePAvgJG, cut: cutRequired, input: inJG},
+	{name: NameRprecMultAvgJG, param: pNumber, input: inJG},
 }
 
 // families indexes familyList by name (the prefs measures are added by prefs.go).
@@ -212,22 +212,22 @@ func (c *compiled) parseParam() error {
 			return err
 		}
 		switch m.Name {
-		case nameRelString:
+		case NameRelString:
 			c.x = 10
-		case nameUtility:
+		case NameUtility:
 			xs = defaultIfEmpty(xs, []float64{1, -1, 0, 0})
 			if len(xs) != 4 {
 				return fmt.Errorf("utility takes 4 coefficients, got %d", len(xs))
 			}
-		case name11ptAvg:
+		case Name11ptAvg:
 			xs = defaultIfEmpty(xs, []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1})
-		case nameSetF:
+		case NameSetF:
 			c.x = 1
 		}
-		if m.Name == nameSetF && c.rel && len(xs) > 1 {
+		if m.Name == NameSetF && c.rel && len(xs) > 1 {
 			return fmt.Errorf("SetF with rel= takes one beta")
 		}
-		if len(xs) > 0 && (m.Name == nameRelString || m.Name == nameSetF) {
+		if len(xs) > 0 && (m.Name == NameRelString || m.Name == NameSetF) {
 			c.x = xs[0] // trec_eval uses the first value only
 		}
 		c.xs = xs
@@ -238,12 +238,12 @@ func (c *compiled) parseParam() error {
 			}
 			break
 		}
-		pairs, p, hasP, err := parsePairs(m.Param, m.Name == nameRBP || m.Name == nameRBPResid, m.Name != nameRBPResid)
+		pairs, p, hasP, err := parsePairs(m.Param, m.Name == NameRBP || m.Name == NameRBPResid, m.Name != NameRBPResid)
 		if err != nil {
 			return err
 		}
 		c.pairs = pairs
-		if m.Name == nameRBP || m.Name == nameRBPResid {
+		if m.Name == NameRBP || m.Name == NameRBPResid {
 			c.x = 0.9
 			if hasP {
 				c.x = p

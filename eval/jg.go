@@ -103,11 +103,11 @@ func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result,
 			sum := 0.0
 			for _, gq := range qs {
 				switch c.m.Name {
-				case nameMAPAvgJG:
+				case NameMAPAvgJG:
 					sum += ap(gq, 0, c.L)
-				case namePAvgJG:
+				case NamePAvgJG:
 					sum += valueP(gq, c)
-				case nameRprecMultAvgJG:
+				case NameRprecMultAvgJG:
 					sum += rprecMult(gq.rl, gq.numRel(c.L), c.L, c.x)
 				}
 			}
@@ -115,9 +115,9 @@ func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result,
 				sum /= float64(len(qs))
 			}
 			switch c.m.Name {
-			case nameNumQ:
+			case NameNumQ:
 				sum = 1
-			case nameRunID:
+			case NameRunID:
 				sum = 0
 			}
 			r.vals[j] = sum

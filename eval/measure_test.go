@@ -79,7 +79,7 @@ func TestCompute(t *testing.T) {
 		{"utility", Utility(""), 1*3 - 1*(6-3)},
 		{"utility.2,-1,0.5,1", Utility("2,-1,0.5,1"), 2*3 - 1*(6-3) + 0.5*(4-3) + 1*(0+3-6-4)},
 		// Gains = grade / 3 (the largest judged grade), as trec_eval 10.0 normalises to [0, 1].
-		{"rbp", Measure{Name: nameRBP}, 0.1 * (2.0/3*0.9 + 1.0/3*math.Pow(0.9, 3) + 1*math.Pow(0.9, 5))},
+		{"rbp", Measure{Name: NameRBP}, 0.1 * (2.0/3*0.9 + 1.0/3*math.Pow(0.9, 3) + 1*math.Pow(0.9, 5))},
 		{"RBP(rel=1)", RBP(0.8).WithRel(1), 0.2 * (0.8 + math.Pow(0.8, 3) + math.Pow(0.8, 5))},
 		{"rbp_resid", RBPResid(0), math.Pow(0.9, 6) + 0.1*(math.Pow(0.9, 2)+math.Pow(0.9, 4))},
 		// K = round(x·R): x = 0.5 → 2, the largest precision at or below rank 4.
@@ -112,7 +112,7 @@ func TestComputeEdges(t *testing.T) {
 		ranked := []int{0, u, -1, 0}
 		judged := []int{0, -1, 0}
 		for _, m := range all {
-			if m.Name == nameJudged {
+			if m.Name == NameJudged {
 				continue // not a relevance measure: 3 of the 4 are judged
 			}
 			if got := m.Compute(ranked, judged); got != 0 {
@@ -124,7 +124,7 @@ func TestComputeEdges(t *testing.T) {
 		judged := []int{1, 2}
 		for _, m := range all {
 			want := 0.0
-			if m.Name == nameNumRel {
+			if m.Name == NameNumRel {
 				want = 2
 			}
 			if got := m.Compute(nil, judged); got != want {

@@ -45,42 +45,42 @@ type trecMeasure struct {
 const trecCutoffs = "5,10,15,20,30,100,200,500,1000"
 
 var trecTable = []trecMeasure{
-	{name: "runid", template: Measure{Name: nameRunID}, nicks: nkOfficial | nkAllTrec | nkSet | nkAllPrefs | nkPrefs | nkQrelsJG},
-	{name: "num_q", template: Measure{Name: nameNumQ}, nicks: nkOfficial | nkAllTrec | nkSet | nkAllPrefs | nkPrefs | nkQrelsJG},
-	{name: "num_ret", template: Measure{Name: nameNumRet}, nicks: nkOfficial | nkAllTrec | nkSet},
-	{name: "num_rel", template: Measure{Name: nameNumRel}, nicks: nkOfficial | nkAllTrec | nkSet},
-	{name: "num_rel_ret", template: Measure{Name: nameNumRelRet}, nicks: nkOfficial | nkAllTrec | nkSet},
-	{name: "map", template: Measure{Name: nameAP}, nicks: nkOfficial | nkAllTrec},
-	{name: "gm_map", template: Measure{Name: nameGMAP}, nicks: nkOfficial | nkAllTrec},
-	{name: "Rprec", template: Measure{Name: nameRprec}, nicks: nkOfficial | nkAllTrec},
-	{name: "bpref", template: Measure{Name: nameBpref}, nicks: nkOfficial | nkAllTrec},
-	{name: "recip_rank", template: Measure{Name: nameRR}, nicks: nkOfficial | nkAllTrec},
-	{name: "iprec_at_recall", kind: tkDoubleCutoffs, defaults: "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1", template: Measure{Name: nameIPrec}, nicks: nkOfficial | nkAllTrec},
-	{name: "P", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: nameP}, nicks: nkOfficial | nkAllTrec},
-	{name: "relstring", kind: tkDoubles, template: Measure{Name: nameRelString}, nicks: nkAllTrec},
-	{name: "recall", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: nameR}, nicks: nkAllTrec},
-	{name: "infAP", template: Measure{Name: nameInfAP}, nicks: nkAllTrec},
-	{name: "gm_bpref", template: Measure{Name: nameGMBpref}, nicks: nkAllTrec},
-	{name: "Rprec_mult", kind: tkDoubleCutoffs, defaults: "0.2,0.4,0.6,0.8,1,1.2,1.4,1.6,1.8,2", template: Measure{Name: nameRprecMult}, nicks: nkAllTrec},
-	{name: "utility", kind: tkDoubles, template: Measure{Name: nameUtility}, nicks: nkAllTrec | nkSet},
-	{name: "11pt_avg", kind: tkDoubles, template: Measure{Name: name11ptAvg}, nicks: nkAllTrec},
-	{name: "binG", template: Measure{Name: nameBinG}, nicks: nkAllTrec},
-	{name: "G", kind: tkPairs, template: Measure{Name: nameG}, nicks: nkAllTrec},
-	{name: "dcg", kind: tkPairs, template: Measure{Name: nameDCG}, v10: true},
-	{name: "ideal_dcg", kind: tkPairs, template: Measure{Name: nameIdealDCG}, v10: true},
-	{name: "ndcg", kind: tkPairs, template: Measure{Name: nameNDCG}, nicks: nkAllTrec},
-	{name: "ndcg_rel", kind: tkPairs, template: Measure{Name: nameNDCGRel}, nicks: nkAllTrec},
-	{name: "Rndcg", kind: tkPairs, template: Measure{Name: nameRNDCG}, nicks: nkAllTrec},
-	{name: "ndcg_cut", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: nameNDCG}, nicks: nkAllTrec},
-	{name: "map_cut", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: nameAP}, nicks: nkAllTrec},
-	{name: "relative_P", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: nameRelativeP}, nicks: nkAllTrec},
-	{name: "success", kind: tkLongCutoffs, defaults: "1,5,10", template: Measure{Name: nameSuccess}, nicks: nkAllTrec},
-	{name: "set_P", template: Measure{Name: nameSetP}, nicks: nkAllTrec | nkSet},
-	{name: "set_relative_P", template: Measure{Name: nameSetP, Param: "relative=True"}, nicks: nkAllTrec | nkSet},
-	{name: "set_recall", template: Measure{Name: nameSetR}, nicks: nkAllTrec | nkSet},
-	{name: "set_map", template: Measure{Name: nameSetAP}, nicks: nkAllTrec | nkSet},
-	{name: "set_F", kind: tkDoubles, template: Measure{Name: nameSetF}, nicks: nkAllTrec | nkSet},
-	{name: "num_nonrel_judged_ret", template: Measure{Name: nameNumNonrelJudgedRet}, nicks: nkAllTrec},
+	{name: "runid", template: Measure{Name: NameRunID}, nicks: nkOfficial | nkAllTrec | nkSet | nkAllPrefs | nkPrefs | nkQrelsJG},
+	{name: "num_q", template: Measure{Name: NameNumQ}, nicks: nkOfficial | nkAllTrec | nkSet | nkAllPrefs | nkPrefs | nkQrelsJG},
+	{name: "num_ret", template: Measure{Name: NameNumRet}, nicks: nkOfficial | nkAllTrec | nkSet},
+	{name: "num_rel", template: Measure{Name: NameNumRel}, nicks: nkOfficial | nkAllTrec | nkSet},
+	{name: "num_rel_ret", template: Measure{Name: NameNumRelRet}, nicks: nkOfficial | nkAllTrec | nkSet},
+	{name: "map", template: Measure{Name: NameAP}, nicks: nkOfficial | nkAllTrec},
+	{name: "gm_map", template: Measure{Name: NameGMAP}, nicks: nkOfficial | nkAllTrec},
+	{name: "Rprec", template: Measure{Name: NameRprec}, nicks: nkOfficial | nkAllTrec},
+	{name: "bpref", template: Measure{Name: NameBpref}, nicks: nkOfficial | nkAllTrec},
+	{name: "recip_rank", template: Measure{Name: NameRR}, nicks: nkOfficial | nkAllTrec},
+	{name: "iprec_at_recall", kind: tkDoubleCutoffs, defaults: "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1", template: Measure{Name: NameIPrec}, nicks: nkOfficial | nkAllTrec},
+	{name: "P", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NameP}, nicks: nkOfficial | nkAllTrec},
+	{name: "relstring", kind: tkDoubles, template: Measure{Name: NameRelString}, nicks: nkAllTrec},
+	{name: "recall", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NameR}, nicks: nkAllTrec},
+	{name: "infAP", template: Measure{Name: NameInfAP}, nicks: nkAllTrec},
+	{name: "gm_bpref", template: Measure{Name: NameGMBpref}, nicks: nkAllTrec},
+	{name: "Rprec_mult", kind: tkDoubleCutoffs, defaults: "0.2,0.4,0.6,0.8,1,1.2,1.4,1.6,1.8,2", template: Measure{Name: NameRprecMult}, nicks: nkAllTrec},
+	{name: "utility", kind: tkDoubles, template: Measure{Name: NameUtility}, nicks: nkAllTrec | nkSet},
+	{name: "11pt_avg", kind: tkDoubles, template: Measure{Name: Name11ptAvg}, nicks: nkAllTrec},
+	{name: "binG", template: Measure{Name: NameBinG}, nicks: nkAllTrec},
+	{name: "G", kind: tkPairs, template: Measure{Name: NameG}, nicks: nkAllTrec},
+	{name: "dcg", kind: tkPairs, template: Measure{Name: NameDCG}, v10: true},
+	{name: "ideal_dcg", kind: tkPairs, template: Measure{Name: NameIdealDCG}, v10: true},
+	{name: "ndcg", kind: tkPairs, template: Measure{Name: NameNDCG}, nicks: nkAllTrec},
+	{name: "ndcg_rel", kind: tkPairs, template: Measure{Name: NameNDCGRel}, nicks: nkAllTrec},
+	{name: "Rndcg", kind: tkPairs, template: Measure{Name: NameRNDCG}, nicks: nkAllTrec},
+	{name: "ndcg_cut", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NameNDCG}, nicks: nkAllTrec},
+	{name: "map_cut", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NameAP}, nicks: nkAllTrec},
+	{name: "relative_P", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NameRelativeP}, nicks: nkAllTrec},
+	{name: "success", kind: tkLongCutoffs, defaults: "1,5,10", template: Measure{Name: NameSuccess}, nicks: nkAllTrec},
+	{name: "set_P", template: Measure{Name: NameSetP}, nicks: nkAllTrec | nkSet},
+	{name: "set_relative_P", template: Measure{Name: NameSetP, Param: "relative=True"}, nicks: nkAllTrec | nkSet},
+	{name: "set_recall", template: Measure{Name: NameSetR}, nicks: nkAllTrec | nkSet},
+	{name: "set_map", template: Measure{Name: NameSetAP}, nicks: nkAllTrec | nkSet},
+	{name: "set_F", kind: tkDoubles, template: Measure{Name: NameSetF}, nicks: nkAllTrec | nkSet},
+	{name: "num_nonrel_judged_ret", template: Measure{Name: NameNumNonrelJudgedRet}, nicks: nkAllTrec},
 	{name: "prefs_num_prefs_poss", template: Measure{Name: "prefs_num_prefs_poss"}, nicks: nkAllPrefs | nkPrefs},
 	{name: "prefs_num_prefs_ful", template: Measure{Name: "prefs_num_prefs_ful"}, nicks: nkAllPrefs | nkPrefs},
 	{name: "prefs_num_prefs_ful_ret", template: Measure{Name: "prefs_num_prefs_ful_ret"}, nicks: nkAllPrefs | nkPrefs},
@@ -95,13 +95,13 @@ var trecTable = []trecMeasure{
 	{name: "prefs_simp_imp", template: Measure{Name: "prefs_simp_imp"}, nicks: nkAllPrefs},
 	{name: "prefs_pair_imp", template: Measure{Name: "prefs_pair_imp"}, nicks: nkAllPrefs},
 	{name: "prefs_avgjg_imp", template: Measure{Name: "prefs_avgjg_imp"}, nicks: nkAllPrefs},
-	{name: "map_avgjg", template: Measure{Name: nameMAPAvgJG}, nicks: nkQrelsJG},
-	{name: "P_avgjg", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: namePAvgJG}, nicks: nkQrelsJG},
-	{name: "Rprec_mult_avgjg", kind: tkDoubleCutoffs, defaults: "0.2,0.4,0.6,0.8,1,1.2,1.4,1.6,1.8,2", template: Measure{Name: nameRprecMultAvgJG}, nicks: nkQrelsJG},
-	{name: "yaap", template: Measure{Name: nameYAAP}},
-	{name: "rbp", kind: tkPairs, template: Measure{Name: nameRBP}, nicks: nkAllTrec, v10: true},
-	{name: "rbp_resid", kind: tkPairs, template: Measure{Name: nameRBPResid}, nicks: nkAllTrec, v10: true},
-	{name: "unj", kind: tkLongCutoffs, defaults: "5,10,20", template: Measure{Name: nameUnj}, nicks: nkAllTrec, v10: true},
+	{name: "map_avgjg", template: Measure{Name: NameMAPAvgJG}, nicks: nkQrelsJG},
+	{name: "P_avgjg", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NamePAvgJG}, nicks: nkQrelsJG},
+	{name: "Rprec_mult_avgjg", kind: tkDoubleCutoffs, defaults: "0.2,0.4,0.6,0.8,1,1.2,1.4,1.6,1.8,2", template: Measure{Name: NameRprecMultAvgJG}, nicks: nkQrelsJG},
+	{name: "yaap", template: Measure{Name: NameYAAP}},
+	{name: "rbp", kind: tkPairs, template: Measure{Name: NameRBP}, nicks: nkAllTrec, v10: true},
+	{name: "rbp_resid", kind: tkPairs, template: Measure{Name: NameRBPResid}, nicks: nkAllTrec, v10: true},
+	{name: "unj", kind: tkLongCutoffs, defaults: "5,10,20", template: Measure{Name: NameUnj}, nicks: nkAllTrec, v10: true},
 }
 
 // nicknames are trec_eval's names for sets of measures.
@@ -132,10 +132,10 @@ func trecRow(m Measure) (int, bool) {
 		if (t.kind == tkLongCutoffs) != (m.Cutoff > 0) {
 			continue
 		}
-		if m.Name == nameSetP && t.template.Param != m.Param {
+		if m.Name == NameSetP && t.template.Param != m.Param {
 			continue
 		}
-		if m.Name == nameNDCG && m.Cutoff > 0 && m.Param != "" {
+		if m.Name == NameNDCG && m.Cutoff > 0 && m.Param != "" {
 			continue
 		}
 		return i, true
@@ -218,15 +218,15 @@ func (m Measure) String() string {
 	}
 	var params []string
 	switch m.Name {
-	case nameSetF:
+	case NameSetF:
 		if m.Param != "" {
 			params = append(params, "beta="+m.Param)
 		}
-	case nameRBP:
+	case NameRBP:
 		if m.Param != "p=0.8" {
 			params = append(params, m.Param)
 		}
-	case nameSetP:
+	case NameSetP:
 		if m.Param != "" {
 			params = append(params, m.Param)
 		}
@@ -244,7 +244,7 @@ func (m Measure) String() string {
 		b.WriteString("(" + strings.Join(params, ",") + ")")
 	}
 	switch {
-	case m.Name == nameIPrec:
+	case m.Name == NameIPrec:
 		b.WriteString("@" + m.Param)
 	case m.Cutoff != 0:
 		b.WriteString("@" + strconv.Itoa(m.Cutoff))
@@ -254,10 +254,10 @@ func (m Measure) String() string {
 
 // irNames are the families ir_measures names (the others are spelled as in trec_eval).
 var irNames = map[string]bool{
-	nameP: true, nameR: true, nameRR: true, nameAP: true, nameNDCG: true, nameRprec: true,
-	nameBpref: true, nameSuccess: true, nameJudged: true, nameNumQ: true, nameNumRet: true,
-	nameNumRel: true, nameNumRelRet: true, nameIPrec: true, nameInfAP: true, nameSetP: true,
-	nameSetR: true, nameSetAP: true, nameSetF: true, nameRBP: true,
+	NameP: true, NameR: true, NameRR: true, NameAP: true, NameNDCG: true, NameRprec: true,
+	NameBpref: true, NameSuccess: true, NameJudged: true, NameNumQ: true, NameNumRet: true,
+	NameNumRel: true, NameNumRelRet: true, NameIPrec: true, NameInfAP: true, NameSetP: true,
+	NameSetR: true, NameSetAP: true, NameSetF: true, NameRBP: true,
 }
 
 // trecSpelling returns trec_eval's -m spelling of m when m is spelled that way.
@@ -270,11 +270,11 @@ func (m Measure) trecSpelling() (string, bool) {
 			return "", false
 		}
 		name = trecTable[i].name
-	case m.Name == nameNDCG && m.Param != "":
+	case m.Name == NameNDCG && m.Param != "":
 		name = "ndcg"
-	case m.Name == nameSetF && strings.Contains(m.Param, ","):
+	case m.Name == NameSetF && strings.Contains(m.Param, ","):
 		name = "set_F"
-	case m.Name == nameRBP && (m.Param == "" || !isSingleP(m.Param)):
+	case m.Name == NameRBP && (m.Param == "" || !isSingleP(m.Param)):
 		name = "rbp"
 	default:
 		return "", false
@@ -347,11 +347,11 @@ func parseIR(name, s string) (Measure, error) {
 		return Measure{}, fmt.Errorf("unknown measure %s; %s", quoteString(name), acceptedNames)
 	}
 	m.Name = canonical
-	if m.Name == nameRBP {
+	if m.Name == NameRBP {
 		m.Param = "p=0.8" // ir_measures' default persistence
 	}
 	if hasCut {
-		if m.Name == nameIPrec {
+		if m.Name == NameIPrec {
 			v, ok := scan.Float([]byte(cutoff))
 			if !ok {
 				return Measure{}, fmt.Errorf("measure %s: recall level %s is not a number", quoteString(name), quoteString(cutoff))
@@ -390,7 +390,7 @@ func parseIR(name, s string) (Measure, error) {
 					return Measure{}, bad("not a positive integer")
 				}
 				m.Rel = r
-			case key == "dcg" && m.Name == nameNDCG:
+			case key == "dcg" && m.Name == NameNDCG:
 				switch val {
 				case "log2":
 				case "exp-log2":
@@ -398,17 +398,17 @@ func parseIR(name, s string) (Measure, error) {
 				default:
 					return Measure{}, bad("accepted: dcg=log2 (gain = grade), dcg=exp-log2 (gain = 2^grade-1)")
 				}
-			case key == "beta" && m.Name == nameSetF:
+			case key == "beta" && m.Name == NameSetF:
 				if !scan.IsDecimal([]byte(val)) {
 					return Measure{}, bad("not a number")
 				}
 				m.Param = val
-			case key == "p" && m.Name == nameRBP:
+			case key == "p" && m.Name == NameRBP:
 				if !scan.IsDecimal([]byte(val)) {
 					return Measure{}, bad("not a number")
 				}
 				m.Param = "p=" + val
-			case key == "relative" && m.Name == nameSetP:
+			case key == "relative" && m.Name == NameSetP:
 				switch val {
 				case "True", "true", "1":
 					m.Param = "relative=True"
@@ -416,7 +416,7 @@ func parseIR(name, s string) (Measure, error) {
 				default:
 					return Measure{}, bad("accepted: True, False")
 				}
-			case key == "recall" && m.Name == nameIPrec && !hasCut:
+			case key == "recall" && m.Name == NameIPrec && !hasCut:
 				v, ok := scan.Float([]byte(val))
 				if !ok {
 					return Measure{}, bad("not a number")
@@ -427,11 +427,11 @@ func parseIR(name, s string) (Measure, error) {
 			}
 		}
 	}
-	if m.Name == nameIPrec && m.Param == "" {
+	if m.Name == NameIPrec && m.Param == "" {
 		return Measure{}, fmt.Errorf("measure %s: IPrec needs a recall level (IPrec@0.5)", quoteString(name))
 	}
-	if m.Name == nameNumRet && m.Rel != 0 {
-		m.Name = nameNumRelRet
+	if m.Name == NameNumRet && m.Rel != 0 {
+		m.Name = NameNumRelRet
 	}
 	if err := m.Validate(); err != nil {
 		return Measure{}, err
@@ -441,12 +441,12 @@ func parseIR(name, s string) (Measure, error) {
 
 // irAliases maps the accepted ir_measures names (and a few aliases) to Measure names.
 var irAliases = map[string]string{
-	"P": nameP, "R": nameR, "Recall": nameR, "RR": nameRR, "MRR": nameRR, "AP": nameAP, "MAP": nameAP,
-	"nDCG": nameNDCG, "NDCG": nameNDCG, "Rprec": nameRprec, "RPrec": nameRprec, "Bpref": nameBpref,
-	"BPref": nameBpref, "Success": nameSuccess, "Judged": nameJudged, "NumQ": nameNumQ,
-	"NumRet": nameNumRet, "NumRel": nameNumRel, "NumRelRet": nameNumRelRet, "IPrec": nameIPrec,
-	"infAP": nameInfAP, "SetP": nameSetP, "SetR": nameSetR, "SetAP": nameSetAP, "SetF": nameSetF,
-	"RBP": nameRBP, "SetRelP": nameSetP,
+	"P": NameP, "R": NameR, "Recall": NameR, "RR": NameRR, "MRR": NameRR, "AP": NameAP, "MAP": NameAP,
+	"nDCG": NameNDCG, "NDCG": NameNDCG, "Rprec": NameRprec, "RPrec": NameRprec, "Bpref": NameBpref,
+	"BPref": NameBpref, "Success": NameSuccess, "Judged": NameJudged, "NumQ": NameNumQ,
+	"NumRet": NameNumRet, "NumRel": NameNumRel, "NumRelRet": NameNumRelRet, "IPrec": NameIPrec,
+	"infAP": NameInfAP, "SetP": NameSetP, "SetR": NameSetR, "SetAP": NameSetAP, "SetF": NameSetF,
+	"RBP": NameRBP, "SetRelP": NameSetP,
 }
 
 // ErrNoParameters is returned by ParseTrecMeasure for parameters given to a measure that takes

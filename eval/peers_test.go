@@ -20,6 +20,9 @@ import (
 //
 //	RANKLAB_PEERS_PYTHON=$(bash scripts/peers.sh | tail -1) go test ./eval -run TestPeers -v
 //
+// It skips without RANKLAB_PEERS_PYTHON, and fails instead with RANKLAB_PEERS=1 (what
+// scripts/test-all.sh exports, as for the other agreement tests).
+//
 // Expected values come from the peers themselves; the test documents where and why they differ
 // from ranklab's default (trec_eval 10.0) rules.
 
@@ -147,6 +150,9 @@ func randomPeerCase(rng *rand.Rand, dir string, i int, forRanx bool) peerCase {
 
 func TestPeers(t *testing.T) {
 	py := os.Getenv(peersEnv)
+	if py == "" && os.Getenv("RANKLAB_PEERS") == "1" {
+		t.Fatalf("RANKLAB_PEERS=1 but %s is not set (scripts/test-all.sh sets both from scripts/peers.sh)", peersEnv)
+	}
 	if py == "" {
 		t.Skipf("%s is not set: the peers are not installed here (set %s=$(bash scripts/peers.sh | tail -1) to compare with pytrec_eval, ir_measures and ranx)", peersEnv, peersEnv)
 	}
@@ -247,7 +253,7 @@ func comparePytrec(t *testing.T, c peerCase, r peerResult, st map[string]*peerSt
 		s10.queries++
 		for _, m := range ms {
 			key, _ := m.TrecName()
-			if m.Name == nameSetF {
+			if m.Name == NameSetF {
 				key = "set_F"
 			}
 			want, ok := vals[key]
@@ -308,7 +314,7 @@ func compareIR(t *testing.T, c peerCase, r peerResult, s *peerStats) {
 			}
 			if !found {
 				got, found = all.Value(q, ms[j])
-				if m := ms[j]; (m.Name == nameNumRel || m.Name == nameNumQ) && want == 0.0 && got > 0 {
+				if m := ms[j]; (m.Name == NameNumRel || m.Name == NameNumQ) && want == 0.0 && got > 0 {
 					// ir_measures gives a qrels query without a ranking 0 for every measure,
 					// NumRel and NumQ too; trec_eval -c (and ranklab) keep R and 1.
 					s.documented++

@@ -145,9 +145,9 @@ func (opt Options) EvaluatePrefs(prefs Prefs, run Run, measures ...Measure) (Res
 		r := row{vals: make([]float64, len(ev.cs))}
 		for j, c := range ev.cs {
 			switch c.m.Name {
-			case nameNumQ:
+			case NameNumQ:
 				r.vals[j] = 1
-			case nameRunID:
+			case NameRunID:
 			default:
 				r.vals[j] = pq.value(c.m.Name)
 			}

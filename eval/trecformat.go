@@ -52,9 +52,9 @@ func (f TrecFormat) Write(w io.Writer, r Result) error {
 		}
 		fam := families[m.Name]
 		switch {
-		case m.Name == nameRunID:
+		case m.Name == NameRunID:
 			fmt.Fprintf(bw, "%-22s\t%s\t%s\n", name, q, text)
-		case m.Name == nameRelString:
+		case m.Name == NameRelString:
 			fmt.Fprintf(bw, "%-22s\t%s\t'%s'\n", name, q, text)
 		case f.Z:
 			fmt.Fprintf(bw, "Z%-22s\t%s\t%s\n", name, q, formatValue(v, digits))
@@ -75,7 +75,7 @@ func (f TrecFormat) Write(w io.Writer, r Result) error {
 					continue
 				}
 				text := ""
-				if m.Name == nameRelString {
+				if m.Name == NameRelString {
 					text = r.Text[m][i]
 				}
 				line(m, q, r.Values[i][cols[k]], text)
@@ -84,7 +84,7 @@ func (f TrecFormat) Write(w io.Writer, r Result) error {
 	}
 	if !f.NoSummary {
 		for k, m := range order {
-			if m.Name == nameRelString {
+			if m.Name == NameRelString {
 				continue
 			}
 			line(m, "all", r.Summary[cols[k]], r.RunID)

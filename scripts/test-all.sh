@@ -3,6 +3,7 @@
 # when ../shared is present; fuzz seeds run as unit tests), then each scripts/check-*.sh in name
 # order (charts in headless Chromium, the live-lab browser test, every notebook executed).
 # Prints one closing line "ranklab: N passed, M failed" and exits non-zero when anything failed.
+# On a machine that lacks the tools of the checks it stops at once and names `make setup-ci`.
 #
 # The Go tests run with the race detector when cgo can build it (gcc present): on 2 cores it
 # costs about 100 s against 8 s without (measured), well inside CI's 30 minutes. GOTEST_FLAGS
@@ -20,6 +21,34 @@ step() { # step NAME CMD...
   else failed=$((failed+1)); failures+=("$name"); echo "--- FAIL $name ($((SECONDS-t0)) s)"; fi
 }
 
+# Before anything long: the tools the checks need. A fresh machine stops here within seconds,
+# naming the one command that installs them (the same idempotent set-up CI runs).
+need=()
+command -v go >/dev/null || need+=("go")
+command -v gonb >/dev/null || [ -x "$(go env GOPATH 2>/dev/null)/bin/gonb" ] || need+=("gonb")
+J=$(cat kernel-setup/.jupyter-path 2>/dev/null || true)
+{ [ -n "$J" ] && [ -x "$J" ]; } || need+=("Jupyter (kernel-setup/.jupyter-path)")
+[ -n "$J" ] && [ -x "$(dirname "$J")/jupyter-lab" ] || need+=("JupyterLab")
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || need+=("chromium")
+command -v node >/dev/null || need+=("node")
+[ -d scripts/node_modules/playwright-core ] || need+=("playwright-core")
+# The peer evaluators (pytrec_eval, ir_measures, ranx, BEIR's and LlamaIndex's metrics): the Go
+# tests that compare with them run, and fail rather than skip, when RANKLAB_PEERS=1.
+if peers_py=$(bash scripts/peers.sh --check 2>/dev/null | tail -1) && [ -x "$peers_py" ]; then
+  export RANKLAB_PEERS=1 RANKLAB_PEERS_PYTHON="$peers_py"
+else
+  need+=("the peer evaluators (scripts/peers.sh)")
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  echo "make test: not set up for the browser and notebook checks (missing: ${need[*]})."
+  echo "Run this once (installs them; about a minute, needs root or sudo for Debian's packages):"
+  echo
+  echo "    make setup-ci"
+  echo
+  echo "ranklab: 0 passed, 1 failed"
+  exit 1
+fi
+
 step "gofmt" bash -c 'out=$(gofmt -l $(git ls-files "*.go")); [ -z "$out" ] || { echo "gofmt would change: $out"; exit 1; }'
 step "go vet" go vet ./...
 if [ -z "${GOTEST_FLAGS+set}" ]; then
@@ -28,14 +57,6 @@ if [ -z "${GOTEST_FLAGS+set}" ]; then
   else echo "note: no C compiler for cgo, so the Go tests run without -race"; fi
 fi
 export GOTEST_FLAGS
-# eval.TestPeers compares ranklab with pytrec_eval, ir_measures and ranx; their pinned virtual
-# environment comes from scripts/peers.sh (PyPI, ~40 s the first time, instant after). Without
-# it the test skips, so a failure to install is a failed step here.
-if [ -z "${RANKLAB_PEERS_PYTHON:-}" ]; then
-  step "peers environment (scripts/peers.sh)" bash -c 'bash scripts/peers.sh > ci-artifacts/peers-python.txt'
-  py=$(tail -1 ci-artifacts/peers-python.txt 2>/dev/null || true)
-  [ -x "$py" ] && export RANKLAB_PEERS_PYTHON=$py
-fi
 step "go test${GOTEST_FLAGS:+ $GOTEST_FLAGS}" bash -c 'set -o pipefail; go test $GOTEST_FLAGS ./... 2>&1 | tee ci-artifacts/go-test.log'
 for s in scripts/check-*.sh; do
   [ -e "$s" ] || continue

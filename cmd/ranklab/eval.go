@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/words"
+	"github.com/ranklab/ranklab/provenance"
 )
 
 func init() {
@@ -53,6 +55,9 @@ Flags may be grouped (-qc), take their value attached (-l2, -M100, -mP.5) and fo
               and 11pt_avg cutoffs trunc(x*R+0.9), qrels queries without a ranking left out
               (with -c: counted as 0 in the means), no rbp, rbp_resid, unj in all_trec
   -f FORMAT   trec (default), json or csv
+  --stamp     also stamp the trec format (# lines after trec_eval's; json and csv are stamped
+              by default: a "provenance" member, leading # lines)
+  --no-stamp  no provenance stamp
   -digits N   print N decimals instead of 4
   -h          this help
 
@@ -92,6 +97,7 @@ type evalArgs struct {
 	onlyQuery           string
 	qrels, run          string
 	help, version       bool
+	stamp, noStamp      bool // --stamp: stamp even the trec format; --no-stamp: stamp nothing
 }
 
 // usageError is a bad command line (exit 1).
@@ -195,6 +201,12 @@ func parseEvalArgs(args []string) (evalArgs, error) {
 		// ranklab's own long flags, with one or two dashes.
 		name, val, hasVal := strings.Cut(strings.TrimLeft(arg, "-"), "=")
 		switch name {
+		case "stamp", "no-stamp":
+			if hasVal {
+				return a, usageError{fmt.Errorf("flag --%s takes no value", name)}
+			}
+			a.stamp, a.noStamp = a.stamp || name == "stamp", a.noStamp || name == "no-stamp"
+			continue
 		case "digits", "format", "trec-eval-9":
 			if name == "trec-eval-9" {
 				if hasVal {
@@ -441,13 +453,26 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		}
 		res = res.Standardize(z)
 	}
+	var buf bytes.Buffer
 	switch a.format {
 	case "json":
-		err = writeEvalJSON(stdout, res, a.perQuery)
+		err = writeEvalJSON(&buf, res, a.perQuery)
 	case "csv":
-		err = writeEvalCSV(stdout, res, a.perQuery)
+		err = writeEvalCSV(&buf, res, a.perQuery)
 	default:
-		err = eval.TrecFormat{PerQuery: a.perQuery, NoSummary: a.noSummary, Digits: a.digits, Z: a.zscores != ""}.Write(stdout, res)
+		err = eval.TrecFormat{PerQuery: a.perQuery, NoSummary: a.noSummary, Digits: a.digits, Z: a.zscores != ""}.Write(&buf, res)
+	}
+	out := buf.Bytes()
+	if err == nil && wantStamp(a.format, a.stamp, a.noStamp) {
+		var st provenance.Stamp
+		st, err = provenance.New("ranklab eval", args, provenance.EvalConventions(a.opt, measures),
+			provenance.File{Role: "qrels", Path: a.qrels}, provenance.File{Role: "run", Path: a.run})
+		if err == nil {
+			out, err = stampOutput(a.format, out, st)
+		}
+	}
+	if err == nil {
+		_, err = stdout.Write(out)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab eval: %v\n", err)
