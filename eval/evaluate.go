@@ -260,13 +260,12 @@ func (ev *evaluator) assemble(qrels Qrels, runQueries map[string]bool, rowFor fu
 		res.Values[i] = r.vals
 	}
 	if len(ev.texts) > 0 {
-		res.Text = map[Measure][]string{}
-		for k, j := range ev.texts {
-			col := make([]string, len(rows))
-			for i, r := range rows {
-				col[i] = r.texts[k]
+		res.Text = make([][]string, len(rows))
+		for i, r := range rows {
+			res.Text[i] = make([]string, len(ev.cs))
+			for k, j := range ev.texts {
+				res.Text[i][j] = r.texts[k]
 			}
-			res.Text[ev.measures[j]] = col
 		}
 	}
 	n := len(res.Queries)

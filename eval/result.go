@@ -33,8 +33,9 @@ type Result struct {
 	Missing []string // qrels queries with no ranking in the run, byte order (evaluated only with AllQueries)
 	Ignored []string // run queries absent from the qrels, byte order (never evaluated)
 	RunID   string   // the run's tag (its last line's), trec_eval's runid
-	// Text holds the text values of relstring measures: Text[m][i] is query Queries[i]'s.
-	Text map[Measure][]string
+	// Text holds the text values of relstring measures by position, as Values: Text[i][j] is
+	// query i's relstring for measure j ("" for other measures); nil without a relstring measure.
+	Text [][]string
 }
 
 // column returns the index of m in r.Measures; it panics naming the evaluated measures when m
@@ -108,10 +109,10 @@ func (r Result) All(m Measure) float64 {
 // RelString returns query's relstring for m (a relstring measure); ok is false when query was
 // not evaluated. It panics when m was not evaluated.
 func (r Result) RelString(query string, m Measure) (s string, ok bool) {
-	r.column(m)
+	j := r.column(m)
 	i, found := slices.BinarySearch(r.Queries, query)
-	if !found || r.Text[m] == nil {
+	if !found || r.Text == nil {
 		return "", false
 	}
-	return r.Text[m][i], true
+	return r.Text[i][j], true
 }

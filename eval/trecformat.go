@@ -76,7 +76,7 @@ func (f TrecFormat) Write(w io.Writer, r Result) error {
 				}
 				text := ""
 				if m.Name == NameRelString {
-					text = r.Text[m][i]
+					text = r.Text[i][cols[k]]
 				}
 				line(m, q, r.Values[i][cols[k]], text)
 			}
