@@ -336,6 +336,9 @@ var peerMeasures = []string{"nDCG@10", "nDCG@5", "nDCG", "R@10", "R@100", "RR@3"
 // that exercise each rule, including the ways the tools fail, and on BM25 over SciFact test
 // (the closing note's table) when ../shared holds SciFact and -short is not given.
 func TestConventionsAgainstPeers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the peer comparison runs in the full pass (scripts/test-all.sh runs -race -short, then the full tests without -race)")
+	}
 	py := peerPython(t)
 	var cases []peerCase
 	for _, tc := range []struct {

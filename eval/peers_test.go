@@ -149,6 +149,9 @@ func randomPeerCase(rng *rand.Rand, dir string, i int, forRanx bool) peerCase {
 }
 
 func TestPeers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the peer comparison runs in the full pass (scripts/test-all.sh runs -race -short, then the full tests without -race)")
+	}
 	py := os.Getenv(peersEnv)
 	if py == "" && os.Getenv("RANKLAB_PEERS") == "1" {
 		t.Fatalf("RANKLAB_PEERS=1 but %s is not set (scripts/test-all.sh sets both from scripts/peers.sh)", peersEnv)

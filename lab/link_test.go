@@ -125,7 +125,7 @@ func TestParseLinkErrors(t *testing.T) {
 		{"rerank_quality=101", "rerank_quality: 101 must be in 0..100 (percent: 0 = noise, 100 = orders by grade)"},
 		{"rerank_quality=-1", "rerank_quality: -1 must be in 0..100 (percent: 0 = noise, 100 = orders by grade)"},
 		{"grade=9", "grade: 9 must be in 1..3 (grades run 0..3; 0 is not relevant)"},
-		{"total=2", "total: 2 must be 0 (the qrels' count, 8) or in 5..1000000 (at least the 5 items with grade >= 1 in the ranking)"},
+		{"total=2", "total: 2 must be 0 (the qrels' count, 8) or in 5..100000 (at least the 5 items with grade >= 1 in the ranking)"},
 		{"n=0", "n: 0 must be in 1..1000 (candidates in the ranking)"},
 		{"corpus=-1", "corpus: -1 must be in 0..1099511627776"},
 	}

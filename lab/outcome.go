@@ -125,32 +125,34 @@ func (s State) items(cands []Candidate, order []int) []Item {
 // of grades >= MinGrade is exactly R: the candidates' grades plus R − found placeholders of grade
 // MinGrade (the missed items when Total is 0, the user's raised or lowered count otherwise).
 type judgments struct {
-	judged, forRecall []int
+	judged, forRecall eval.Pool
 	r                 int
 }
 
 func (s State) judgments(syn Synthetic) judgments {
 	cands := syn.Candidates
 	var j judgments
-	j.judged = make([]int, 0, len(cands)+len(syn.Missed))
+	judged := make([]int, 0, len(cands)+len(syn.Missed))
 	for _, c := range cands {
-		j.judged = append(j.judged, c.Grade)
+		judged = append(judged, c.Grade)
 	}
 	for _, c := range syn.Missed {
-		j.judged = append(j.judged, c.Grade)
+		judged = append(judged, c.Grade)
 	}
+	j.judged = eval.NewPool(judged)
 	found, known := relevantCounts(syn, s.MinGrade)
 	j.r = known
 	if s.Total != 0 {
 		j.r = s.Total
 	}
-	j.forRecall = make([]int, 0, len(cands)+j.r-found)
+	forRecall := make([]int, 0, len(cands)+j.r-found)
 	for _, c := range cands {
-		j.forRecall = append(j.forRecall, c.Grade)
+		forRecall = append(forRecall, c.Grade)
 	}
 	for range j.r - found {
-		j.forRecall = append(j.forRecall, s.MinGrade)
+		forRecall = append(forRecall, s.MinGrade)
 	}
+	j.forRecall = eval.NewPool(forRecall)
 	return j
 }
 
@@ -173,10 +175,10 @@ func (s State) metrics(j judgments, ranked []int, k, depth int) Metrics {
 	m := Metrics{
 		K:           k,
 		Rerank:      depth,
-		Precision:   eval.P(k).WithRel(s.MinGrade).Compute(ranked, j.judged),
-		Recall:      eval.Recall(k).WithRel(s.MinGrade).Compute(ranked, j.forRecall),
-		MRR:         eval.RRAt(k).WithRel(s.MinGrade).Compute(ranked, j.judged),
-		NDCG:        eval.NDCGExp(k).Compute(ranked, j.judged),
+		Precision:   eval.P(k).WithRel(s.MinGrade).ComputePool(ranked, j.judged),
+		Recall:      eval.Recall(k).WithRel(s.MinGrade).ComputePool(ranked, j.forRecall),
+		MRR:         eval.RRAt(k).WithRel(s.MinGrade).ComputePool(ranked, j.judged),
+		NDCG:        eval.NDCGExp(k).ComputePool(ranked, j.judged),
 		Denominator: j.r,
 	}
 	for _, g := range ranked[:min(k, len(ranked))] {

@@ -26,6 +26,9 @@ func beirData(t *testing.T, name string) string {
 // (nDCG@10 0.6789, R@100 0.9253; ../shared/data/README.md) from `ranklab beir run`,
 // evaluated by the project's evaluator and, when registered, by `ranklab eval`.
 func TestBEIRRunSciFact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: BM25 over all of SciFact runs in the full pass")
+	}
 	dir := beirData(t, "scifact")
 	out := filepath.Join(t.TempDir(), "bm25.run")
 	var stdout, stderr bytes.Buffer

@@ -159,7 +159,7 @@ func TestLabErrors(t *testing.T) {
 		{[]string{"--rerank", "30"}, 1, "ranklab lab: rerank: 30 must be in 0..20 (the list has 20 candidates)"},
 		{[]string{"--grade", "0"}, 1, "ranklab lab: grade: 0 must be in 1..3"},
 		{[]string{"--rerank_quality", "101"}, 1, "ranklab lab: rerank_quality: 101 must be in 0..100"},
-		{[]string{"--total", "3"}, 1, "ranklab lab: total: 3 must be 0 (the qrels' count, 8) or in 5..1000000"},
+		{[]string{"--total", "3"}, 1, "ranklab lab: total: 3 must be 0 (the qrels' count, 8) or in 5..100000"},
 		{[]string{"--n", "0"}, 1, "ranklab lab: n: 0 must be in 1..1000"},
 		{[]string{"--chunk", "0"}, 1, "ranklab lab: chunk: 0 must be in 1..1048576"},
 		{[]string{"--corpus", "-3"}, 1, "ranklab lab: corpus: -3 must be in 0..1099511627776"},
