@@ -68,8 +68,8 @@ type State struct {
 
 // Limits of the ranking panel.
 const (
-	MaxK     = 10000   // evaluation depth
-	MaxSize  = 1000    // candidates in a synthetic ranking
+	MaxK     = 10000  // evaluation depth
+	MaxSize  = 1000   // candidates in a synthetic ranking
 	MaxTotal = 100000 // recall denominator: 100 times the largest list, enough to show a recall made small by unjudged relevant items
 
 	MaxRerankQuality = 100 // reranker quality in percent
