@@ -13,6 +13,8 @@
 # 3. Export each executed notebook to HTML and open it in headless Chromium with the network
 #    blocked (scripts/charts-drawn.js): every chart container must report data-drawn="1", and a
 #    notebook must draw at least one chart unless its metadata says {"ranklab": {"min_charts": 0}}.
+# 4. Every decimal or fraction quoted in a markdown cell must be one the notebook printed
+#    (scripts/check-notebook-numbers.py), so text and output cannot drift apart.
 # Prints the run time of each notebook. Needs `bash kernel-setup/setup.sh --ci` first.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -45,7 +47,7 @@ echo "--- lint"
 
 mkdir -p "$out"   # only this run's notebooks' files are replaced: others may run a subset at the same time
 export RANKLAB_LIVE=static RANKLAB_OUT="$root/$out"
-html=(); times=()
+html=(); times=(); executed=()
 for nb in "${nbs[@]}"; do
   name=$(basename "$nb" .ipynb)
   min=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("metadata",{}).get("ranklab",{}).get("min_charts",1))' "$nb" 2>/dev/null || echo 1)
@@ -57,6 +59,7 @@ for nb in "${nbs[@]}"; do
       --output-dir "$out" --output "$name" "$nb" >"$out/$name.log" 2>&1; then
     ms=$(( $(date +%s%3N) - t0 ))
     times+=("$(printf '%-32s %4d.%d s' "$name" $((ms / 1000)) $((ms % 1000 / 100)))")
+    executed+=("$out/$name.ipynb")
     if "$JUPYTER" nbconvert --to html --output-dir "$out" "$out/$name.ipynb" >>"$out/$name.log" 2>&1; then
       html+=("--min=$min" "$out/$name.html")
     else
@@ -74,6 +77,14 @@ done
 if [ ${#html[@]} -gt 0 ]; then
   echo "--- charts drawn (headless Chromium, network blocked)"
   node scripts/charts-drawn.js "${html[@]}" || fail=1
+fi
+
+# 4. Every number a markdown cell quotes (decimals, fractions) is one the notebook's code printed
+#    (scripts/check-notebook-numbers.py states the rule and the opt-out comment).
+if [ ${#executed[@]} -gt 0 ]; then
+  echo "--- numbers quoted in markdown are printed"
+  "$PY" scripts/check-notebook-numbers.py --self-test >/dev/null || { "$PY" scripts/check-notebook-numbers.py --self-test; fail=1; }
+  "$PY" scripts/check-notebook-numbers.py "${executed[@]}" || fail=1
 fi
 
 echo "--- run times"
