@@ -28,8 +28,8 @@ text/plain, text/markdown, and text/html with <script> and <style> removed and t
 (tables count; a chart's data, which sits in its script, does not). Matching:
 
   decimal x written with d decimals: an output decimal y with e >= d decimals such that
-            |x - y| <= 0.5*10^-d + 0.5*10^-e (both can be roundings of one value: 0.72 and
-            0.725 match 0.7245; 0.73 does not). When the text writes no sign, magnitudes are
+            |x - y| < 0.5*10^-d + 0.5*10^-e (both can be roundings of one value: 0.72 and
+            0.725 match 0.7245; 0.73 does not, nor does 0.6400 match 0.6399). When the text writes no sign, magnitudes are
             compared (prose says "lowers it by 0.004" of a printed -0.0040); a written sign
             must agree.
   fraction  a/b: the same fraction in the output (spaces around "/" ignored), or an output
@@ -91,8 +91,9 @@ def fractions(text):
 
 
 def close(x, xd, y, yd):
-    """Could x (xd decimals) and y (yd decimals) be roundings of one value?"""
-    return yd >= xd and abs(x - y) <= 0.5 * 10 ** -xd + 0.5 * 10 ** -yd + 1e-12
+    """Could x (xd decimals) and y (yd decimals) be roundings of one value? Their rounding
+    intervals must overlap by more than a point (0.6400 and 0.6399 only touch)."""
+    return yd >= xd and abs(x - y) < 0.5 * 10 ** -xd + 0.5 * 10 ** -yd - 1e-12
 
 
 class Printed:
@@ -219,6 +220,8 @@ def self_test():
         ("about 0.72", "0.7245", 0),
         ("about 0.725", "0.7245", 0),
         ("about 0.73", "0.7245", 1),
+        ("nDCG@5 0.6400", "nDCG@5 0.6399", 1),  # the rounding intervals only touch
+        ("nDCG@5 0.640", "nDCG@5 0.6399", 0),
         ("0.7245 exactly", "0.72", 1),          # printed with fewer decimals: not a source
         ("+0.0245 gained", "Δ +0.0245", 0),
         ("−0.0002 low end", "[-0.0002, +0.0391]", 0),
