@@ -2,7 +2,7 @@
 #   make lab   – set up GoNB + Jupyter (idempotent) and open the lab notebook
 #   make test  – run every test: gofmt, go vet, Go tests (fuzz seeds, trec_eval parity),
 #                then every scripts/check-*.sh (notebooks executed, charts drawn in Chromium, ...)
-.PHONY: lab test setup setup-ci notebooks strip-notebooks gotest
+.PHONY: lab test setup setup-ci notebooks strip-notebooks pip-freeze gotest
 
 lab:
 	bash kernel-setup/setup.sh
@@ -11,7 +11,7 @@ lab:
 test:
 	bash scripts/test-all.sh
 
-# set-up only (setup-ci adds Chromium, fonts, python3-scipy and playwright-core)
+# set-up only (setup-ci adds what `make test` needs: Chromium, fonts, gcc, python3-scipy, playwright-core)
 setup:
 	bash kernel-setup/setup.sh
 setup-ci:
@@ -23,7 +23,11 @@ notebooks:
 
 # remove outputs before committing a notebook
 strip-notebooks:
-	/usr/bin/python3 scripts/notebook-lint.py --strip notebooks/*.ipynb
+	python3 scripts/notebook-lint.py --strip notebooks/*.ipynb
+
+# re-pin kernel-setup/constraints.txt from the environment setup.sh installed
+pip-freeze:
+	{ sed -n 1,2p kernel-setup/constraints.txt; $${RANKLAB_VENV:-$$HOME/.local/share/ranklab/jupyter-venv}/bin/pip freeze; } > kernel-setup/constraints.tmp && mv kernel-setup/constraints.tmp kernel-setup/constraints.txt
 
 gotest:
 	go test ./...

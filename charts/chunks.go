@@ -35,7 +35,7 @@ func ChunkOverlap(o lab.Outcome) string {
 	if len(ws) < len(all) {
 		title = fmt.Sprintf("Chunk windows over %d tokens: first %d of %d chunks", s.Corpus, len(ws), len(all))
 	}
-	sub := fmt.Sprintf("chunk %d, overlap %d, stride %d = %d − %d; %d tokens indexed, %.1f%% duplicated",
+	sub := fmt.Sprintf("chunk %d, overlap %d, stride %d = %d − %d (↔ on chunk 2); %d tokens indexed, %.1f%% duplicated",
 		s.Chunk, s.Overlap, f.Stride, s.Chunk, s.Overlap, f.Indexed, 100*f.Duplication)
 	rows := make([]string, len(ws))
 	offset := make([]opts.BarData, len(ws))
@@ -80,7 +80,9 @@ func ChunkOverlap(o lab.Outcome) string {
 	return render(b, title, max(300, 130+17*len(ws)))
 }
 
-// strideMark is a double-headed line on row from token 0 to the second window's start.
+// strideMark is a double-headed line on row from token 0 to the second window's start. Its
+// name ("stride N") shows in the tooltip, not as a label: the segment is often narrower than
+// the text, which then covered the second window; the subtitle names the stride.
 func strideMark(row string, start, stride int) *opts.MarkLines {
 	return &opts.MarkLines{
 		Data: []interface{}{[]any{
@@ -90,7 +92,7 @@ func strideMark(row string, start, stride int) *opts.MarkLines {
 		MarkLineStyle: opts.MarkLineStyle{
 			Symbol:     []string{"arrow", "arrow"},
 			SymbolSize: 7,
-			Label:      &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "middle", Color: "#333", FontSize: 11},
+			Label:      &opts.Label{Show: opts.Bool(false)},
 			LineStyle:  &opts.LineStyle{Color: "#333", Width: 1.5, Type: "solid"},
 		},
 	}
@@ -112,11 +114,11 @@ func ChunkingCard(o lab.Outcome) string {
 		{"duplication", fmt.Sprintf("%.1f%%", 100*f.Duplication)},
 	}
 	var b strings.Builder
-	b.WriteString(`<div class="ranklab-cards" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:#222;max-width:980px">` + "\n")
+	b.WriteString(`<div class="ranklab-cards" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222);max-width:980px">` + "\n")
 	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:10px;margin:4px 0 10px">` + "\n")
 	for _, c := range cells {
-		fmt.Fprintf(&b, `<div style="border:1px solid #ccd;border-radius:6px;padding:6px 12px;min-width:100px;background:#f7f9fc">`+
-			`<div style="font-size:12px;color:#555">%s</div><div style="font-size:20px;font-weight:600">%s</div></div>`+"\n",
+		fmt.Fprintf(&b, `<div style="border:1px solid var(--jp-border-color1,#ccd);border-radius:6px;padding:6px 12px;min-width:100px;background:var(--jp-layout-color2,#f7f9fc)">`+
+			`<div style="font-size:12px;color:var(--jp-content-font-color2,#555)">%s</div><div style="font-size:20px;font-weight:600">%s</div></div>`+"\n",
 			html.EscapeString(c[0]), html.EscapeString(c[1]))
 	}
 	b.WriteString("</div>\n")

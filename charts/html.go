@@ -95,15 +95,21 @@ func fragment(title string, optionJSON []byte, height int) string {
 	}
 	var b strings.Builder
 	b.Grow(len(optionJSON) + len(drawJS) + 400)
-	fmt.Fprintf(&b, `<div id="%s" class="ranklab-chart" role="img" aria-label="%s" style="width:100%%;max-width:980px;height:%dpx"></div>`,
-		id, html.EscapeString(title), height)
-	b.WriteString("\n<script>(function(id,url,wait,option){")
+	fmt.Fprintf(&b, `<div id="%s" class="ranklab-chart" role="img" aria-label="%s" data-height="%d" style="width:100%%;max-width:980px">%s</div>`,
+		id, html.EscapeString(title), height, notDrawnNote)
+	b.WriteString("\n<script>(function(id,url,wait,height,option){")
 	b.WriteString(drawJS)
-	fmt.Fprintf(&b, "})(%s,%s,%d,", jsString(id), jsString(OnlineURL), wait)
+	fmt.Fprintf(&b, "})(%s,%s,%d,%d,", jsString(id), jsString(OnlineURL), wait, height)
 	b.Write(optionJSON)
 	b.WriteString(");</script>\n")
 	return b.String()
 }
+
+// notDrawnNote is what a chart container shows until its script draws: where scripts do not run
+// (an untrusted notebook in JupyterLab or Notebook, GitHub's viewer) it stays, one line instead
+// of a blank box. The script removes it and gives the container its height before drawing.
+const notDrawnNote = `<div class="ranklab-chart-note" style="font:12px system-ui,'DejaVu Sans',sans-serif;color:#888;padding:2px 0">` +
+	`Chart not drawn: its script did not run here (an untrusted notebook: run “Trust Notebook” from the command palette, or a viewer without JavaScript).</div>`
 
 // jsString is a JSON (hence JavaScript) string literal with HTML-safe escaping.
 func jsString(s string) string {
@@ -112,14 +118,25 @@ func jsString(s string) string {
 }
 
 // drawJS is the body of the function every chart script calls with (id, url, wait, option).
+//
+// Dark themes: where the page says it is dark (JupyterLab's and Notebook 7's
+// data-jp-theme-light="false" on body), the chart uses ECharts' built-in dark theme on a
+// transparent background, with the option's dark grey text colours lightened; a theme switch
+// redraws it.
 const drawJS = `var T=20000,t0=Date.now();` +
 	`function el(){return document.getElementById(id);}` +
+	`function dark(){var b=document.body;return !!b&&b.getAttribute('data-jp-theme-light')==='false';}` +
+	`function forDark(o){o=JSON.parse(JSON.stringify(o),function(k,v){` +
+	`return typeof v==='string'&&/^#(222|333|444|555|666|777)$/i.test(v)?'#c8c8c8':v;});o.backgroundColor='transparent';return o;}` +
 	`function draw(ec){var e=el();if(!e||e.getAttribute('data-drawn'))return;` +
-	`var c=ec.getInstanceByDom(e)||ec.init(e);` +
+	`var n=e.querySelector('.ranklab-chart-note');if(n)n.remove();e.style.height=height+'px';` +
+	`var d=dark(),c=ec.init(e,d?'dark':null);` +
 	`c.on('rendered',function(){e.setAttribute('data-drawn','1');});` +
-	`c.setOption(option);` +
-	`if(window.ResizeObserver){new ResizeObserver(function(){c.resize();}).observe(e);}}` +
-	`function fail(){var e=el();if(e&&!e.getAttribute('data-drawn')){e.style.height='auto';` +
+	`c.setOption(d?forDark(option):option);` +
+	`if(window.ResizeObserver){new ResizeObserver(function(){c.resize();}).observe(e);}` +
+	`if(window.MutationObserver){var mo=new MutationObserver(function(){if(dark()!==d){mo.disconnect();c.dispose();` +
+	`e.removeAttribute('data-drawn');draw(ec);}});mo.observe(document.body,{attributes:true,attributeFilter:['data-jp-theme-light']});}}` +
+	`function fail(){var e=el();if(e&&!e.getAttribute('data-drawn')){` +
 	`e.textContent='Chart not drawn: ECharts did not load (embedded copy missing and '+url+' unreachable).';}}` +
 	`function later(){if(window.echarts){draw(window.echarts);}else if(Date.now()-t0<T){setTimeout(later,100);}else{fail();}}` +
 	`function online(){var d=window.define,r=window.require;` +

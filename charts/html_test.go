@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// scriptArgs returns the arguments of the chart script's call (id, url, wait, option) decoded
+// scriptArgs returns the arguments of the chart script's call (id, url, wait, height, option) decoded
 // from the fragment, failing the test when the fragment does not have the expected shape.
 func scriptArgs(t *testing.T, frag string) (id, url string, wait int, option map[string]any) {
 	t.Helper()
@@ -20,10 +20,11 @@ func scriptArgs(t *testing.T, frag string) (id, url string, wait int, option map
 	if err := json.Unmarshal([]byte("["+frag[start+3:end]+"]"), &args); err != nil {
 		t.Fatalf("script arguments are not JSON: %v\n%s", err, frag[start+3:end])
 	}
-	if len(args) != 4 {
-		t.Fatalf("script has %d arguments, want 4", len(args))
+	if len(args) != 5 {
+		t.Fatalf("script has %d arguments, want 5", len(args))
 	}
-	for i, dst := range []any{&id, &url, &wait, &option} {
+	var height int
+	for i, dst := range []any{&id, &url, &wait, &height, &option} {
 		if err := json.Unmarshal(args[i], dst); err != nil {
 			t.Fatalf("argument %d: %v", i, err)
 		}
@@ -92,7 +93,7 @@ func TestHTMLTitleEscapedInLabel(t *testing.T) {
 	if !strings.Contains(frag, want) {
 		t.Errorf("fragment lacks %s:\n%s", want, frag)
 	}
-	if !strings.Contains(frag, "height:360px") {
+	if !strings.Contains(frag, `data-height="360"`) || !strings.Contains(frag, ",360,{") {
 		t.Errorf("height 0 should give the default %d px", DefaultHeight)
 	}
 }

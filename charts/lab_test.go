@@ -99,10 +99,24 @@ func TestRankingOption(t *testing.T) {
 	if name := area[0].(map[string]any)["name"]; name != "top k = 2" {
 		t.Errorf("area label %q", name)
 	}
-	// Reranked prefix ends between rank 3 and rank 4: category index 2.5.
-	line := g0[0]["markLine"].(map[string]any)["data"].([]any)[0].(map[string]any)
+	// Reranked prefix ends between rank 3 and rank 4: 2.5 on the hidden value axis (index 1)
+	// spanning -0.5..n-0.5, where the bar of category index i is centred at i.
+	rp := seriesByName(opt, "reranked prefix")
+	if len(rp) != 1 || rp[0]["xAxisIndex"] != 1.0 {
+		t.Fatalf("want one rerank boundary series on x axis 1, got %v", rp)
+	}
+	line := rp[0]["markLine"].(map[string]any)["data"].([]any)[0].(map[string]any)
 	if line["xAxis"] != 2.5 {
 		t.Errorf("rerank line at %v, want 2.5", line["xAxis"])
+	}
+	x1 := opt["xAxis"].([]any)[1].(map[string]any)
+	if x1["type"] != "value" || x1["min"] != -0.5 || x1["max"] != float64(len(cats))-0.5 || x1["show"] != false {
+		t.Errorf("hidden boundary axis %v, want a hidden value axis -0.5..%v", x1, float64(len(cats))-0.5)
+	}
+	for _, name := range opt["legend"].(map[string]any)["data"].([]any) {
+		if name == "reranked prefix" {
+			t.Error("the rerank boundary is in the legend")
+		}
 	}
 	// Each grade series holds the first-stage scores of its items and "-" elsewhere.
 	wantScore := []float64{8, 7, 9, 6, 5}
@@ -145,7 +159,7 @@ func TestRankingKBeyondList(t *testing.T) {
 	if name := area[0].(map[string]any)["name"]; name != "top k = 8 (beyond the 5 candidates)" {
 		t.Errorf("area label %q", name)
 	}
-	if _, ok := g0["markLine"]; ok {
+	if len(seriesByName(opt, "reranked prefix")) != 0 {
 		t.Error("rerank line drawn with reranking off")
 	}
 }
@@ -229,6 +243,9 @@ func TestMetricsAtKAndRerankSweep(t *testing.T) {
 				if sr["name"] != name {
 					t.Errorf("series %d named %q, want %q", i, sr["name"], name)
 				}
+				if sr["step"] != "end" {
+					t.Errorf("series %q: step %v, want \"end\" (whole k: steps, not slopes)", name, sr["step"])
+				}
 				if n := len(sr["data"].([]any)); n != tc.points {
 					t.Errorf("series %q has %d points, want %d", name, n, tc.points)
 				}
@@ -278,6 +295,9 @@ func TestChunkOverlapSegments(t *testing.T) {
 		}
 	}
 	stride := series[0].(map[string]any)["markLine"].(map[string]any)["data"].([]any)[0].([]any)
+	if lbl := series[0].(map[string]any)["markLine"].(map[string]any)["label"].(map[string]any); lbl["show"] != false {
+		t.Errorf("stride label shown on the chart (it covered chunk 2): %v", lbl)
+	}
 	if stride[0].(map[string]any)["name"] != "stride 200" || fmt.Sprint(stride[1].(map[string]any)["coord"]) != "[200 chunk 2]" {
 		t.Errorf("stride mark %v", stride)
 	}

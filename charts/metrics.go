@@ -32,21 +32,21 @@ func MetricCards(o lab.Outcome) string {
 		{fmt.Sprintf("relevant in top %d", k), fmt.Sprintf("%d / %d", m.RelevantInK, k), fmt.Sprintf("grade ≥ %d", s.MinGrade)},
 	}
 	var b strings.Builder
-	b.WriteString(`<div class="ranklab-cards" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:#222;max-width:980px">` + "\n")
+	b.WriteString(`<div class="ranklab-cards" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222);max-width:980px">` + "\n")
 	if o.Query != "" {
 		fmt.Fprintf(&b, `<div style="font-size:14px;margin:2px 0 4px">query: <q data-query>%s</q></div>`+"\n", html.EscapeString(o.Query))
 	}
 	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:10px;margin:4px 0 10px">` + "\n")
 	for _, c := range cards {
-		fmt.Fprintf(&b, `<div style="border:1px solid #ccd;border-radius:6px;padding:8px 14px;min-width:130px;background:#f7f9fc">`+
-			`<div style="font-size:13px;color:#555">%s</div><div style="font-size:24px;font-weight:600">%s</div>`+
-			`<div style="font-size:12px;color:#666">%s</div></div>`+"\n",
+		fmt.Fprintf(&b, `<div style="border:1px solid var(--jp-border-color1,#ccd);border-radius:6px;padding:8px 14px;min-width:130px;background:var(--jp-layout-color2,#f7f9fc)">`+
+			`<div style="font-size:13px;color:var(--jp-content-font-color2,#555)">%s</div><div style="font-size:24px;font-weight:600">%s</div>`+
+			`<div style="font-size:12px;color:var(--jp-content-font-color2,#666)">%s</div></div>`+"\n",
 			html.EscapeString(c.name), html.EscapeString(c.value), html.EscapeString(c.note))
 	}
 	b.WriteString("</div>\n")
 	writeReading(&b, o.Reading)
 	if o.Link != "" {
-		fmt.Fprintf(&b, `<div style="font-size:12px;color:#555">link: <code>%s</code></div>`+"\n", html.EscapeString(o.Link))
+		fmt.Fprintf(&b, `<div style="font-size:12px;color:var(--jp-content-font-color2,#555)">link: <code>%s</code></div>`+"\n", html.EscapeString(o.Link))
 	}
 	b.WriteString("</div>\n")
 	return b.String()
@@ -72,7 +72,8 @@ func writeReading(b *strings.Builder, lines []string) {
 }
 
 // MetricsAtK draws P@k, R@k, MRR@k and nDCG@k over k = 1..N (o.SweepK) with the outcome's k
-// marked by a dashed line.
+// marked by a dashed line. k is whole, so each value is a point joined to the next by a step
+// (the value holds until the next k), never a slope between two depths that do not exist.
 func MetricsAtK(o lab.Outcome) string {
 	s := o.State
 	return sweepChart(fmt.Sprintf("Metrics at k = 1..%d", len(o.SweepK)),
@@ -119,8 +120,9 @@ func sweepChart(title, sub string, ax sweepAxis, sweep []lab.Metrics, names []st
 	return render(c, title, 380)
 }
 
-// addMetricLines adds one line per named metric ("P", "R", "MRR", "nDCG", named name+suffix in
-// the legend) over x(m), and the mark line at markX on the first of them.
+// addMetricLines adds one series per named metric ("P", "R", "MRR", "nDCG", named name+suffix in
+// the legend) over the whole numbers x(m): points joined by steps (step "end": the value at x
+// holds until the next x), and the mark line at markX on the first of them.
 func addMetricLines(c *gc.Line, sweep []lab.Metrics, x func(lab.Metrics) int, names []string, suffix string, markX int, markLabel string) {
 	for i, name := range names {
 		idx, value := metricIndex(name)
@@ -131,7 +133,7 @@ func addMetricLines(c *gc.Line, sweep []lab.Metrics, x func(lab.Metrics) int, na
 		legend := name + suffix
 		color := metricColors[idx]
 		c.AddSeries(legend, data,
-			gc.WithLineChartOpts(opts.LineChart{Symbol: "circle", SymbolSize: 6}),
+			gc.WithLineChartOpts(opts.LineChart{Symbol: "circle", SymbolSize: 6, Step: "end"}),
 			gc.WithItemStyleOpts(opts.ItemStyle{Color: color}),
 			gc.WithLineStyleOpts(opts.LineStyle{Color: color, Width: 2.2}),
 			seriesOpts(func(ss *gc.SingleSeries) {

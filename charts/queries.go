@@ -2,13 +2,14 @@ package charts
 
 import (
 	"fmt"
-	"github.com/ranklab/ranklab/eval"
 	"slices"
 	"strconv"
 	"strings"
 
 	gc "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/words"
 )
 
 // maxLabelledQueries is the number of queries up to which bar charts label each bar with its
@@ -55,7 +56,8 @@ func QueryTable(r eval.Result) string {
 			notes = append(notes, fmt.Sprintf("%d %s: %s", len(l.ids), l.what, strings.Join(l.ids, ", ")))
 		}
 	}
-	return Table(fmt.Sprintf("%d queries, %d measures", len(r.Queries), len(r.Measures)), header, rows, notes...)
+	return Table(fmt.Sprintf("%d %s, %d %s", len(r.Queries), words.Plural(len(r.Queries), "query", "queries"),
+		len(r.Measures), words.Plural(len(r.Measures), "measure", "measures")), header, rows, notes...)
 }
 
 // column returns the position of m in r.Measures, or an error naming the evaluated measures

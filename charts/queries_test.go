@@ -40,10 +40,16 @@ func TestQueryTable(t *testing.T) {
 		">0.6000<", ">3<",
 		"1 qrels queries without a ranking in the run (missing): &lt;m&gt;",
 		"1 run queries absent from the qrels (ignored): i&amp;1",
+		fmt.Sprintf(">%d queries, %d measures</caption>", len(a.Queries), len(a.Measures)),
 	} {
 		if !strings.Contains(tab, want) {
 			t.Errorf("table lacks %q", want)
 		}
+	}
+	one := a
+	one.Measures = a.Measures[:1]
+	if cap := QueryTable(one); !strings.Contains(cap, ", 1 measure</caption>") {
+		t.Errorf("one measure: caption is not singular: %.300s", cap)
 	}
 	// Rows: header, all, then the queries in the result's order.
 	if i, j := strings.Index(tab, ">q1<"), strings.Index(tab, ">q2<"); i < 0 || j < i {

@@ -44,7 +44,9 @@ func Ranking(o lab.Outcome) string {
 		gc.WithXAxisOpts(opts.XAxis{Type: "category", Name: "rank", NameLocation: "middle", NameGap: nameGap(n),
 			AxisLabel: &opts.AxisLabel{Interval: "auto"}}),
 		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, NameLocation: "middle", NameGap: 44,
-			Min: 0, Max: headroom(o.Items), AxisLabel: &opts.AxisLabel{ShowMaxLabel: opts.Bool(false)}}),
+			Min: 0, Max: headroom(o.Items), AxisLabel: &opts.AxisLabel{ShowMaxLabel: opts.Bool(false)},
+			// not on 0 of the hidden value axis of the rerank line (it would cross the first bar)
+			AxisLine: &opts.AxisLine{OnZero: opts.Bool(false)}}),
 	)
 	b.SetXAxis(cats)
 	for g := 0; g <= lab.MaxGrade; g++ {
@@ -62,11 +64,6 @@ func Ranking(o lab.Outcome) string {
 			seriesOpts(func(ss *gc.SingleSeries) {
 				if g == 0 {
 					ss.MarkAreas = topKArea(cats, s.K)
-					if s.Rerank > 0 && s.Rerank < n {
-						// Between the bars of ranks Rerank and Rerank+1 (category indexes are 0-based).
-						ss.MarkLines = markLineX(float64(s.Rerank)-0.5, fmt.Sprintf("reranked: ranks 1–%d", s.Rerank))
-						ss.MarkLines.Label.Position = "insideEndTop"
-					}
 				}
 			}))
 	}
@@ -85,7 +82,33 @@ func Ranking(o lab.Outcome) string {
 			ss.Data = relevantMarks(marks)
 		}))
 	b.Overlap(sc)
+	if s.Rerank > 0 && s.Rerank < n {
+		b.ExtendXAxis(opts.XAxis{Type: "value", Show: opts.Bool(false), Min: -0.5, Max: float64(n) - 0.5})
+		b.Overlap(rerankBoundary(s.Rerank))
+		legend := []string{}
+		for g := 0; g <= lab.MaxGrade; g++ {
+			legend = append(legend, "grade "+strconv.Itoa(g))
+		}
+		b.SetGlobalOptions(gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "52", Left: "8",
+			Data: append(legend, fmt.Sprintf("grade ≥ %d (relevant)", s.MinGrade))}))
+	}
 	return render(b, title, 400)
+}
+
+// rerankBoundary is the dashed line that ends the reranked prefix, between the bars of ranks
+// rerank and rerank+1. A category axis puts a mark line at a whole category (9.5 lands on the
+// bar of rank 11), so the line sits on a second, hidden value axis spanning -0.5..n-0.5, on
+// which the bar of category index i is centred at i and the gap after rank r (index r-1) is at
+// r-0.5. The series has no data and is left out of the legend.
+func rerankBoundary(rerank int) *gc.Line {
+	l := gc.NewLine()
+	l.AddSeries("reranked prefix", nil,
+		gc.WithLineChartOpts(opts.LineChart{XAxisIndex: 1}),
+		seriesOpts(func(ss *gc.SingleSeries) {
+			ss.MarkLines = markLineX(float64(rerank)-0.5, fmt.Sprintf("reranked: ranks 1–%d", rerank))
+			ss.MarkLines.Label.Position = "insideEndTop"
+		}))
+	return l
 }
 
 // headroom is the y-axis top: the largest first-stage score plus 30% (for the markers and

@@ -138,16 +138,42 @@ type Comparison struct {
 	PTHolm, PTBonferroni       float64 // PT adjusted over all comparisons of the report
 	PPerm                      float64 // randomization test p, (c+1)/(N+1)
 	PPermHolm, PPermBonferroni float64 // PPerm adjusted over all comparisons of the report
+
+	// Refused says why this comparison is not a result (a run failed the preflight, see
+	// Report.Refuse): it is then never called significant. "" for a comparison that stands.
+	Refused string
 }
 
 // TieTolerance is the largest |difference| counted as a tie in win/tie/loss.
 const TieTolerance = 1e-9
 
-// SignificantT reports whether the Holm-adjusted t-test p is at most alpha.
-func (c Comparison) SignificantT(alpha float64) bool { return c.PTHolm <= alpha }
+// SignificantT reports whether the Holm-adjusted t-test p is at most alpha, for a comparison
+// that was not refused.
+func (c Comparison) SignificantT(alpha float64) bool { return c.Refused == "" && c.PTHolm <= alpha }
 
-// SignificantPerm reports whether the Holm-adjusted randomization p is at most alpha.
-func (c Comparison) SignificantPerm(alpha float64) bool { return c.PPermHolm <= alpha }
+// SignificantPerm reports whether the Holm-adjusted randomization p is at most alpha, for a
+// comparison that was not refused.
+func (c Comparison) SignificantPerm(alpha float64) bool {
+	return c.Refused == "" && c.PPermHolm <= alpha
+}
+
+// Refuse marks run (an index into Runs) as not a result, for reason (a run that ranks nothing,
+// shares no query or no judged doc with the qrels, or that fails the preflight of package check
+// otherwise): no comparison involving it is called significant, whatever its p-values, and a
+// note says why. Refusing the baseline (0) refuses every comparison. The values and p-values
+// are kept, so a reader can still see them.
+func (r *Report) Refuse(run int, reason string) {
+	for k := range r.Comparisons {
+		if run == 0 || r.Comparisons[k].Run == run {
+			r.Comparisons[k].Refused = reason
+		}
+	}
+	what := "no difference from it"
+	if run == 0 {
+		what = "as the baseline, no difference"
+	}
+	r.Notes = append(r.Notes, fmt.Sprintf("run %q is not a result (%s): %s is called significant", r.Runs[run].Name, reason, what))
+}
 
 // Report is a complete comparison; every format (Text, Markdown, LaTeX, CSV, JSON, and the
 // charts package's CompareTable, CompareMeans and CompareDiff) prints these values and computes

@@ -10,7 +10,7 @@ import (
 // csvHeader is the header row of CSV.
 var csvHeader = []string{"run", "is_baseline", "measure", "queries", "mean", "mean_ci_low", "mean_ci_high",
 	"scored_zero", "diff", "diff_ci_low", "diff_ci_high", "wins", "ties", "losses", "effect_size",
-	"t", "p_t", "p_t_holm", "p_t_bonferroni", "p_perm", "p_perm_holm", "p_perm_bonferroni"}
+	"t", "p_t", "p_t_holm", "p_t_bonferroni", "p_perm", "p_perm_holm", "p_perm_bonferroni", "refused"}
 
 // csvFloat prints full precision (shortest round-trip form); NaN (not computed) as an empty
 // field, ±Inf as +Inf/-Inf.
@@ -22,7 +22,8 @@ func csvFloat(v float64) string {
 }
 
 // CSV returns one row per run and measure (baseline rows first, then run-major), with the
-// columns of csvHeader. The baseline's comparison fields are empty, as are tests not run.
+// columns of csvHeader. The baseline's comparison fields are empty, as are tests not run;
+// "refused" says why a comparison is not a result (Report.Refuse), empty when it stands.
 func (r Report) CSV() string {
 	var b strings.Builder
 	w := csv.NewWriter(&b)
@@ -39,7 +40,7 @@ func (r Report) CSV() string {
 				row = append(row, csvFloat(c.Diff), csvFloat(c.CILow), csvFloat(c.CIHigh),
 					strconv.Itoa(c.Wins), strconv.Itoa(c.Ties), strconv.Itoa(c.Losses), csvFloat(c.EffectSize),
 					csvFloat(c.T), csvFloat(c.PT), csvFloat(c.PTHolm), csvFloat(c.PTBonferroni),
-					csvFloat(c.PPerm), csvFloat(c.PPermHolm), csvFloat(c.PPermBonferroni))
+					csvFloat(c.PPerm), csvFloat(c.PPermHolm), csvFloat(c.PPermBonferroni), c.Refused)
 			}
 			w.Write(row)
 		}

@@ -45,6 +45,7 @@ type jsonComparison struct {
 	PPermBonferroni jsonNum    `json:"p_perm_bonferroni"`
 	SignificantT    bool       `json:"significant_t"`
 	SignificantPerm bool       `json:"significant_perm"`
+	Refused         string     `json:"refused,omitempty"`
 	Diffs           []jsonNum  `json:"diffs"`
 }
 
@@ -96,7 +97,7 @@ func (r Report) JSON() string {
 			T: jsonNum(c.T), PT: jsonNum(c.PT), PTHolm: jsonNum(c.PTHolm), PTBonferroni: jsonNum(c.PTBonferroni),
 			PPerm: jsonNum(c.PPerm), PPermHolm: jsonNum(c.PPermHolm), PPermBonferroni: jsonNum(c.PPermBonferroni),
 			SignificantT: c.SignificantT(o.Alpha), SignificantPerm: c.SignificantPerm(o.Alpha),
-			Diffs: nums(c.Diffs),
+			Refused: c.Refused, Diffs: nums(c.Diffs),
 		})
 	}
 	js, err := json.MarshalIndent(out, "", "  ")

@@ -183,7 +183,7 @@ func WriteTrecEval(w io.Writer, r Result, perQuery bool, digits int) error {
 	if perQuery {
 		for i, q := range r.Queries {
 			for k, m := range order {
-				if m.Name == nameNumQ {
+				if m.Name == NameNumQ {
 					continue
 				}
 				line(names[k], q, m, r.Values[i][cols[k]])

@@ -35,62 +35,62 @@ type Measure struct {
 
 // Measure names, as ir_measures spells them.
 const (
-	nameP         = "P"
-	nameR         = "R"
-	nameRR        = "RR"
-	nameAP        = "AP"
-	nameNDCG      = "nDCG"
-	nameRprec     = "Rprec"
-	nameBpref     = "Bpref"
-	nameSuccess   = "Success"
-	nameJudged    = "Judged"
-	nameNumQ      = "NumQ"
-	nameNumRet    = "NumRet"
-	nameNumRel    = "NumRel"
-	nameNumRelRet = "NumRelRet"
+	NameP         = "P"
+	NameR         = "R"
+	NameRR        = "RR"
+	NameAP        = "AP"
+	NameNDCG      = "nDCG"
+	NameRprec     = "Rprec"
+	NameBpref     = "Bpref"
+	NameSuccess   = "Success"
+	NameJudged    = "Judged"
+	NameNumQ      = "NumQ"
+	NameNumRet    = "NumRet"
+	NameNumRel    = "NumRel"
+	NameNumRelRet = "NumRelRet"
 )
 
 // P returns precision at k (trec_eval's P_k).
-func P(k int) Measure { return Measure{Name: nameP, Cutoff: k} }
+func P(k int) Measure { return Measure{Name: NameP, Cutoff: k} }
 
 // Recall returns recall at k (trec_eval's recall_k, ir_measures' R@k).
-func Recall(k int) Measure { return Measure{Name: nameR, Cutoff: k} }
+func Recall(k int) Measure { return Measure{Name: NameR, Cutoff: k} }
 
 // RR returns the reciprocal rank over the whole ranking (trec_eval's recip_rank).
-func RR() Measure { return Measure{Name: nameRR} }
+func RR() Measure { return Measure{Name: NameRR} }
 
 // RRAt returns the reciprocal rank cut at k (MRR@k): 0 when no relevant doc is in the top k.
-func RRAt(k int) Measure { return Measure{Name: nameRR, Cutoff: k} }
+func RRAt(k int) Measure { return Measure{Name: NameRR, Cutoff: k} }
 
 // AP returns average precision over the whole ranking (trec_eval's map).
-func AP() Measure { return Measure{Name: nameAP} }
+func AP() Measure { return Measure{Name: NameAP} }
 
 // APAt returns average precision cut at k (trec_eval's map_cut_k).
-func APAt(k int) Measure { return Measure{Name: nameAP, Cutoff: k} }
+func APAt(k int) Measure { return Measure{Name: NameAP, Cutoff: k} }
 
 // NDCG returns nDCG at k with linear gain (trec_eval's ndcg_cut_k; k = 0 is trec_eval's ndcg).
-func NDCG(k int) Measure { return Measure{Name: nameNDCG, Cutoff: k} }
+func NDCG(k int) Measure { return Measure{Name: NameNDCG, Cutoff: k} }
 
 // NDCGExp returns nDCG at k with exponential gain 2^grade-1 (ir_measures' nDCG(dcg=exp-log2)@k).
-func NDCGExp(k int) Measure { return Measure{Name: nameNDCG, Cutoff: k, Exp: true} }
+func NDCGExp(k int) Measure { return Measure{Name: NameNDCG, Cutoff: k, Exp: true} }
 
 // Rprec returns R-precision.
-func Rprec() Measure { return Measure{Name: nameRprec} }
+func Rprec() Measure { return Measure{Name: NameRprec} }
 
 // Bpref returns trec_eval's bpref.
-func Bpref() Measure { return Measure{Name: nameBpref} }
+func Bpref() Measure { return Measure{Name: NameBpref} }
 
 // Success returns success at k (trec_eval's success_k).
-func Success(k int) Measure { return Measure{Name: nameSuccess, Cutoff: k} }
+func Success(k int) Measure { return Measure{Name: NameSuccess, Cutoff: k} }
 
 // Judged returns the share of the top k docs that the qrels list (ir_measures' Judged@k).
-func Judged(k int) Measure { return Measure{Name: nameJudged, Cutoff: k} }
+func Judged(k int) Measure { return Measure{Name: NameJudged, Cutoff: k} }
 
 // NumQ, NumRet, NumRel and NumRelRet return the count measures.
-func NumQ() Measure      { return Measure{Name: nameNumQ} }
-func NumRet() Measure    { return Measure{Name: nameNumRet} }
-func NumRel() Measure    { return Measure{Name: nameNumRel} }
-func NumRelRet() Measure { return Measure{Name: nameNumRelRet} }
+func NumQ() Measure      { return Measure{Name: NameNumQ} }
+func NumRet() Measure    { return Measure{Name: NameNumRet} }
+func NumRel() Measure    { return Measure{Name: NameNumRel} }
+func NumRelRet() Measure { return Measure{Name: NameNumRelRet} }
 
 // WithRel returns m with the minimum relevant grade set to level (ir_measures' rel=level).
 func (m Measure) WithRel(level int) Measure {
@@ -102,7 +102,7 @@ func (m Measure) WithRel(level int) Measure {
 // counts as integers and its "all" line holds their sum, not their mean.
 func (m Measure) IsCount() bool {
 	switch m.Name {
-	case nameNumQ, nameNumRet, nameNumRel, nameNumRelRet:
+	case NameNumQ, NameNumRet, NameNumRel, NameNumRelRet:
 		return true
 	}
 	return false
@@ -111,7 +111,7 @@ func (m Measure) IsCount() bool {
 // usesRel reports whether the relevance level changes m.
 func (m Measure) usesRel() bool {
 	switch m.Name {
-	case nameNDCG, nameJudged, nameNumQ, nameNumRet:
+	case NameNDCG, NameJudged, NameNumQ, NameNumRet:
 		return false
 	}
 	return true
@@ -120,15 +120,15 @@ func (m Measure) usesRel() bool {
 // Validate reports whether m is a measure Compute knows, with parameters it accepts.
 func (m Measure) Validate() error {
 	switch m.Name {
-	case nameP, nameSuccess, nameJudged:
+	case NameP, NameSuccess, NameJudged:
 		if m.Cutoff <= 0 {
 			return fmt.Errorf("measure %s needs a positive cutoff (%s@k)", m.Name, m.Name)
 		}
-	case nameR, nameRR, nameAP, nameNDCG:
+	case NameR, NameRR, NameAP, NameNDCG:
 		if m.Cutoff < 0 {
 			return fmt.Errorf("measure %s: cutoff %d is negative", m.Name, m.Cutoff)
 		}
-	case nameRprec, nameBpref, nameNumQ, nameNumRet, nameNumRel, nameNumRelRet:
+	case NameRprec, NameBpref, NameNumQ, NameNumRet, NameNumRel, NameNumRelRet:
 		if m.Cutoff != 0 {
 			return fmt.Errorf("measure %s takes no cutoff", m.Name)
 		}
@@ -141,7 +141,7 @@ func (m Measure) Validate() error {
 	if m.Rel != 0 && !m.usesRel() {
 		return fmt.Errorf("measure %s takes no rel= (it does not use a relevance level)", m.Name)
 	}
-	if m.Exp && m.Name != nameNDCG {
+	if m.Exp && m.Name != NameNDCG {
 		return fmt.Errorf("measure %s takes no dcg= (only nDCG does)", m.Name)
 	}
 	return nil
@@ -201,12 +201,12 @@ func (m Measure) Compute(ranked, judged []int) float64 {
 		return c
 	}
 	switch m.Name {
-	case nameP:
+	case NameP:
 		if m.Cutoff <= 0 {
 			break
 		}
 		return float64(countRel(top)) / float64(m.Cutoff)
-	case nameR:
+	case NameR:
 		if m.Cutoff < 0 {
 			break
 		}
@@ -215,7 +215,7 @@ func (m Measure) Compute(ranked, judged []int) float64 {
 			return 0
 		}
 		return float64(countRel(top)) / float64(R)
-	case nameRR:
+	case NameRR:
 		if m.Cutoff < 0 {
 			break
 		}
@@ -225,7 +225,7 @@ func (m Measure) Compute(ranked, judged []int) float64 {
 			}
 		}
 		return 0
-	case nameAP:
+	case NameAP:
 		if m.Cutoff < 0 {
 			break
 		}
@@ -241,20 +241,20 @@ func (m Measure) Compute(ranked, judged []int) float64 {
 			}
 		}
 		return sum / float64(R)
-	case nameNDCG:
+	case NameNDCG:
 		if m.Cutoff < 0 {
 			break
 		}
 		return ndcg(ranked[:top], judged, m.Cutoff, m.Exp)
-	case nameRprec:
+	case NameRprec:
 		R := numRel()
 		if R == 0 {
 			return 0
 		}
 		return float64(countRel(min(R, n))) / float64(R)
-	case nameBpref:
+	case NameBpref:
 		return bpref(ranked, judged, L)
-	case nameSuccess:
+	case NameSuccess:
 		if m.Cutoff <= 0 {
 			break
 		}
@@ -262,7 +262,7 @@ func (m Measure) Compute(ranked, judged []int) float64 {
 			return 1
 		}
 		return 0
-	case nameJudged:
+	case NameJudged:
 		if m.Cutoff <= 0 {
 			break
 		}
@@ -273,13 +273,13 @@ func (m Measure) Compute(ranked, judged []int) float64 {
 			}
 		}
 		return float64(c) / float64(m.Cutoff)
-	case nameNumQ:
+	case NameNumQ:
 		return 1
-	case nameNumRet:
+	case NameNumRet:
 		return float64(n)
-	case nameNumRel:
+	case NameNumRel:
 		return float64(numRel())
-	case nameNumRelRet:
+	case NameNumRelRet:
 		return float64(countRel(n))
 	}
 	panic(fmt.Sprintf("lab: Compute on invalid measure %#v", m))

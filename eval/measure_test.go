@@ -78,7 +78,7 @@ func TestComputeEdges(t *testing.T) {
 		ranked := []int{0, u, -1, 0}
 		judged := []int{0, -1, 0}
 		for _, m := range all {
-			if m.Name == nameJudged {
+			if m.Name == NameJudged {
 				continue // not a relevance measure: 3 of the 4 are judged
 			}
 			if got := m.Compute(ranked, judged); got != 0 {
@@ -90,7 +90,7 @@ func TestComputeEdges(t *testing.T) {
 		judged := []int{1, 2}
 		for _, m := range all {
 			want := 0.0
-			if m.Name == nameNumRel {
+			if m.Name == NameNumRel {
 				want = 2
 			}
 			if got := m.Compute(nil, judged); got != want {

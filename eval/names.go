@@ -38,10 +38,10 @@ const acceptedNames = `accepted: ir_measures names P@k, R@k, R, RR, RR@k, AP, AP
 
 // irNames maps the accepted ir_measures names (and a few aliases) to Measure names.
 var irNames = map[string]string{
-	"P": nameP, "R": nameR, "Recall": nameR, "RR": nameRR, "MRR": nameRR, "AP": nameAP, "MAP": nameAP,
-	"nDCG": nameNDCG, "NDCG": nameNDCG, "Rprec": nameRprec, "RPrec": nameRprec, "Bpref": nameBpref,
-	"BPref": nameBpref, "Success": nameSuccess, "Judged": nameJudged, "NumQ": nameNumQ,
-	"NumRet": nameNumRet, "NumRel": nameNumRel, "NumRelRet": nameNumRelRet,
+	"P": NameP, "R": NameR, "Recall": NameR, "RR": NameRR, "MRR": NameRR, "AP": NameAP, "MAP": NameAP,
+	"nDCG": NameNDCG, "NDCG": NameNDCG, "Rprec": NameRprec, "RPrec": NameRprec, "Bpref": NameBpref,
+	"BPref": NameBpref, "Success": NameSuccess, "Judged": NameJudged, "NumQ": NameNumQ,
+	"NumRet": NameNumRet, "NumRel": NameNumRel, "NumRelRet": NameNumRelRet,
 }
 
 // ParseMeasure parses one measure in ir_measures' grammar
@@ -113,8 +113,8 @@ func ParseMeasure(name string) (Measure, error) {
 			}
 		}
 	}
-	if m.Name == nameNumRet && m.Rel != 0 {
-		m.Name = nameNumRelRet
+	if m.Name == NameNumRet && m.Rel != 0 {
+		m.Name = NameNumRelRet
 	}
 	if err := m.Validate(); err != nil {
 		return Measure{}, fmt.Errorf("measure %q: %v", name, err)
@@ -136,20 +136,20 @@ type trecMeasure struct {
 
 // trecMeasures lists the trec_eval measures ranklab computes, in trec_eval's output order.
 var trecMeasures = []trecMeasure{
-	{"num_q", nameNumQ, false, nil, 1},
-	{"num_ret", nameNumRet, false, nil, 2},
-	{"num_rel", nameNumRel, false, nil, 3},
-	{"num_rel_ret", nameNumRelRet, false, nil, 4},
-	{"map", nameAP, false, nil, 5},
-	{"Rprec", nameRprec, false, nil, 7},
-	{"bpref", nameBpref, false, nil, 8},
-	{"recip_rank", nameRR, false, nil, 9},
-	{"P", nameP, true, trecDefaultCutoffs, 11},
-	{"recall", nameR, true, trecDefaultCutoffs, 13},
-	{"ndcg", nameNDCG, false, nil, 23},
-	{"ndcg_cut", nameNDCG, true, trecDefaultCutoffs, 26},
-	{"map_cut", nameAP, true, trecDefaultCutoffs, 27},
-	{"success", nameSuccess, true, []int{1, 5, 10}, 29},
+	{"num_q", NameNumQ, false, nil, 1},
+	{"num_ret", NameNumRet, false, nil, 2},
+	{"num_rel", NameNumRel, false, nil, 3},
+	{"num_rel_ret", NameNumRelRet, false, nil, 4},
+	{"map", NameAP, false, nil, 5},
+	{"Rprec", NameRprec, false, nil, 7},
+	{"bpref", NameBpref, false, nil, 8},
+	{"recip_rank", NameRR, false, nil, 9},
+	{"P", NameP, true, trecDefaultCutoffs, 11},
+	{"recall", NameR, true, trecDefaultCutoffs, 13},
+	{"ndcg", NameNDCG, false, nil, 23},
+	{"ndcg_cut", NameNDCG, true, trecDefaultCutoffs, 26},
+	{"map_cut", NameAP, true, trecDefaultCutoffs, 27},
+	{"success", NameSuccess, true, []int{1, 5, 10}, 29},
 }
 
 // trecInfo returns the trec_eval measure m is, if any: trec_eval has no rel= per measure, no

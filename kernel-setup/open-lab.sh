@@ -1,24 +1,83 @@
 #!/usr/bin/env bash
-# Opens notebooks/00_lab.ipynb in the Jupyter front-end that setup.sh chose (JupyterLab where pip
-# installed it, else the classic Notebook). Extra arguments go to Jupyter, e.g. --port=9999
-# or --no-browser. Run `bash kernel-setup/setup.sh` first (`make lab` does both).
+# Serves the notebooks and opens notebooks/00_lab.ipynb itself in JupyterLab (the Jupyter that
+# kernel-setup/setup.sh chose: JupyterLab from pip, else Debian's classic Notebook). The URL,
+# with its token, is printed alone on its own line; where no browser is found it says so and
+# that URL is the way in. Ctrl-C stops the server (and every kernel it started).
+# Extra arguments go to Jupyter. Environment: RANKLAB_PORT (default: 8888 or the next free
+# port), RANKLAB_NO_BROWSER=1 (print the URL only), RANKLAB_NOTEBOOK (default 00_lab.ipynb).
+# Run `bash kernel-setup/setup.sh` first (`make lab` does both).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+say() { printf '\033[1m[open-lab]\033[0m %s\n' "$*"; }
 die() { printf '\033[1;31m[open-lab] error:\033[0m %s\n' "$*" >&2; exit 1; }
 
 J=$(cat "$here/.jupyter-path" 2>/dev/null || true)
 [ -n "$J" ] && [ -x "$J" ] || die "no Jupyter recorded in kernel-setup/.jupyter-path: run 'bash kernel-setup/setup.sh' first"
-"$J" kernelspec list 2>/dev/null | grep '^ *gonb ' >/dev/null || die "the GoNB kernel is not registered for $J: run 'bash kernel-setup/setup.sh'"
+nb=${RANKLAB_NOTEBOOK:-00_lab.ipynb}
+[ -f "$root/notebooks/$nb" ] || die "notebooks/$nb is missing"
 export PATH="$(go env GOPATH)/bin:$PATH"
-[ -f "$root/notebooks/00_lab.ipynb" ] || die "notebooks/00_lab.ipynb is missing"
+py=$(dirname "$J")/python; [ -x "$py" ] || py=python3
+
+# A free port, the token, and the URL of the notebook itself (not the file list).
+port=${RANKLAB_PORT:-$("$py" - <<'PY'
+import socket
+for p in range(8888, 8988):
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p)); print(p); break
+    except OSError:
+        pass
+    finally:
+        s.close()
+PY
+)}
+[ -n "$port" ] || die "no free port between 8888 and 8987 (set RANKLAB_PORT)"
+token=$("$py" -c 'import secrets; print(secrets.token_hex(24))')
 
 # The server's root is notebooks/, so every kernel starts there and ${GONB_DIR}/.. is the repository.
-args=(--notebook-dir="$root/notebooks")
+args=(--no-browser --ip=127.0.0.1 --port="$port" --notebook-dir="$root/notebooks")
 [ "$(id -u)" = 0 ] && args+=(--allow-root)
-if "$J" lab --version >/dev/null 2>&1; then
-  printf '\033[1m[open-lab]\033[0m JupyterLab %s: opening 00_lab.ipynb (Ctrl-C twice to stop)\n' "$("$J" lab --version)"
-  exec "$J" lab "${args[@]}" "$@" "$root/notebooks/00_lab.ipynb"
+bindir=$(dirname "$J")
+if [ -x "$bindir/jupyter-lab" ]; then
+  front="JupyterLab $("$py" -c 'from importlib.metadata import version; print(version("jupyterlab"))' 2>/dev/null || echo 4)"
+  cmd=(lab --ServerApp.port_retries=0 --IdentityProvider.token="$token")
+  url="http://127.0.0.1:$port/lab/tree/$nb?token=$token"
+else
+  front="Jupyter Notebook (classic; Debian's fallback)"
+  cmd=(notebook --NotebookApp.port_retries=0 --NotebookApp.token="$token")
+  url="http://127.0.0.1:$port/notebooks/$nb?token=$token"
 fi
-printf '\033[1m[open-lab]\033[0m Jupyter Notebook %s: opening 00_lab.ipynb (Ctrl-C twice to stop)\n' "$("$J" notebook --version)"
-exec "$J" notebook "${args[@]}" "$@" "$root/notebooks/00_lab.ipynb"
+
+say "$front serving notebooks/ on port $port (Ctrl-C to stop)"
+"$J" "${cmd[@]}" "${args[@]}" "$@" &
+server=$!
+stop() { kill -INT "$server" 2>/dev/null; sleep 0.5; kill -INT "$server" 2>/dev/null; wait "$server" 2>/dev/null; exit 0; }
+trap stop INT TERM
+for _ in $(seq 1 300); do
+  curl -fsS -o /dev/null "http://127.0.0.1:$port/api/status?token=$token" 2>/dev/null && break
+  kill -0 "$server" 2>/dev/null || die "the server exited (see its messages above)"
+  sleep 0.1
+done
+
+# A browser: $BROWSER, else what Python's webbrowser module finds (xdg-open, a desktop browser
+# when there is a display, a text browser otherwise).
+opened=0
+if [ "${RANKLAB_NO_BROWSER:-0}" != 1 ]; then
+  if "$py" - "$url" <<'PY' 2>/dev/null
+import sys, webbrowser
+try:
+    b = webbrowser.get()
+except webbrowser.Error:
+    sys.exit(1)
+sys.exit(0 if b.open(sys.argv[1], new=2) else 1)
+PY
+  then opened=1; fi
+fi
+if [ "$opened" = 1 ]; then
+  say "opened $nb in your browser; the same address:"
+else
+  say "no web browser found here: open $nb at this address:"
+fi
+printf '%s\n' "$url"
+wait "$server"

@@ -2,17 +2,21 @@
 # Installs what the notebooks need and registers the GoNB kernel. Safe to run again: each step
 # checks first and only does what is missing.
 #
-#   bash kernel-setup/setup.sh        # GoNB, goimports, a Jupyter front-end, the kernel spec
-#   bash kernel-setup/setup.sh --ci   # the same with Debian's Jupyter (nbconvert + classic Notebook)
-#                                     # plus Chromium, fonts, python3-scipy and playwright-core
-#                                     # (scripts/node_modules) for the browser checks of `make test`
+#   bash kernel-setup/setup.sh        # GoNB, goimports, JupyterLab (pip), the kernel spec
+#   bash kernel-setup/setup.sh --ci   # the same plus Chromium, fonts, python3-scipy, gcc, Debian's
+#                                     # classic Notebook and playwright-core (scripts/node_modules):
+#                                     # what `make test` needs
 #
-# Works as root on Debian 12 (apt-get) and as a normal user: with sudo for Debian packages, or
-# with pip reaching an index for JupyterLab (installed into a virtual environment, so Debian's
-# "externally managed" Python is left alone). Environment:
-#   RANKLAB_VENV   where JupyterLab goes (default ~/.local/share/ranklab/jupyter-venv)
-#   RANKLAB_NO_PIP=1  skip pip and use Debian's Jupyter packages
-# The Jupyter command it chose is written to kernel-setup/.jupyter-path for open-lab.sh.
+# JupyterLab 4, Notebook 7 and nbconvert 7 come from pip, into a virtual environment
+# (requirements.txt; constraints.txt pins the rest), so Debian's "externally managed" Python is
+# left alone. Only where pip reaches no package index: Debian's classic Notebook and nbconvert.
+# A second run finds everything in place in a few seconds, without touching the network.
+# Works as root on Debian 12 (apt-get) and as a normal user (sudo for Debian packages).
+# Environment:
+#   RANKLAB_VENV        where the Jupyter environment goes (default ~/.local/share/ranklab/jupyter-venv)
+#   RANKLAB_NO_PIP=1    skip pip and use Debian's Jupyter packages
+#   RANKLAB_RETRY_PIP=1 try pip again after an earlier run fell back to Debian's packages
+# The Jupyter command it chose is written to kernel-setup/.jupyter-path (open-lab.sh, the checks).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -24,7 +28,7 @@ ci=0
 for a in "$@"; do
   case $a in
     --ci) ci=1 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument $a (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -83,57 +87,118 @@ else
 fi
 
 # --- 2. A Jupyter front-end ----------------------------------------------------------------
-# JupyterLab through pip where an index answers (into a virtual environment), else Debian's
-# classic Notebook. CI always uses Debian's packages: nbconvert executes the notebooks and the
-# classic Notebook server hosts the live-panel browser test.
-pip_reachable() {
-  [ "${RANKLAB_NO_PIP:-0}" = 1 ] && return 1
-  command -v python3 >/dev/null || return 1
-  local d; d=$(mktemp -d)
-  timeout 30 python3 -m pip download --no-deps -q -d "$d" jupyterlab-pygments >/dev/null 2>&1
-  local rc=$?; rm -rf "$d"; return $rc
-}
+# JupyterLab 4 + Notebook 7 + nbconvert 7 through pip into a virtual environment (the versions
+# of requirements.txt, everything they pull in pinned by constraints.txt). A stamp in the
+# environment records what was installed: when it matches, nothing is probed or downloaded.
+# Only when pip reaches no package index: Debian's classic Notebook 6.4 and nbconvert 6.5.
+REQ=$here/requirements.txt
+CON=$here/constraints.txt
+want_stamp=$(cat "$REQ" "$CON" | cksum | cut -d' ' -f1)
+recorded=$(cat "$here/.jupyter-path" 2>/dev/null || true)
 JUPYTER=""
-if [ "$ci" = 0 ] && [ -x "$VENV/bin/jupyter" ] && "$VENV/bin/jupyter" lab --version >/dev/null 2>&1; then
+
+venv_ok() { [ -x "$VENV/bin/jupyter" ] && [ "$(cat "$VENV/.ranklab-stamp" 2>/dev/null)" = "$want_stamp" ]; }
+# versions prints the installed versions without importing Jupyter (a second run stays fast).
+versions() {
+  "$VENV/bin/python" -c 'from importlib.metadata import version as v
+print("JupyterLab %s, Notebook %s, nbconvert %s" % (v("jupyterlab"), v("notebook"), v("nbconvert")))'
+}
+
+# pick_python prints a python3 that can create a virtual environment with pip (pyenv's or
+# Debian's; Debian's needs python3-venv, installed when root or sudo allows).
+pick_python() {
+  local py
+  for py in "$(command -v python3 || true)" /usr/bin/python3; do
+    [ -n "$py" ] && [ -x "$py" ] || continue
+    "$py" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 9))' 2>/dev/null && { echo "$py"; return 0; }
+  done
+  if [ -x /usr/bin/python3 ] && command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || [ -n "$sudo_cmd" ]; }; then
+    apt_install python3-venv >&2 && { echo /usr/bin/python3; return 0; }
+  fi
+  return 1
+}
+pip_reachable() { # $1 = python; one small download, at most 30 s
+  local d rc; d=$(mktemp -d)
+  timeout 30 "$1" -m pip download --no-deps -q -d "$d" jupyterlab-pygments >/dev/null 2>&1
+  rc=$?; rm -rf "$d"; return $rc
+}
+install_venv() { # $1 = python
+  local py=$1 log; log=$(mktemp)
+  say "installing JupyterLab $(grep -o '^jupyterlab==[^ ]*' "$REQ" | cut -d= -f3), Notebook $(grep -o '^notebook==[^ ]*' "$REQ" | cut -d= -f3) and nbconvert with pip into $VENV (about 20 s)"
+  [ -x "$VENV/bin/python" ] || "$py" -m venv "$VENV" >"$log" 2>&1 || { cat "$log" >&2; rm -rf "$VENV"; return 1; }
+  if ! "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$REQ" -c "$CON" >"$log" 2>&1; then
+    # constraints.txt was frozen with Python 3.11; another Python may need other versions of
+    # the dependencies: keep the pins of requirements.txt and let pip choose the rest.
+    say "the pinned set does not install with $("$VENV/bin/python" --version 2>&1); retrying with requirements.txt only"
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$REQ" >"$log" 2>&1 || { cat "$log" >&2; return 1; }
+  fi
+  rm -f "$log"
+  echo "$want_stamp" > "$VENV/.ranklab-stamp"
+}
+
+if [ "${RANKLAB_NO_PIP:-0}" != 1 ] && venv_ok; then
   JUPYTER=$VENV/bin/jupyter
-  ok "JupyterLab $("$JUPYTER" lab --version) in $VENV"
-elif [ "$ci" = 0 ] && command -v jupyter >/dev/null && jupyter lab --version >/dev/null 2>&1; then
-  JUPYTER=$(command -v jupyter)
-  ok "JupyterLab $("$JUPYTER" lab --version) at $JUPYTER"
-elif [ "$ci" = 0 ] && say "checking whether pip reaches a package index (up to 30 s)" && pip_reachable; then
-  say "installing JupyterLab with pip into $VENV"
-  python3 -m venv "$VENV" 2>/dev/null || {
-    rm -rf "$VENV"
-    die "python3 -m venv failed: install python3-venv (apt-get install python3-venv) or set RANKLAB_NO_PIP=1 to use Debian's Jupyter"; }
-  "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-  "$VENV/bin/python" -m pip install -q jupyterlab || die "pip install jupyterlab failed (output above)"
-  JUPYTER=$VENV/bin/jupyter
-  ok "JupyterLab $("$JUPYTER" lab --version) in $VENV"
+  ok "$(versions) in $VENV"
+elif [ "${RANKLAB_NO_PIP:-0}" != 1 ] && [ "$recorded" = /usr/bin/jupyter ] && [ -x /usr/bin/jupyter ] && [ "${RANKLAB_RETRY_PIP:-0}" != 1 ]; then
+  # An earlier run found no package index: keep Debian's front-end without probing again.
+  JUPYTER=/usr/bin/jupyter
+  ok "Debian's Jupyter Notebook $("$JUPYTER" notebook --version 2>/dev/null) (pip reached no index last time; RANKLAB_RETRY_PIP=1 tries again)"
 else
-  if [ "$ci" = 1 ]; then say "CI: using Debian's Jupyter packages"
-  else say "pip cannot reach a package index: using Debian's Jupyter packages (classic Notebook)"; fi
-  apt_install jupyter-notebook jupyter-nbconvert jupyter-client python3-nbclient jupyter-nbformat
-  JUPYTER=/usr/bin/jupyter   # not the first python3 on PATH: that one may lack Debian's modules
-  "$JUPYTER" nbconvert --version >/dev/null 2>&1 || die "$JUPYTER nbconvert does not run after installing Debian's packages"
-  ok "Jupyter Notebook $("$JUPYTER" notebook --version 2>/dev/null), nbconvert $("$JUPYTER" nbconvert --version)"
+  py=""
+  if [ "${RANKLAB_NO_PIP:-0}" != 1 ]; then
+    py=$(pick_python) || { py=""; say "no python3 with venv and pip: cannot install JupyterLab with pip"; }
+  fi
+  if [ -n "$py" ] && say "checking that pip reaches a package index (up to 30 s, first run only)" && pip_reachable "$py"; then
+    install_venv "$py" || die "pip could not install JupyterLab into $VENV (output above); RANKLAB_NO_PIP=1 uses Debian's Jupyter instead"
+    JUPYTER=$VENV/bin/jupyter
+    ok "$(versions) in $VENV"
+  else
+    say "pip reaches no package index: falling back to Debian's Jupyter packages (classic Notebook 6.4, nbconvert 6.5)"
+    apt_install jupyter-notebook jupyter-nbconvert jupyter-client python3-nbclient jupyter-nbformat
+    JUPYTER=/usr/bin/jupyter   # not the first python3 on PATH: that one may lack Debian's modules
+    "$JUPYTER" nbconvert --version >/dev/null 2>&1 || die "$JUPYTER nbconvert does not run after installing Debian's packages"
+    ok "Jupyter Notebook $("$JUPYTER" notebook --version 2>/dev/null), nbconvert $("$JUPYTER" nbconvert --version)"
+  fi
+fi
+
+# JupyterLab-side defaults for this environment (overrides.json, read by JupyterLab and
+# Notebook 7; a user's own settings still win): Notebook 7 puts long outputs in a scroll box by
+# default, which would hide most of the live panel (the readings, the ranking, the charts).
+if [ "$JUPYTER" = "$VENV/bin/jupyter" ]; then
+  ov=$VENV/share/jupyter/lab/settings/overrides.json
+  want_ov='{"@jupyter-notebook/notebook-extension:scroll-output": {"autoScrollOutputs": false}}'
+  if [ "$(cat "$ov" 2>/dev/null)" != "$want_ov" ]; then
+    mkdir -p "$(dirname "$ov")" && echo "$want_ov" > "$ov"
+    ok "Notebook 7 shows long outputs whole (autoScrollOutputs off in $ov)"
+  fi
 fi
 
 # --- 3. The GoNB kernel spec ----------------------------------------------------------------
-# Re-registered every time (one second): it records the absolute path of the gonb binary.
-# Without gopls GoNB needs --raw_error (no contextual help, plain error text).
-say "registering the GoNB kernel (kernel spec in ${JUPYTER_DATA_DIR:-~/.local/share/jupyter}/kernels/gonb)"
-args=(--install --force_deps)
-command -v gopls >/dev/null || args+=(--raw_error)
-gonb "${args[@]}" >/dev/null 2>&1 || gonb --install --raw_error --force_deps || die "gonb --install failed (output above)"
-"$JUPYTER" kernelspec list 2>/dev/null | grep '^ *gonb ' >/dev/null \
-  || die "gonb --install ran but '$JUPYTER kernelspec list' does not show gonb (JUPYTER_DATA_DIR=${JUPYTER_DATA_DIR:-unset})"
 # GoNB runs `go` and `goimports` through PATH. Jupyter may be started from a shell whose PATH lacks
 # $GOBIN (a fresh account: "goimports: executable file not found in $PATH"), so the kernel spec
 # puts both folders first; ${PATH} is expanded by jupyter_client (>= 7) when the kernel starts.
-spec=$("$JUPYTER" kernelspec list 2>/dev/null | awk '$1 == "gonb" {print $2}')
-[ -f "$spec/kernel.json" ] || die "cannot find the gonb kernel spec (kernel.json) under '$spec'"
+# Registered again only when the spec does not name this gonb binary and this PATH.
 kpath="$GOBIN:$(dirname "$(command -v go)"):\${PATH}"
-python3 - "$spec/kernel.json" "$kpath" <<'PY' || die "could not set PATH in $spec/kernel.json"
+spec_dir=${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}/kernels/gonb
+spec_current() {
+  [ -f "$spec_dir/kernel.json" ] && python3 - "$spec_dir/kernel.json" "$(command -v gonb)" "$kpath" <<'PY' 2>/dev/null
+import json, sys
+spec = json.load(open(sys.argv[1]))
+sys.exit(0 if spec["argv"][0] == sys.argv[2] and spec.get("env", {}).get("PATH") == sys.argv[3] else 1)
+PY
+}
+if spec_current; then
+  ok "kernel gonb registered ($spec_dir)"
+else
+  say "registering the GoNB kernel (kernel spec in $spec_dir)"
+  args=(--install --force_deps)
+  command -v gopls >/dev/null || args+=(--raw_error)
+  gonb "${args[@]}" >/dev/null 2>&1 || gonb --install --raw_error --force_deps || die "gonb --install failed (output above)"
+  "$JUPYTER" kernelspec list 2>/dev/null | grep '^ *gonb ' >/dev/null \
+    || die "gonb --install ran but '$JUPYTER kernelspec list' does not show gonb (JUPYTER_DATA_DIR=${JUPYTER_DATA_DIR:-unset})"
+  spec=$("$JUPYTER" kernelspec list 2>/dev/null | awk '$1 == "gonb" {print $2}')
+  [ -f "$spec/kernel.json" ] || die "cannot find the gonb kernel spec (kernel.json) under '$spec'"
+  python3 - "$spec/kernel.json" "$kpath" <<'PY' || die "could not set PATH in $spec/kernel.json"
 import json, sys
 path, value = sys.argv[1], sys.argv[2]
 with open(path) as f:
@@ -142,11 +207,31 @@ spec.setdefault("env", {})["PATH"] = value
 with open(path, "w") as f:
     json.dump(spec, f, indent=1)
 PY
-ok "kernel gonb registered for $JUPYTER (kernel PATH starts with $GOBIN)"
+  ok "kernel gonb registered for $JUPYTER (kernel PATH starts with $GOBIN)"
+fi
+
+# --- 3b. Notebooks are committed without outputs --------------------------------------------
+# A git clean filter (scripts/notebook-lint.py --clean, declared in .gitattributes) strips
+# outputs and execution counts on `git add`, so the work tree may keep them. Registered in this
+# clone's config; a linked worktree shares its main clone's config, so it is left to that one.
+if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+  if [ "$(git -C "$root" config --get filter.ranklab-notebook.clean || true)" = "python3 scripts/notebook-lint.py --clean" ]; then
+    ok "git filter ranklab-notebook (strips notebook outputs on git add)"
+  elif [ "$(cd "$root" && git rev-parse --git-dir)" = "$(cd "$root" && git rev-parse --git-common-dir)" ]; then
+    git -C "$root" config filter.ranklab-notebook.clean "python3 scripts/notebook-lint.py --clean"
+    git -C "$root" config filter.ranklab-notebook.required false
+    ok "git filter ranklab-notebook registered (strips notebook outputs on git add)"
+  else
+    say "linked git worktree: register the notebook filter in the main clone with: git config filter.ranklab-notebook.clean 'python3 scripts/notebook-lint.py --clean'"
+  fi
+fi
 
 # --- 4. Browser checks (CI) ----------------------------------------------------------------
 if [ "$ci" = 1 ]; then
-  apt_install chromium fonts-dejavu-core python3-scipy make gcc libc6-dev   # gcc: cgo for go test -race
+  apt_install chromium fonts-dejavu-core python3-scipy make gcc libc6-dev procps   # gcc: cgo for go test -race
+  # Debian's classic Notebook 6.4: the live-panel browser test runs in it too (after JupyterLab
+  # and Notebook 7), since people still open notebooks there.
+  apt_install jupyter-notebook
   command -v npm >/dev/null || apt_install nodejs npm
   # scripts/package.json pins playwright-core (a version that still runs on Debian 12's Node 18).
   want=$(node -p 'require(process.argv[1]).dependencies["playwright-core"]' "$root/scripts/package.json") \
@@ -160,6 +245,10 @@ if [ "$ci" = 1 ]; then
       || die "npm install in scripts/ failed (is the npm registry reachable?)"
     ok "playwright-core $want"
   fi
+  # The peer evaluators the agreement tests run against (pinned in scripts/peers.sh).
+  apt_install python3-venv
+  peers_py=$(bash "$root/scripts/peers.sh" | tail -1) || die "scripts/peers.sh could not install the peer evaluators"
+  ok "peer evaluators in $(dirname "$(dirname "$peers_py")")"
 fi
 
 echo "$JUPYTER" > "$here/.jupyter-path"

@@ -100,6 +100,13 @@ func runLive(s lab.State, opt Options) lab.State {
 	ss.render()
 	gonbui.Sync()
 
+	// A restarted kernel or a stopped server leaves this program orphaned: end it. The watch
+	// lasts until runLive returns, past the loop: a kernel that shuts down may first interrupt the
+	// cell (ending the loop), and the final snapshot's gonbui.Sync then waits for it forever.
+	watch, unwatch := context.WithCancel(context.Background())
+	defer unwatch()
+	go watchParent(watch, os.Getppid(), parentPoll, exitOrphaned)
+
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, opt.Max)
@@ -144,12 +151,12 @@ loop:
 				case "reset":
 					ss.state = lab.DefaultState()
 				case "csv":
-					name, err := ss.writeCSV()
+					name, data, err := ss.writeCSV()
 					if err != nil {
 						msg.Error = err.Error()
 						msg.Status = "Export CSV failed: " + err.Error()
 					} else {
-						msg.CSV = name
+						msg.CSV, msg.CSVData = name, data
 					}
 				case "done":
 					done = true
@@ -215,22 +222,23 @@ func (ss *session) finish(reason string) {
 	gonbui.Sync()
 }
 
-// writeCSV writes the current outcome to CSVName in the CSV directory and returns the link
-// target (the file name, relative to the notebook).
-func (ss *session) writeCSV() (string, error) {
+// writeCSV writes the current outcome to CSVName in the CSV directory and returns the file
+// name and its content. The page links the content itself (a download), since the file's URL
+// depends on the front-end (JupyterLab, Notebook 7, the classic Notebook, a base URL).
+func (ss *session) writeCSV() (name, data string, err error) {
 	o, err := ss.state.Outcome()
 	if err != nil {
-		return "", fmt.Errorf("the state is invalid: %v", err)
+		return "", "", fmt.Errorf("the state is invalid: %v", err)
 	}
 	var buf bytes.Buffer
 	if err := lab.WriteCSV(&buf, o); err != nil {
-		return "", err
+		return "", "", err
 	}
 	path := filepath.Join(ss.opt.CSVDir, CSVName)
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return "", err
+		return "", "", err
 	}
-	return CSVName, nil
+	return CSVName, buf.String(), nil
 }
 
 // jsonHTMLSafe marshals v with encoding/json's HTML-safe escaping (<, >, & as \u003c...), so

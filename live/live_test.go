@@ -1,10 +1,17 @@
 package live
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -269,6 +276,121 @@ func TestChartCache(t *testing.T) {
 	}
 	if d[5] != b[5] {
 		t.Error("chunk chart rebuilt for a k change")
+	}
+}
+
+// orphanHelperEnv makes the test binary act as a cell program: it watches its parent (with
+// the watcher when the value is "watch", without it when "nowatch") and otherwise sleeps.
+const orphanHelperEnv = "RANKLAB_LIVE_ORPHAN_HELPER"
+
+func TestOrphanHelper(t *testing.T) {
+	mode := os.Getenv(orphanHelperEnv)
+	if mode == "" {
+		t.Skip("helper process of TestOrphanedPanelExits")
+	}
+	marker := os.Getenv(orphanHelperEnv + "_MARKER")
+	if mode == "watch" {
+		go watchParent(context.Background(), os.Getppid(), 50*time.Millisecond, func() {
+			_ = os.WriteFile(marker, []byte("orphaned"), 0o644)
+			os.Exit(3)
+		})
+	}
+	_ = os.WriteFile(marker+".ready", nil, 0o644)
+	time.Sleep(30 * time.Second)
+}
+
+// TestOrphanedPanelExits starts the test binary as a "cell program" under a shell (the kernel),
+// waits until it watches, then ends the shell (as a kernel restart does), so the program is
+// re-parented. With the watcher it must exit within a few polls; without it, it keeps running
+// (so the check can fail).
+func TestOrphanedPanelExits(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no parent re-parenting on Windows")
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alive := func(pid int) bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err == nil { // Linux: a zombie (state Z) waiting for its new parent to reap it has exited
+			f := strings.Fields(string(b))
+			return len(f) > 2 && f[2] != "Z"
+		}
+		return syscall.Kill(pid, 0) == nil
+	}
+	start := func(mode string) (pid int, marker string) {
+		marker = filepath.Join(t.TempDir(), "marker")
+		// The shell starts the helper, prints its pid and waits for a line on its stdin.
+		cmd := exec.Command("sh", "-c", `"$0" -test.run='^TestOrphanHelper$' >/dev/null 2>&1 </dev/null & echo $!; read x || true`, exe)
+		cmd.Env = append(os.Environ(), orphanHelperEnv+"="+mode, orphanHelperEnv+"_MARKER="+marker)
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for end := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if _, err := os.Stat(marker + ".ready"); err == nil {
+				break
+			}
+			if time.Now().After(end) {
+				t.Fatal("the helper did not start within 20 s")
+			}
+		}
+		stdin.Close() // the shell ends: the helper is orphaned
+		if err := cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		if pid, err = strconv.Atoi(strings.TrimSpace(out.String())); err != nil {
+			t.Fatalf("sh printed %q: %v", out.String(), err)
+		}
+		return pid, marker
+	}
+	waitGone := func(pid int, within time.Duration) bool {
+		for end := time.Now().Add(within); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			if !alive(pid) {
+				return true
+			}
+		}
+		return false
+	}
+
+	pid, marker := start("nowatch")
+	if waitGone(pid, time.Second) {
+		t.Fatalf("control: the helper without a watcher (pid %d) exited by itself", pid)
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+
+	pid, marker = start("watch")
+	if !waitGone(pid, 5*time.Second) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the orphaned helper (pid %d) still runs 5 s after its parent exited", pid)
+	}
+	if b, _ := os.ReadFile(marker); string(b) != "orphaned" {
+		t.Errorf("the helper exited, but not through the watcher (marker %q)", b)
+	}
+}
+
+func TestWatchParentStopsWithContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		watchParent(ctx, os.Getppid(), time.Millisecond, func() { t.Error("gone called while the parent lives") })
+		close(done)
+	}()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("watchParent did not return after its context ended")
 	}
 }
 

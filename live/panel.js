@@ -76,11 +76,15 @@ function apply(m) {
     if (box) { box.value = m.link; }
   }
   if (m.csv) {
+    // The file is written beside the notebook; its URL depends on the front-end (JupyterLab,
+    // Notebook 7, classic, a base URL), so the link downloads the content the kernel sent.
     const d = root.querySelector("[data-live-csv]");
     d.textContent = "";
     const a = document.createElement("a");
-    a.href = m.csv; a.textContent = m.csv; a.target = "_blank"; a.dataset.liveCsvLink = "";
-    d.append("Exported: ", a);
+    if (root.csvURL) { URL.revokeObjectURL(root.csvURL); }
+    root.csvURL = URL.createObjectURL(new Blob([m.csv_data || ""], {type: "text/csv"}));
+    a.href = root.csvURL; a.download = m.csv; a.textContent = m.csv; a.dataset.liveCsvLink = "";
+    d.append("Exported ", a, " (saved beside the notebook; click to download)");
   }
   if (m.status !== undefined) { status.textContent = m.status; }
   if (m.seq && sentAt[m.seq]) {

@@ -24,9 +24,9 @@ import (
 //
 // Kernel -> page, another address: the sequence number the state reflects, the normalised
 // control values (the page applies them only if it sent nothing newer), slider minima and
-// maxima and the positions that stand for 0 (sliderSpan), the link, an exported CSV's name, a
-// status line, and Closed when the loop has ended. Values are the state's: the page shows a
-// slider at its zero position when the value is 0, and sends 0 from that position.
+// maxima and the positions that stand for 0 (sliderSpan), the link, an exported CSV's name and
+// content, a status line, and Closed when the loop has ended. Values are the state's: the page
+// shows a slider at its zero position when the value is 0, and sends 0 from that position.
 type inMsg struct {
 	Seq    int            `json:"seq"`
 	Event  string         `json:"event"`
@@ -34,16 +34,17 @@ type inMsg struct {
 }
 
 type outMsg struct {
-	Seq    int            `json:"seq"`
-	Values map[string]int `json:"values"`
-	Min    map[string]int `json:"min"`
-	Max    map[string]int `json:"max"`
-	Zero   map[string]int `json:"zero"`
-	Link   string         `json:"link"`
-	CSV    string         `json:"csv,omitempty"`
-	Status string         `json:"status"`
-	Error  string         `json:"error,omitempty"`
-	Closed bool           `json:"closed,omitempty"`
+	Seq     int            `json:"seq"`
+	Values  map[string]int `json:"values"`
+	Min     map[string]int `json:"min"`
+	Max     map[string]int `json:"max"`
+	Zero    map[string]int `json:"zero"`
+	Link    string         `json:"link"`
+	CSV     string         `json:"csv,omitempty"`      // the exported file's name (beside the notebook)
+	CSVData string         `json:"csv_data,omitempty"` // its content, which the page offers as a download
+	Status  string         `json:"status"`
+	Error   string         `json:"error,omitempty"`
+	Closed  bool           `json:"closed,omitempty"`
 }
 
 // buttons are the events that are actions, carried out even when their values are stale.

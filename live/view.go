@@ -109,7 +109,7 @@ func rankingListHTML(o lab.Outcome) string {
 	for _, it := range o.Items {
 		inside, bg := "0", ""
 		if it.InsideK {
-			inside, bg = "1", "background:#fff1c1;"
+			inside, bg = "1", "background:#fff1c1;color:#222;"
 		}
 		rel, weight := "", "normal"
 		if it.Relevant {

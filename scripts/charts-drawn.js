@@ -8,7 +8,8 @@
 // must have. Prints one line per page:
 //   <page>: containers=N drawn=M errors=E
 // and a screenshot beside it (<page>.png). Exits 1 when a page has a container that did not draw,
-// fewer containers than --min, a JavaScript error, or cannot be opened. Set CHROMIUM to another browser binary if needed.
+// fewer containers than --min, a JavaScript error, a formula that did not render (a MathML
+// element without a size, or TeX left in a markdown cell), or cannot be opened. Set CHROMIUM to another browser binary if needed.
 'use strict';
 const path = require('path');
 const { chromium } = require('playwright-core');
@@ -35,9 +36,17 @@ async function check(browser, file) {
     await page.waitForTimeout(200);
     c = await count();
   }
+  // Formulas: MathML elements (scripts/export-html.py) must have a size; TeX left for MathJax
+  // ($$ in the text of a markdown cell) means a formula that will not render offline.
+  const math = await page.evaluate(() => {
+    const els = [...document.querySelectorAll('math')];
+    const md = [...document.querySelectorAll('.jp-MarkdownOutput, .text_cell_render')].map(e => e.innerText).join('\n');
+    return { n: els.length, blank: els.filter(e => { const r = e.getBoundingClientRect(); return r.width < 1 || r.height < 1; }).length,
+      tex: (md.match(/\$\$|\\frac|\\text\{/g) || []).length };
+  });
   await page.screenshot({ path: file.replace(/\.html$/, '') + '.png', fullPage: true });
   await page.close();
-  return { ...c, errors };
+  return { ...c, errors, math };
 }
 
 (async () => {
@@ -52,9 +61,11 @@ async function check(browser, file) {
     if (f.startsWith('--min=')) { min = Number(f.slice(6)); continue; }
     try {
       const r = await check(browser, f);
-      const ok = r.drawn === r.containers && r.containers >= min && r.errors.length === 0;
+      const mathOK = r.math.blank === 0 && r.math.tex === 0;
+      const ok = r.drawn === r.containers && r.containers >= min && r.errors.length === 0 && mathOK;
       if (!ok) bad++;
-      console.log(`${path.basename(f)}: containers=${r.containers} drawn=${r.drawn} errors=${r.errors.length}${ok ? '' : '  FAIL'}${r.containers < min ? ` (want at least ${min} charts)` : ''}`);
+      console.log(`${path.basename(f)}: containers=${r.containers} drawn=${r.drawn} errors=${r.errors.length} formulas=${r.math.n}` +
+        `${mathOK ? '' : ` (${r.math.blank} blank, ${r.math.tex} left as TeX)`}${ok ? '' : '  FAIL'}${r.containers < min ? ` (want at least ${min} charts)` : ''}`);
       for (const e of r.errors) console.log(`  js error: ${e}`);
     } catch (e) {
       bad++;

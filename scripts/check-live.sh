@@ -1,29 +1,34 @@
 #!/usr/bin/env bash
-# Browser test of the live lab panel (package live): starts Debian's classic Jupyter Notebook
-# server on 127.0.0.1 with the GoNB kernel, opens notebooks/00_lab.ipynb in headless Chromium
-# through Playwright (scripts/live-test.mjs), runs it and drives the panel; expected values come
-# from `ranklab lab`. Artifacts (screenshots, summary.json, server log) in ci-artifacts/live/.
+# Browser test of notebooks/00_lab.ipynb and its live panel (package live) in JupyterLab 4,
+# Notebook 7 and Debian's classic Notebook 6.4 (in that order): for each front-end it
+# starts a Jupyter server on 127.0.0.1 with a token and the GoNB kernel, opens the notebook in
+# headless Chromium through Playwright (scripts/live-test.mjs), runs all cells and drives the
+# panel; expected values come from `ranklab lab`. In JupyterLab it also switches to the dark
+# theme, and restarts the kernel and stops the server while a panel runs (no cell program may
+# stay behind). Artifacts (screenshots, summary.json, server log) in ci-artifacts/live/<front-end>/.
 # The notebooks run from a scratch copy of the repository tree (symlinks + copied notebooks), so
 # the browser session cannot save outputs into notebooks/ and the exported CSV lands there.
-# Needs: /usr/bin/jupyter (jupyter-notebook), gonb + goimports, /usr/bin/chromium, node with
-# scripts/node_modules/playwright-core (bash kernel-setup/setup.sh --ci installs them all).
-set -euo pipefail
+#   LIVE_FRONTENDS="lab notebook7 classic"   the front-ends to test (default: all three)
+# Needs what `bash kernel-setup/setup.sh --ci` installs.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-out=$root/ci-artifacts/live
-rm -rf "$out"; mkdir -p "$out"
 export PATH="$(go env GOPATH)/bin:$PATH"
 
+J=$(cat kernel-setup/.jupyter-path 2>/dev/null || true)
+frontends=${LIVE_FRONTENDS:-lab notebook7 classic}
 notebook=${LIVE_NOTEBOOK:-notebooks/00_lab.ipynb}
 missing=()
-[ -x /usr/bin/jupyter ] || missing+=("/usr/bin/jupyter (jupyter-notebook)")
+[ -n "$J" ] && [ -x "$J" ] || missing+=("kernel-setup/.jupyter-path (a Jupyter)")
+[ -n "$J" ] && [ -x "$(dirname "$J")/jupyter-lab" ] || missing+=("JupyterLab (pip)")
+case " $frontends " in *" classic "*) [ -x /usr/bin/jupyter-notebook ] || missing+=("/usr/bin/jupyter-notebook (Debian's classic Notebook: apt-get install jupyter-notebook)") ;; esac
 command -v gonb >/dev/null || missing+=(gonb)
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 command -v node >/dev/null || missing+=(node)
 [ -d scripts/node_modules/playwright-core ] || missing+=("scripts/node_modules/playwright-core")
 [ -f "$notebook" ] || missing+=("$notebook")
 if [ ${#missing[@]} -gt 0 ]; then
-  echo "check-live: missing ${missing[*]} (run: bash kernel-setup/setup.sh --ci)" >&2
+  echo "check-live: missing ${missing[*]} (run: make setup-ci)" >&2
   exit 1
 fi
 
@@ -34,40 +39,66 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-# Scratch tree: every top-level entry linked, notebooks/ copied (GONB_DIR/.. is the module root).
-tree=$tmp/tree
-mkdir -p "$tree/notebooks"
-for e in "$root"/* "$root"/go.mod "$root"/go.sum; do
-  name=$(basename "$e")
-  case "$name" in notebooks|ci-artifacts) continue ;; esac
-  [ -e "$tree/$name" ] || ln -s "$e" "$tree/$name"
-done
-cp "$root"/notebooks/*.ipynb "$tree/notebooks/" 2>/dev/null || true
-case "$notebook" in
-  notebooks/*) ;;
-  *) # a test notebook kept elsewhere: copy it beside the others, wired one level up
-     sed 's#${GONB_DIR}/\.\./\.\.#${GONB_DIR}/..#' "$notebook" > "$tree/notebooks/$(basename "$notebook")"
-     notebook=notebooks/$(basename "$notebook") ;;
-esac
-
-go build -o "$tmp/ranklab" ./cmd/ranklab
-
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$tmp/out"
-export RANKLAB_LIVE=auto RANKLAB_LIVE_IDLE=5m RANKLAB_LIVE_MAX=12m RANKLAB_OUT=$tmp/out
-timeout 900 /usr/bin/jupyter notebook --no-browser --ip=127.0.0.1 --port="$port" \
-  --NotebookApp.token='' --NotebookApp.password='' --allow-root --notebook-dir="$tree" \
-  >"$out/jupyter.log" 2>&1 &
-server=$!
-for _ in $(seq 1 120); do
-  curl -fsS "http://127.0.0.1:$port/api" >/dev/null 2>&1 && break
-  kill -0 "$server" 2>/dev/null || { echo "check-live: the notebook server exited; see $out/jupyter.log" >&2; exit 1; }
-  sleep 0.5
-done
+go build -o "$tmp/ranklab" ./cmd/ranklab || exit 1
+py=$(dirname "$J")/python
 
 status=0
-BASE="http://127.0.0.1:$port" NOTEBOOK="$notebook" RANKLAB="$tmp/ranklab" OUT="$out" \
-  timeout 900 node scripts/live-test.mjs || status=$?
-[ -f "$tree/notebooks/ranklab-lab.csv" ] && cp "$tree/notebooks/ranklab-lab.csv" "$out/"
+for fe in $frontends; do
+  out=$root/ci-artifacts/live/$fe
+  rm -rf "$out"; mkdir -p "$out"
+  # Scratch tree: every top-level entry linked, notebooks/ copied (GONB_DIR/.. is the module root).
+  tree=$tmp/tree-$fe
+  mkdir -p "$tree/notebooks"
+  for e in "$root"/* "$root"/go.mod "$root"/go.sum; do
+    name=$(basename "$e")
+    case "$name" in notebooks|ci-artifacts) continue ;; esac
+    [ -e "$tree/$name" ] || ln -s "$e" "$tree/$name"
+  done
+  cp "$root"/notebooks/*.ipynb "$tree/notebooks/"
+  nb=notebooks/$(basename "$notebook")
+  case "$notebook" in
+    notebooks/*) ;;
+    *) sed 's#${GONB_DIR}/\.\./\.\.#${GONB_DIR}/..#' "$notebook" > "$tree/$nb" ;;
+  esac
+  port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  token=$("$py" -c 'import secrets; print(secrets.token_hex(16))')
+  mkdir -p "$tmp/out-$fe" "$tmp/lab-$fe"
+  # Fresh JupyterLab settings and workspaces: a user's theme or layout cannot change the test.
+  export JUPYTERLAB_SETTINGS_DIR=$tmp/lab-$fe/settings JUPYTERLAB_WORKSPACES_DIR=$tmp/lab-$fe/workspaces
+  if [ "$fe" = lab ]; then # no "Jupyter news?" toast over the page
+    mkdir -p "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension"
+    echo '{"fetchNews": "false"}' > "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
+  fi
+  export RANKLAB_LIVE=auto RANKLAB_LIVE_IDLE=5m RANKLAB_LIVE_MAX=12m
+  common=(--no-browser --ip=127.0.0.1 --port="$port" --allow-root)
+  case $fe in
+    lab) cmd=("$J" lab "${common[@]}" --ServerApp.port_retries=0 --IdentityProvider.token="$token" --ServerApp.root_dir="$tree" --LabApp.expose_app_in_browser=True)
+         extra=(ORPHANS=1 DARK=1) ;;
+    notebook7) cmd=("$J" notebook "${common[@]}" --ServerApp.port_retries=0 --IdentityProvider.token="$token" --ServerApp.root_dir="$tree" --JupyterNotebookApp.expose_app_in_browser=True)
+         extra=() ;;
+    classic) cmd=(/usr/bin/jupyter notebook "${common[@]}" --NotebookApp.token="$token" --NotebookApp.password='' --notebook-dir="$tree")
+         extra=() ;;
+    *) echo "check-live: unknown front-end $fe" >&2; status=1; continue ;;
+  esac
+  echo "--- $fe"
+  t0=$SECONDS
+  timeout 1200 "${cmd[@]}" >"$out/jupyter.log" 2>&1 &
+  server=$!
+  up=0
+  for _ in $(seq 1 240); do
+    curl -fsS "http://127.0.0.1:$port/api/status?token=$token" >/dev/null 2>&1 && { up=1; break; }
+    kill -0 "$server" 2>/dev/null || break
+    sleep 0.25
+  done
+  if [ "$up" = 1 ]; then
+    env "${extra[@]}" FRONTEND="$fe" BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK="$nb" RANKLAB="$tmp/ranklab" \
+      OUT="$out" SERVER_PID="$server" CSV_FILE="$tree/notebooks/ranklab-lab.csv" \
+      timeout 1200 node scripts/live-test.mjs || status=1
+  else
+    echo "check-live: the $fe server did not start; see $out/jupyter.log" >&2; status=1
+  fi
+  kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
+  [ -f "$tree/notebooks/ranklab-lab.csv" ] && cp "$tree/notebooks/ranklab-lab.csv" "$out/"
+  echo "--- $fe took $((SECONDS - t0)) s"
+done
 exit $status

@@ -6,31 +6,39 @@
 #
 # 1. Lint: every notebooks/*.ipynb is saved without outputs, uses the GoNB kernel and wires
 #    the local module in its first code cell (scripts/notebook-lint.py).
-# 2. Execute each notebook with `jupyter nbconvert --execute` (a failing cell fails the check)
+# 2. Execute each notebook with `jupyter nbconvert --execute` (nbconvert 7 / nbclient 0.11 from
+#    the pip environment kernel-setup/setup.sh installed; a failing cell fails the check)
 #    into ci-artifacts/notebooks/<name>.ipynb — never into notebooks/ — with RANKLAB_LIVE=static
 #    (the live panel shows its snapshot instead of waiting for a browser) and RANKLAB_OUT pointing
 #    at ci-artifacts/notebooks (files a notebook exports land there).
-# 3. Export each executed notebook to HTML and open it in headless Chromium with the network
-#    blocked (scripts/charts-drawn.js): every chart container must report data-drawn="1", and a
-#    notebook must draw at least one chart unless its metadata says {"ranklab": {"min_charts": 0}}.
-# 4. Every decimal or fraction quoted in a markdown cell must be one the notebook printed
+# 3. Export each executed notebook to HTML (scripts/export-html.py: formulas as MathML, no MathJax)
+#    and open it in headless Chromium with the network blocked (scripts/charts-drawn.js): every
+#    chart container must report data-drawn="1", every formula must render (a MathML element
+#    with a size), and a notebook must draw at least one chart unless its metadata says
+#    {"ranklab": {"min_charts": 0}}.
+# 4. A saved, untrusted 00_lab in JupyterLab (scripts/untrusted-test.mjs, see below).
+# 5. Every decimal or fraction quoted in a markdown cell must be one the notebook printed
 #    (scripts/check-notebook-numbers.py), so text and output cannot drift apart.
 # Prints the run time of each notebook. Needs `bash kernel-setup/setup.sh --ci` first.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 out=ci-artifacts/notebooks
-# Jupyter with nbconvert: $JUPYTER, else Debian's /usr/bin/jupyter (the first python3 on PATH may
-# lack nbconvert), else the front-end kernel-setup/setup.sh chose.
+# Jupyter with nbconvert: $JUPYTER, else the one kernel-setup/setup.sh chose (pip's nbconvert 7;
+# Debian's /usr/bin/jupyter where pip reached no index).
 if [ -z "${JUPYTER:-}" ]; then
-  JUPYTER=/usr/bin/jupyter
-  [ -x "$JUPYTER" ] || JUPYTER=$(cat kernel-setup/.jupyter-path 2>/dev/null || echo /usr/bin/jupyter)
+  JUPYTER=$(cat kernel-setup/.jupyter-path 2>/dev/null || true)
+  [ -n "$JUPYTER" ] || JUPYTER=/usr/bin/jupyter
 fi
-PY=${PYTHON:-/usr/bin/python3}
+PY=${PYTHON:-python3}
+JPY=$(dirname "$JUPYTER")/python   # the Jupyter environment's Python (export-html.py)
+offline_math=0
+[ -x "$JPY" ] && "$JPY" -c 'import latex2mathml, nbconvert' 2>/dev/null && offline_math=1
 TIMEOUT=${NOTEBOOK_TIMEOUT:-600}        # seconds per cell, and 2x per notebook
 
 die() { echo "check-notebooks: $*" >&2; exit 1; }
-[ -x "$JUPYTER" ] || die "$JUPYTER not found: run 'bash kernel-setup/setup.sh --ci' (or set JUPYTER)"
+[ -x "$JUPYTER" ] || die "$JUPYTER not found: run 'make setup-ci' (or set JUPYTER)"
+echo "--- nbconvert $("$JUPYTER" nbconvert --version 2>/dev/null) at $JUPYTER; formulas in HTML: $([ $offline_math = 1 ] && echo "MathML (scripts/export-html.py)" || echo "nbconvert's MathJax (Debian fallback: needs network)")"
 "$JUPYTER" nbconvert --version >/dev/null 2>&1 || die "$JUPYTER has no nbconvert: run 'bash kernel-setup/setup.sh --ci'"
 "$JUPYTER" kernelspec list 2>/dev/null | grep '^ *gonb ' >/dev/null || die "the GoNB kernel is not registered: run 'bash kernel-setup/setup.sh --ci'"
 command -v node >/dev/null || die "node not found (needed for the Chromium check)"
@@ -60,7 +68,9 @@ for nb in "${nbs[@]}"; do
     ms=$(( $(date +%s%3N) - t0 ))
     times+=("$(printf '%-32s %4d.%d s' "$name" $((ms / 1000)) $((ms % 1000 / 100)))")
     executed+=("$out/$name.ipynb")
-    if "$JUPYTER" nbconvert --to html --output-dir "$out" "$out/$name.ipynb" >>"$out/$name.log" 2>&1; then
+    if [ $offline_math = 1 ]; then export_html=("$JPY" scripts/export-html.py --output-dir "$out" "$out/$name.ipynb")
+    else export_html=("$JUPYTER" nbconvert --to html --output-dir "$out" "$out/$name.ipynb"); fi
+    if "${export_html[@]}" >>"$out/$name.log" 2>&1; then
       html+=("--min=$min" "$out/$name.html")
     else
       echo "FAIL $nb: HTML export failed (see $out/$name.log)"; fail=1
@@ -79,7 +89,28 @@ if [ ${#html[@]} -gt 0 ]; then
   node scripts/charts-drawn.js "${html[@]}" || fail=1
 fi
 
-# 4. Every number a markdown cell quotes (decimals, fractions) is one the notebook's code printed
+# 4. A notebook received with saved outputs opens untrusted in JupyterLab: tables and cards show,
+#    every chart shows a one-line note instead of a blank box, and draws after "Trust Notebook"
+#    (scripts/untrusted-test.mjs, on a copy of the executed 00_lab; trust kept in memory only).
+if [ -f "$out/00_lab.ipynb" ] && [ -x "$(dirname "$JUPYTER")/jupyter-lab" ]; then
+  echo "--- untrusted notebook in JupyterLab"
+  ut=$(mktemp -d)
+  cp "$out/00_lab.ipynb" "$ut/"
+  port=$("$JPY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  token=$("$JPY" -c 'import secrets; print(secrets.token_hex(16))')
+  mkdir -p "$ut/settings/@jupyterlab/apputils-extension"
+  echo '{"fetchNews": "false"}' > "$ut/settings/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
+  JUPYTERLAB_SETTINGS_DIR=$ut/settings JUPYTERLAB_WORKSPACES_DIR=$ut/ws timeout 300 "$JUPYTER" lab --no-browser --ip=127.0.0.1 --port="$port" \
+    --ServerApp.port_retries=0 --IdentityProvider.token="$token" --ServerApp.root_dir="$ut" --allow-root \
+    --LabApp.expose_app_in_browser=True --NotebookNotary.db_file=:memory: >"$out/untrusted-jupyter.log" 2>&1 &
+  userver=$!
+  for _ in $(seq 1 240); do curl -fsS "http://127.0.0.1:$port/api/status?token=$token" >/dev/null 2>&1 && break; sleep 0.25; done
+  BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=00_lab.ipynb OUT="$out" timeout 240 node scripts/untrusted-test.mjs || fail=1
+  kill "$userver" 2>/dev/null; wait "$userver" 2>/dev/null
+  rm -rf "$ut"
+fi
+
+# 5. Every number a markdown cell quotes (decimals, fractions) is one the notebook's code printed
 #    (scripts/check-notebook-numbers.py states the rule and the opt-out comment).
 if [ ${#executed[@]} -gt 0 ]; then
   echo "--- numbers quoted in markdown are printed"

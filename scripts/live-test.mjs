@@ -1,29 +1,42 @@
-// Browser test of the live lab panel (package live), run by scripts/check-live.sh.
+// Browser test of the lab notebook and its live panel (package live), run by scripts/check-live.sh
+// in JupyterLab 4, Notebook 7 and the classic Notebook 6 (FRONTEND).
 //
-// Opens a notebook in a running classic Jupyter Notebook server with the GoNB kernel, runs all
-// cells, and drives the panel in headless Chromium: moves k and overlap, a rapid burst of k
-// moves, the total slider (only valid values: its left end stands for 0; a lower grade raises a
-// non-zero total), the reranker quality, k beyond the list, an invalid typed corpus size, Copy
-// link, Export CSV, Reset and Done. Every expected number comes
-// from the ranklab command line (`ranklab lab --link <the panel's link> --k .. -f json`), never
-// from this script. Writes screenshots and summary.json to OUT.
+// Opens notebooks/00_lab.ipynb in a running Jupyter server with the GoNB kernel, runs all cells
+// and checks, in headless Chromium and the front-end's own DOM: every chart container of the
+// notebook reports data-drawn="1"; the live panel needs no inner scroll bar. Then it drives the
+// panel: moves k and overlap, a rapid burst of k moves, the total slider (only valid values: its
+// left end stands for 0; a lower grade raises a non-zero total), the reranker quality, k beyond
+// the list, an invalid typed corpus size, Copy link, Export CSV, Reset, Done and an interrupt. Every expected number comes from the ranklab command line
+// (`ranklab lab --link <the panel's link> --k .. -f json`), never from this script. ORPHANS=1
+// also checks that no cell program (GoNB's gonb_* binary) is left after an interrupt, a kernel
+// restart and a server stop while a panel runs; DARK=1 switches to JupyterLab's dark theme and
+// checks that every chart redraws. Writes screenshots and summary.json to OUT.
 //
-// Environment: BASE (http://127.0.0.1:PORT), NOTEBOOK (path under the server's notebook dir),
-// RANKLAB (the ranklab binary), OUT (artifact dir), CHROMIUM (default /usr/bin/chromium),
-// RUN_TIMEOUT_MS (time for the notebook to compile and show the panel, default 420000).
+// Environment: FRONTEND (lab, notebook7 or classic; default lab), BASE (http://127.0.0.1:PORT),
+// TOKEN, NOTEBOOK (path under the server's root), RANKLAB (the ranklab binary), OUT (artifact
+// dir), SERVER_PID (the Jupyter server: ORPHANS stops it last), CSV_FILE (where Export CSV must
+// write), CHROMIUM (default /usr/bin/chromium), RUN_TIMEOUT_MS (time for the notebook to
+// compile and show the panel, default 420000).
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { writeFileSync, mkdirSync } from "node:fs";
+import { writeFileSync, mkdirSync, readFileSync, readdirSync, existsSync } from "node:fs";
 
+const FRONTEND = process.env.FRONTEND || "lab";
 const BASE = process.env.BASE;
+const TOKEN = process.env.TOKEN || "";
 const NOTEBOOK = process.env.NOTEBOOK;
 const RANKLAB = process.env.RANKLAB;
 const OUT = process.env.OUT || "ci-artifacts/live";
 const RUN_TIMEOUT = Number(process.env.RUN_TIMEOUT_MS || 420000);
+const SERVER_PID = Number(process.env.SERVER_PID || 0);
+const ORPHANS = process.env.ORPHANS === "1";
+const DARK = process.env.DARK === "1";
 mkdirSync(OUT, { recursive: true });
+const classic = FRONTEND === "classic";
+const CELL = classic ? ".cell" : ".jp-Cell";
 
 const t0 = Date.now();
-const summary = { notebook: NOTEBOOK, checks: [], latencies_ms: {}, console_errors: [] };
+const summary = { frontend: FRONTEND, notebook: NOTEBOOK, checks: [], latencies_ms: {}, console_errors: [] };
 let failures = 0;
 function check(name, ok, detail) {
   summary.checks.push({ name, ok, detail });
@@ -32,9 +45,47 @@ function check(name, ok, detail) {
 }
 function lab(link, flags, format = "json") {
   const args = ["lab", ...(link ? ["--link", link] : []), ...flags, "-f", format];
-  const out = execFileSync(RANKLAB, args, { encoding: "utf8" });
+  const out = execFileSync(RANKLAB, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   return format === "json" ? JSON.parse(out) : out;
 }
+
+// The cell programs GoNB runs: children of a `gonb` kernel process under the server (read from
+// /proc, so other users' notebooks on the machine are not counted).
+function procs() {
+  const all = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const st = readFileSync(`/proc/${d}/stat`, "utf8");
+      const close = st.lastIndexOf(")");
+      const f = st.slice(close + 2).split(" ");
+      all.push({ pid: Number(d), comm: st.slice(st.indexOf("(") + 1, close), state: f[0], ppid: Number(f[1]) });
+    } catch (e) { /* gone meanwhile */ }
+  }
+  return all;
+}
+function cellPrograms() {
+  const all = procs();
+  const byPid = new Map(all.map((p) => [p.pid, p]));
+  const under = (p, root) => {
+    for (let q = p, n = 0; q && n < 64; q = byPid.get(q.ppid), n++) { if (q.pid === root) return true; }
+    return false;
+  };
+  const kernels = all.filter((p) => p.comm === "gonb" && (!SERVER_PID || under(p, SERVER_PID))).map((p) => p.pid);
+  return all.filter((p) => kernels.includes(p.ppid) && p.comm !== "go" && p.state !== "Z");
+}
+function alive(pid) {
+  try { const st = readFileSync(`/proc/${pid}/stat`, "utf8"); return st.slice(st.lastIndexOf(")") + 2)[0] !== "Z"; } catch (e) { return false; }
+}
+async function allGone(pids, ms) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (pids.every((p) => !alive(p))) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return pids.every((p) => !alive(p));
+}
+const names = (ps) => ps.map((p) => `${p.pid} ${p.comm}`).join(", ");
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -44,6 +95,7 @@ const browser = await chromium.launch({
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: BASE });
 const page = await context.newPage();
+await page.addInitScript((cell) => { window.__CELL = cell; }, CELL);
 const noise = [/Comm promise not found/, /nbextensions\/widgets/, /404 \(Not Found\)/, /gonb_comm already running/];
 page.on("console", (m) => {
   if (m.type() === "error" && !noise.some((r) => r.test(m.text()))) summary.console_errors.push(m.text());
@@ -55,7 +107,7 @@ async function shown() {
   return page.evaluate(() => {
     const panels = document.querySelectorAll("[data-live-panel]");
     const panel = panels[panels.length - 1];
-    const cell = panel && panel.closest(".cell");
+    const cell = panel && panel.closest(window.__CELL);
     const q = (sel) => (cell ? cell.querySelector(sel) : null);
     const metric = (n) => { const e = q(`[data-metric="${n}"]`); return e ? Number(e.dataset.value) : null; };
     const ctl = {};
@@ -113,28 +165,142 @@ async function waitControls(ok, timeout = 5000) {
   }
   return s;
 }
-// shot takes a full-length screenshot: Notebook's scrolled output areas and its scrolling
-// #site container are expanded first, so the whole panel is in the picture.
+// shot takes screenshots. Classic Notebook: the whole page, its scrolled output areas and #site
+// expanded. JupyterLab / Notebook 7: the live panel's cell as it is (nothing expanded), on a
+// viewport tall enough to hold it, so an inner scroll bar would show.
 async function shot(name) {
-  await page.evaluate(() => {
-    Jupyter.notebook.get_cells().forEach((c) => { if (c.output_area) c.output_area.unscroll_area(); });
-    for (const sel of ["html", "body", "#site"]) {
-      const e = document.querySelector(sel);
-      if (e) { e.style.height = "auto"; e.style.overflow = "visible"; }
-    }
-  });
-  await page.waitForTimeout(200);
-  await page.screenshot({ path: `${OUT}/${name}.png`, fullPage: true });
-  // and the top of the panel's cell at full resolution
-  const box = await page.evaluate(() => {
-    const p = document.querySelectorAll("[data-live-panel]");
-    const cell = p.length ? p[p.length - 1].closest(".output_wrapper") : null;
-    if (!cell) return null;
-    const r = cell.getBoundingClientRect();
-    return { x: 0, y: r.top + window.scrollY, width: 1280, height: Math.min(900, r.height) };
-  });
-  if (box) await page.screenshot({ path: `${OUT}/${name}-panel.png`, fullPage: true, clip: box });
+  if (classic) {
+    await page.evaluate(() => {
+      Jupyter.notebook.get_cells().forEach((c) => { if (c.output_area) c.output_area.unscroll_area(); });
+      for (const sel of ["html", "body", "#site"]) {
+        const e = document.querySelector(sel);
+        if (e) { e.style.height = "auto"; e.style.overflow = "visible"; }
+      }
+    });
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: `${OUT}/${name}.png`, fullPage: true });
+    return;
+  }
+  await cellShot(`${name}-panel`, "[data-live-panel]");
 }
+// cellShot screenshots the last cell holding sel, with the viewport grown to fit it.
+async function cellShot(name, sel) {
+  const where = () => page.evaluate(({ sel, CELL }) => {
+    const all = document.querySelectorAll(sel);
+    const cell = all.length ? all[all.length - 1].closest(CELL) : null;
+    if (!cell) return null;
+    cell.scrollIntoView({ block: "start" });
+    const r = cell.getBoundingClientRect();
+    return { x: Math.max(0, r.left), y: Math.max(0, r.top), width: Math.min(r.width, 1280), height: Math.ceil(r.height) };
+  }, { sel, CELL });
+  let box = await where();
+  if (!box) { console.log(`screenshot ${name}: no cell with ${sel}`); return; }
+  await page.setViewportSize({ width: 1280, height: Math.min(4000, box.height + 400) });
+  await page.waitForTimeout(500);
+  box = await where();
+  await page.waitForTimeout(300);
+  box = await where();
+  await page.screenshot({ path: `${OUT}/${name}.png`, clip: box }).catch((e) => console.log(`screenshot ${name}: ${e.message}`));
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+// Front-end actions: the classic Notebook's Jupyter object, or JupyterLab's application
+// (window.jupyterapp, exposed with --expose-app-in-browser; Notebook 7 is built on it).
+const kernelJS = () => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+const fe = {
+  url: () => FRONTEND === "lab" ? `${BASE}/lab/tree/${NOTEBOOK}?token=${TOKEN}` : `${BASE}/notebooks/${NOTEBOOK}?token=${TOKEN}`,
+  ready: () => page.waitForFunction(classic
+    ? () => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected()
+    : () => {
+      const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+      const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+      // GoNB answers kernel_info but publishes no first status, so JupyterLab may say "unknown"
+      return !!k && k.connectionStatus === "connected" && ["idle", "unknown"].includes(k.status) && !!w.content && w.content.widgets.length > 0;
+    }, null, { timeout: 120000, polling: 200 }),
+  runAll: () => page.evaluate(classic ? () => Jupyter.notebook.execute_all_cells()
+    : () => { window.jupyterapp.commands.execute("notebook:run-all-cells"); }),
+  runPanelCell: () => page.evaluate(({ classic, CELL }) => {
+    const p = document.querySelectorAll("[data-live-panel]");
+    const el = p[p.length - 1].closest(CELL);
+    if (classic) {
+      const cells = Jupyter.notebook.get_cells();
+      Jupyter.notebook.execute_cells([cells.findIndex((c) => c.element[0] === el)]);
+      return;
+    }
+    const nb = window.jupyterapp.shell.currentWidget.content;
+    nb.activeCellIndex = nb.widgets.findIndex((c) => c.node === el);
+    window.jupyterapp.commands.execute("notebook:run-cell");
+  }, { classic, CELL }),
+  interrupt: () => page.evaluate(classic ? () => Jupyter.notebook.kernel.interrupt()
+    : () => { window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.interrupt(); }),
+  restart: () => page.evaluate(() => { window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(); }),
+  idle: () => page.waitForFunction(classic
+    ? () => Jupyter.notebook.kernel_busy === false || !document.querySelector("#notebook .running")
+    : () => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === "idle",
+  null, { timeout: 20000, polling: 100 }).catch(() => {}),
+};
+// scrollers lists what scrolls inside the live panel's cell (an inner scroll bar): elements with
+// overflow auto or scroll and more content than room, and JupyterLab's "scrolled outputs" mode.
+function scrollers() {
+  return page.evaluate((CELL) => {
+    const p = document.querySelectorAll("[data-live-panel]");
+    const cell = p.length ? p[p.length - 1].closest(CELL) : null;
+    if (!cell) return ["no panel cell"];
+    const out = [];
+    for (const e of [cell, ...cell.querySelectorAll("*")]) {
+      const cs = getComputedStyle(e);
+      if (/(auto|scroll)/.test(cs.overflowY) && e.scrollHeight > e.clientHeight + 2) {
+        out.push(`${e.tagName.toLowerCase()}.${String(e.className).split(" ")[0]} ${e.scrollHeight}>${e.clientHeight} px`);
+      }
+    }
+    if (cell.classList.contains("jp-mod-outputsScrolled")) out.push("cell in scrolled-outputs mode");
+    return out;
+  }, CELL);
+}
+// chartCounts: chart containers in the notebook's outputs (its model), in the DOM, and drawn.
+function chartCounts() {
+  return page.evaluate((classic) => {
+    let model = null;
+    if (!classic) {
+      model = 0;
+      const cells = window.jupyterapp.shell.currentWidget.content.model.cells;
+      for (let i = 0; i < cells.length; i++) {
+        const c = cells.get(i);
+        if (c.type !== "code") continue;
+        for (let j = 0; j < c.outputs.length; j++) {
+          const h = c.outputs.get(j).data["text/html"];
+          const t = Array.isArray(h) ? h.join("") : (h || "");
+          model += (t.match(/class="ranklab-chart"/g) || []).length;
+        }
+      }
+    }
+    const all = document.querySelectorAll(".ranklab-chart");
+    return { model, dom: all.length, drawn: [...all].filter((e) => e.getAttribute("data-drawn") === "1").length };
+  }, classic);
+}
+// waitLive waits until the (last) panel is live. GoNB's page script gives the kernel 500 ms to
+// acknowledge its comm (gonb v0.11.5, websocket.js); on a loaded machine that can fail, the
+// panel then falls back to its static snapshot ("no-frontend") and tells the user to re-run the
+// cell: the test does the same, once, and records it in summary.json (comm_retries).
+summary.comm_retries = 0;
+async function waitLive(timeout, retry = true) {
+  const h = await page.waitForFunction(() => {
+    const p = document.querySelectorAll("[data-live-panel]");
+    const last = p.length ? p[p.length - 1] : null;
+    if (!last) return null;
+    if (last.dataset.liveState === "live") return "live";
+    if (last.dataset.liveReason === "no-frontend") return "no-frontend";
+    return null;
+  }, null, { timeout, polling: 100 });
+  const state = await h.jsonValue();
+  if (state === "live") return;
+  if (!retry) throw new Error("the panel fell back to its static snapshot twice (no front-end answered)");
+  summary.comm_retries++;
+  console.log("note: the panel did not connect (GoNB's comm), re-running its cell once");
+  await fe.runPanelCell();
+  await page.waitForTimeout(500);
+  await waitLive(timeout, false);
+}
+
 async function move(name, value) {
   await page.evaluate(({ name, value }) => {
     const panels = document.querySelectorAll("[data-live-panel]");
@@ -154,16 +320,12 @@ function cardShows(s, k, p) {
 }
 
 try {
-  await page.goto(`${BASE}/notebooks/${NOTEBOOK}`, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel &&
-    Jupyter.notebook.kernel.is_connected(), null, { timeout: 60000, polling: 200 });
-  await page.evaluate(() => { Jupyter.notebook.set_autosave_interval(0); });
+  await page.goto(fe.url(), { waitUntil: "domcontentloaded" });
+  await fe.ready();
+  if (classic) await page.evaluate(() => { Jupyter.notebook.set_autosave_interval(0); });
   const tRun = Date.now();
-  await page.evaluate(() => Jupyter.notebook.execute_all_cells());
-  await page.waitForFunction(() => {
-    const p = document.querySelectorAll('[data-live-panel][data-live-state="live"]');
-    return p.length > 0;
-  }, null, { timeout: RUN_TIMEOUT, polling: 250 });
+  await fe.runAll();
+  await waitLive(RUN_TIMEOUT);
   summary.run_to_live_s = (Date.now() - tRun) / 1000;
   check("panel is live after Run All", true, `${summary.run_to_live_s.toFixed(1)} s`);
 
@@ -172,13 +334,24 @@ try {
   const defaults = lab(link0, []);
   check("initial state matches ranklab lab --link", matches(s0, defaults) || (await waitShown(defaults)).ms >= 0, describe(s0, defaults));
   // let the charts draw before the first screenshot
-  await page.waitForFunction(() => {
+  await page.waitForFunction((CELL) => {
     const p = document.querySelectorAll("[data-live-panel]");
-    const cell = p[p.length - 1].closest(".cell");
+    const cell = p[p.length - 1].closest(CELL);
     return cell.querySelectorAll('[data-drawn="1"]').length >= 3;
-  }, null, { timeout: 30000, polling: 200 }).catch(() => {});
+  }, CELL, { timeout: 30000, polling: 200 }).catch(() => {});
   s0 = await shown();
-  check("charts drawn", s0.drawn >= 3, `${s0.drawn} charts with data-drawn=1`);
+  check("the panel's charts drawn", s0.drawn >= 3, `${s0.drawn} charts with data-drawn=1`);
+  // every chart of the notebook, in the front-end's own DOM
+  let cc = await chartCounts();
+  for (let i = 0; i < 100 && cc.drawn < cc.dom; i++) { await page.waitForTimeout(200); cc = await chartCounts(); }
+  summary.charts = cc;
+  check("every chart container of the notebook reports data-drawn=1", cc.dom > 0 && cc.drawn === cc.dom && (cc.model === null || cc.model === cc.dom),
+    `${cc.drawn} drawn of ${cc.dom} in the DOM` + (cc.model === null ? "" : `, ${cc.model} in the notebook's outputs`));
+  if (!classic) {
+    const sc = await scrollers();
+    summary.panel_scrollers = sc;
+    check("the whole panel shows without an inner scroll bar", sc.length === 0, sc.join("; ") || "no scrolling element in the panel's cell");
+  }
   await shot("before");
 
   // k slider
@@ -286,12 +459,16 @@ try {
 
   // an invalid typed value shows the validation message and no numbers
   await move("corpus", -1);
-  await page.waitForFunction(() => document.querySelector("[data-live-error]"), null, { timeout: 20000, polling: 20 }).catch(() => {});
-  s = await shown();
+  // every region is its own output, updated in turn: wait until all of them show the error state
+  const invalid = (s) => s.error !== null && s.precision === null && s.highlighted === 0 && s.chunks === null;
+  for (const end = Date.now() + 20000; Date.now() < end; await page.waitForTimeout(20)) {
+    s = await shown();
+    if (invalid(s)) break;
+  }
   let cliErr = "";
   try { lab(link0, [...base, "--corpus=-1"]); } catch (e) { cliErr = String(e.stderr || e.message).trim(); }
   check("corpus=-1 shows the validation message instead of numbers",
-    s.error !== null && s.precision === null && s.highlighted === 0 && s.chunks === null && cliErr.includes("corpus"),
+    invalid(s) && cliErr.includes("corpus"),
     `panel: ${s.error && s.error.split("\n")[0]} | ranklab lab: ${cliErr.split("\n")[0]}`);
   await shot("invalid");
   await move("corpus", defaults.state.corpus);
@@ -326,16 +503,23 @@ try {
     }, href);
     const expected = lab(want.link, [], "csv");
     csvOK = res.status === 200 && res.body === expected;
-    csvDetail = `${href} -> HTTP ${res.status}, ${res.body.length} bytes, ${csvOK ? "equal to" : "DIFFERENT from"} ranklab lab -f csv`;
+    csvDetail = `${href.slice(0, 40)} -> HTTP ${res.status}, ${res.body.length} bytes, ${csvOK ? "equal to" : "DIFFERENT from"} ranklab lab -f csv`;
+    if (process.env.CSV_FILE) {
+      const disk = existsSync(process.env.CSV_FILE) ? readFileSync(process.env.CSV_FILE, "utf8") : null;
+      csvOK = csvOK && disk === expected;
+      csvDetail += `; the file beside the notebook: ${disk === null ? "MISSING" : disk === expected ? "equal" : "DIFFERENT"}`;
+    }
   }
-  check("Export CSV writes the file beside the notebook and links it", csvOK, csvDetail);
+  check("Export CSV writes the file beside the notebook and links the same bytes", csvOK, csvDetail);
 
   // Reset
   await press("reset");
   const defaultsAgain = lab("", []); // the documented defaults (lab.DefaultState)
   r = await waitShown(defaultsAgain);
   summary.latencies_ms.reset = r.ms;
-  s = await waitControls((c) => Object.entries(defaultsAgain.state).every(([k, v]) => !(k in c) || c[k] === v));
+  s = r.s;
+  // the controls follow with the kernel's reply, which may come after the views
+  s = await waitControls((c) => Object.entries(defaultsAgain.state).every(([k, v]) => !(k in c) || c[k] === v), 20000);
   const ctlOK = Object.entries(defaultsAgain.state).every(([k, v]) => !(k in s.controls) || s.controls[k] === v);
   check("Reset brings back the defaults", r.ms >= 0 && ctlOK, describe(s, defaultsAgain) + ` controls ${JSON.stringify(s.controls)}`);
 
@@ -351,29 +535,24 @@ try {
   await press("done");
   await page.waitForFunction(() => document.querySelector('[data-live-panel][data-live-state="closed"]') &&
     !document.querySelector("[data-live-panel] [data-field]"), null, { timeout: 20000, polling: 50 });
-  await page.waitForFunction(() => Jupyter.notebook.kernel_busy === false || !document.querySelector("#notebook .running"),
-    null, { timeout: 20000, polling: 100 }).catch(() => {});
+  await fe.idle();
   await page.waitForTimeout(1500);
   s = await shown();
   check("Done leaves a static snapshot of the final state", s.state === "closed" && matches(s, defaultsAgain) &&
     Object.keys(s.controls).length === 0, describe(s, defaultsAgain));
-  const running = await page.evaluate(() => document.querySelectorAll("#notebook .cell.running").length);
-  check("the cell finished after Done", running === 0, `${running} cells still running`);
+  const busy = await page.evaluate((classic) => classic ? document.querySelectorAll("#notebook .cell.running").length
+    : (window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === "idle" ? 0 : 1), classic);
+  check("the cell finished after Done", busy === 0, busy ? "kernel still busy" : "no cell running");
   await shot("done");
 
   // Interrupt: run the panel's cell again, then interrupt the kernel (SIGINT to the program);
-  // the loop must end cleanly and leave a snapshot.
+  // the loop must end cleanly, leave a snapshot, and its program must end.
   const tInt = Date.now();
-  await page.evaluate(() => {
-    const cells = Jupyter.notebook.get_cells();
-    const p = document.querySelectorAll("[data-live-panel]");
-    const el = p[p.length - 1].closest(".cell");
-    const idx = cells.findIndex((c) => c.element[0] === el);
-    Jupyter.notebook.execute_cells([idx]);
-  });
-  await page.waitForFunction(() => document.querySelector('[data-live-panel][data-live-state="live"]'),
-    null, { timeout: 120000, polling: 100 });
-  await page.evaluate(() => Jupyter.notebook.kernel.interrupt());
+  await fe.runPanelCell();
+  await waitLive(120000);
+  let progs = cellPrograms();
+  summary.cell_programs_seen = names(progs);
+  await fe.interrupt();
   await page.waitForFunction(() => document.querySelector('[data-live-panel][data-live-reason="interrupt"]'),
     null, { timeout: 20000, polling: 50 }).catch(() => {});
   await page.waitForTimeout(1000);
@@ -385,7 +564,57 @@ try {
   const want0 = lab(link0, []);
   check("an interrupt ends the loop with a snapshot", reason === "interrupt" && s.state === "closed" && matches(s, want0),
     `reason ${reason}; ${describe(s, want0)} (${Date.now() - tInt} ms incl. re-run)`);
+  if (ORPHANS) {
+    const gone = await allGone(progs.map((p) => p.pid), 10000);
+    check("interrupt: the panel's program ended", progs.length > 0 && gone, `while live: ${names(progs) || "no program found"}`);
+  }
   await shot("interrupted");
+
+  if (DARK && !classic) {
+    // JupyterLab's dark theme: every chart redraws dark; cards and tables take the theme's colours.
+    await cellShot("light-cards", ".ranklab-cards");
+    await cellShot("light-ranking", '[aria-label^="Ranking"]');
+    await page.evaluate(() => window.jupyterapp.commands.execute("apputils:change-theme", { theme: "JupyterLab Dark" }));
+    await page.waitForFunction(() => document.body.getAttribute("data-jp-theme-light") === "false", null, { timeout: 30000, polling: 200 });
+    await page.waitForTimeout(500);
+    let dc = await chartCounts();
+    for (let i = 0; i < 100 && dc.drawn < dc.dom; i++) { await page.waitForTimeout(200); dc = await chartCounts(); }
+    const look = await page.evaluate(() => {
+      const card = document.querySelector(".ranklab-cards");
+      return { body: getComputedStyle(document.body).backgroundColor, cards: card ? getComputedStyle(card).color : null };
+    });
+    check("dark theme: every chart redrawn", dc.dom > 0 && dc.drawn === dc.dom, `${dc.drawn} of ${dc.dom}; page ${look.body}, card text ${look.cards}`);
+    await cellShot("dark-cards", ".ranklab-cards");
+    await cellShot("dark-ranking", '[aria-label^="Ranking"]');
+    await cellShot("dark-chunks", '[aria-label^="Chunk"]');
+    await cellShot("dark-panel", "[data-live-panel]");
+    await page.evaluate(() => window.jupyterapp.commands.execute("apputils:change-theme", { theme: "JupyterLab Light" }));
+    await page.waitForFunction(() => document.body.getAttribute("data-jp-theme-light") === "true", null, { timeout: 30000, polling: 200 }).catch(() => {});
+  }
+
+  if (ORPHANS && !classic) {
+    // Restart the kernel while a panel runs: its program must end too (not re-parented to PID 1).
+    await fe.runPanelCell();
+    await waitLive(120000);
+    progs = cellPrograms();
+    const tR = Date.now();
+    await fe.restart();
+    const goneR = await allGone(progs.map((p) => p.pid), 15000);
+    check("kernel restart: the panel's program ended", progs.length > 0 && goneR,
+      `${names(progs) || "no program found while live"}: ${goneR ? `gone ${Date.now() - tR} ms after the restart` : "STILL RUNNING"}`);
+    // Stop the server while a panel runs (a new Run All: the restart cleared the kernel's cells).
+    await fe.ready();
+    await fe.runAll();
+    await waitLive(RUN_TIMEOUT);
+    progs = cellPrograms();
+    if (SERVER_PID) {
+      const tS = Date.now();
+      process.kill(SERVER_PID, "SIGTERM");
+      const goneS = await allGone(progs.map((p) => p.pid), 20000);
+      check("server stopped: the panel's program ended", progs.length > 0 && goneS,
+        `${names(progs) || "no program found while live"}: ${goneS ? `gone ${Date.now() - tS} ms after SIGTERM to the server` : "STILL RUNNING"}`);
+    }
+  }
 } catch (e) {
   check("test ran to the end", false, e.stack || String(e));
   await page.screenshot({ path: `${OUT}/error.png`, fullPage: true }).catch(() => {});

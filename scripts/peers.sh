@@ -1,28 +1,49 @@
 #!/usr/bin/env bash
-# peers.sh: installs the evaluators ranklab is compared with (pytrec_eval, ir_measures, ranx) into
-# a virtual environment of their own and prints its python's path on the last line.
+# peers.sh: installs the evaluators ranklab is compared with (pytrec_eval, ir_measures, ranx, and
+# for the conventions table BEIR's evaluation and LlamaIndex's retrieval metrics) into a virtual
+# environment of their own and prints its python's path on the last line.
 #
-#   bash scripts/peers.sh            # idempotent: a complete environment is reused at once
+#   bash scripts/peers.sh                         # idempotent: a complete environment is reused at once
+#   RANKLAB_PEERS_RAGAS=1 bash scripts/peers.sh   # also ragas (not in CI: see below)
+#   bash scripts/peers.sh --check                 # print the python if the environment is complete, else exit 1
 #
 # The environment lives in $RANKLAB_PEERS_VENV (default ~/.cache/ranklab/peers-venv), never in
 # the system Python. Versions are pinned here, the one place the tests, the benchmark and the
 # conventions checks take them from.
+#
+# beir is installed without its dependencies: its evaluation (beir/retrieval/evaluation.py,
+# custom_metrics.py) needs only pytrec_eval and tqdm, while its declared dependencies pull
+# sentence-transformers, torch with CUDA and datasets (gigabytes). llama-index-core adds about
+# 140 MB and 25 s (measured). ragas 0.4.3 adds about 600 MB and 45 s (langchain, datasets,
+# pyarrow, openai) and imports only with langchain-community < 0.4, so it is opt-in.
 set -euo pipefail
 venv=${RANKLAB_PEERS_VENV:-$HOME/.cache/ranklab/peers-venv}
-pins=(pytrec-eval-terrier==0.5.11 ir-measures==0.4.3 ranx==0.3.21)
-stamp="$venv/.ranklab-pins"
-if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "${pins[*]}" ]]; then
-  echo "$venv/bin/python"; exit 0
+pins=(pytrec-eval-terrier==0.5.11 ir-measures==0.4.3 ranx==0.3.21 llama-index-core==0.14.25)
+nodeps=(beir==2.2.0)
+imports='import pytrec_eval, ir_measures, ranx, beir.retrieval.evaluation, llama_index.core.evaluation.retrieval.metrics'
+if [[ "${RANKLAB_PEERS_RAGAS:-}" == 1 ]]; then
+  pins+=(ragas==0.4.3 langchain-community==0.3.31)
+  imports+=', ragas.metrics'
 fi
+stamp="$venv/.ranklab-pins"
+complete() { [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "${pins[*]} ${nodeps[*]}" ]]; }
+if complete; then echo "$venv/bin/python"; exit 0; fi
+[[ "${1:-}" == --check ]] && { echo "peers.sh: $venv is missing or incomplete" >&2; exit 1; }
+# One installer at a time: a second caller waits, then finds the environment complete.
+mkdir -p "$(dirname "$venv")"
+exec 9>"$venv.lock"
+flock 9
+if complete; then echo "$venv/bin/python"; exit 0; fi
 py=""
 for c in /usr/bin/python3 python3; do
   if command -v "$c" >/dev/null && "$c" -c 'import venv, ensurepip' 2>/dev/null; then py=$c; break; fi
 done
 [[ -n "$py" ]] || { echo "peers.sh: no python3 with venv and ensurepip (Debian: apt-get install python3-venv)" >&2; exit 1; }
-echo "peers.sh: installing ${pins[*]} into $venv" >&2
+echo "peers.sh: installing ${pins[*]} ${nodeps[*]} (no dependencies) into $venv" >&2
 rm -rf "$venv"
 "$py" -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check "${pins[@]}" >&2
-"$venv/bin/python" -c 'import pytrec_eval, ir_measures, ranx' >&2
-echo "${pins[*]}" > "$stamp"
+"$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps "${nodeps[@]}" >&2
+"$venv/bin/python" -c "$imports" >&2
+echo "${pins[*]} ${nodeps[*]}" > "$stamp"
 echo "$venv/bin/python"

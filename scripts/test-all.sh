@@ -3,6 +3,7 @@
 # when ../shared is present; fuzz seeds run as unit tests), then each scripts/check-*.sh in name
 # order (charts in headless Chromium, the live-lab browser test, every notebook executed).
 # Prints one closing line "ranklab: N passed, M failed" and exits non-zero when anything failed.
+# On a machine that lacks the tools of the checks it stops at once and names `make setup-ci`.
 #
 # The Go tests run with the race detector when cgo can build it (gcc present): on 2 cores it
 # costs about 100 s against 8 s without (measured), well inside CI's 30 minutes. GOTEST_FLAGS
@@ -19,6 +20,34 @@ step() { # step NAME CMD...
   if "$@"; then passed=$((passed+1)); echo "--- ok   $name ($((SECONDS-t0)) s)"
   else failed=$((failed+1)); failures+=("$name"); echo "--- FAIL $name ($((SECONDS-t0)) s)"; fi
 }
+
+# Before anything long: the tools the checks need. A fresh machine stops here within seconds,
+# naming the one command that installs them (the same idempotent set-up CI runs).
+need=()
+command -v go >/dev/null || need+=("go")
+command -v gonb >/dev/null || [ -x "$(go env GOPATH 2>/dev/null)/bin/gonb" ] || need+=("gonb")
+J=$(cat kernel-setup/.jupyter-path 2>/dev/null || true)
+{ [ -n "$J" ] && [ -x "$J" ]; } || need+=("Jupyter (kernel-setup/.jupyter-path)")
+[ -n "$J" ] && [ -x "$(dirname "$J")/jupyter-lab" ] || need+=("JupyterLab")
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || need+=("chromium")
+command -v node >/dev/null || need+=("node")
+[ -d scripts/node_modules/playwright-core ] || need+=("playwright-core")
+# The peer evaluators (pytrec_eval, ir_measures, ranx, BEIR's and LlamaIndex's metrics): the Go
+# tests that compare with them run, and fail rather than skip, when RANKLAB_PEERS=1.
+if peers_py=$(bash scripts/peers.sh --check 2>/dev/null | tail -1) && [ -x "$peers_py" ]; then
+  export RANKLAB_PEERS=1 RANKLAB_PEERS_PYTHON="$peers_py"
+else
+  need+=("the peer evaluators (scripts/peers.sh)")
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  echo "make test: not set up for the browser and notebook checks (missing: ${need[*]})."
+  echo "Run this once (installs them; about a minute, needs root or sudo for Debian's packages):"
+  echo
+  echo "    make setup-ci"
+  echo
+  echo "ranklab: 0 passed, 1 failed"
+  exit 1
+fi
 
 step "gofmt" bash -c 'out=$(gofmt -l $(git ls-files "*.go")); [ -z "$out" ] || { echo "gofmt would change: $out"; exit 1; }'
 step "go vet" go vet ./...

@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/charts"
+	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/provenance"
 	"github.com/ranklab/ranklab/stats"
 )
 
@@ -42,17 +44,21 @@ the same.
   -l N              relevance level for binary measures (trec_eval -l, default 1)
   -M N              keep the first N ranked docs of each query (trec_eval -M)
   -f FORMAT         text (default), json, csv, md, latex or html
+  --stamp           also stamp the text output (json, csv, md, latex and html carry a
+                    provenance stamp by default: version, conventions, flags, SHA-256 of inputs)
+  --no-stamp        no provenance stamp
   -h                this help
 `
 
 var defaultCompareMeasures = []string{"nDCG@10", "AP", "P@10"}
 
 type compareArgs struct {
-	files    []string
-	measures []string
-	opt      compare.Options
-	format   string
-	help     bool
+	files          []string
+	measures       []string
+	opt            compare.Options
+	format         string
+	help           bool
+	stamp, noStamp bool
 }
 
 // parseCompareArgs reads the flags (in any position among the files) with package flag.
@@ -70,6 +76,8 @@ func parseCompareArgs(args []string) (compareArgs, error) {
 	fs.BoolVar(&a.opt.Eval.AllQueries, "c", false, "pair over every qrels query")
 	fs.IntVar(&a.opt.Eval.RelLevel, "l", 0, "relevance level")
 	fs.IntVar(&a.opt.Eval.Depth, "M", 0, "depth")
+	fs.BoolVar(&a.stamp, "stamp", false, "stamp every format with the provenance")
+	fs.BoolVar(&a.noStamp, "no-stamp", false, "no provenance stamp")
 	fs.Func("f", "format", func(v string) error {
 		switch v {
 		case "text", "json", "csv", "md", "latex", "html":
@@ -145,6 +153,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
 		return 1
 	}
+	refuseFailedRuns(&r, a.files[0], a.files[1:], a.opt.Eval.RelLevel, stderr)
 	var out string
 	switch a.format {
 	case "json":
@@ -160,7 +169,22 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	default:
 		out = r.Text()
 	}
-	if _, err := io.WriteString(stdout, out); err != nil {
+	data := []byte(out)
+	if wantStamp(a.format, a.stamp, a.noStamp) {
+		in := []provenance.File{{Role: "qrels", Path: a.files[0]}}
+		for i, p := range a.files[1:] {
+			in = append(in, provenance.File{Role: fmt.Sprintf("run %d", i+1), Path: p})
+		}
+		st, err := provenance.New("ranklab compare", args, compareConventions(a.opt, measures), in...)
+		if err == nil {
+			data, err = stampOutput(a.format, data, st)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
+			return 1
+		}
+	}
+	if _, err := stdout.Write(data); err != nil {
 		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
 		return 1
 	}
@@ -170,4 +194,34 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// refuseFailedRuns runs the preflight (package check) on the compared files and refuses every
+// run that fails it (check.Report.RefuseIn): an empty run, one sharing no query or no judged doc
+// with the qrels, near-matching query IDs, a byte order mark, ... is not a result, so no
+// difference involving it is called significant. A preflight that cannot run is reported and
+// refuses nothing.
+func refuseFailedRuns(r *compare.Report, qrelsPath string, runPaths []string, relLevel int, stderr io.Writer) {
+	pre, err := check.Files(qrelsPath, runPaths, check.Options{RelLevel: relLevel})
+	if err != nil {
+		fmt.Fprintf(stderr, "ranklab compare: preflight not run: %v\n", err)
+		return
+	}
+	pre.RefuseIn(r)
+}
+
+// compareConventions lists the rules of a comparison for its stamp: the evaluation's, the
+// paired query set, the tests and their seeds.
+func compareConventions(o compare.Options, measures []eval.Measure) []string {
+	eo := o.Eval
+	eo.AllQueries = true // compare scores missing rankings as -c does
+	out := provenance.EvalConventions(eo, measures)
+	seed := o.Seed
+	if seed == 0 {
+		seed = stats.DefaultSeed
+	}
+	out = append(out, fmt.Sprintf("paired query set: the qrels queries some run ranks (every qrels query with -c); tests %s, seed %d, permutations %d, resamples %d, level %v, alpha %v (0 = default), Holm over runs x measures",
+		o.Tests, seed, o.Permutations, o.Resamples, o.Level, o.Alpha))
+	out = append(out, "runs that fail ranklab check are never called significant")
+	return out
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/words"
+	"github.com/ranklab/ranklab/provenance"
 )
 
 func init() {
@@ -39,6 +41,9 @@ column ignored. trec_eval's spellings work, with values attached or not (-l2, -M
               runid, gm_map and iprec_at_recall)
   -digits N   print N decimals instead of 4 (trec format)
   -f FORMAT   trec (default: "%-22s\t%s\t%6.4f" lines in trec_eval's measure order), json or csv
+  --stamp     also stamp the trec format (# lines after trec_eval's; json and csv are stamped
+              by default: a "provenance" member, leading # lines)
+  --no-stamp  no provenance stamp
   -h          this help
 
 Queries only in the run are ignored (counted in a warning on stderr). Errors go to stderr with
@@ -54,6 +59,8 @@ type evalArgs struct {
 	format     string
 	qrels, run string
 	help       bool
+	stamp      bool // --stamp: stamp even the trec format; --no-stamp: stamp nothing
+	noStamp    bool
 }
 
 // defaultEvalMeasures is trec_eval's "official" set minus the measures ranklab lacks.
@@ -90,6 +97,10 @@ func parseEvalArgs(args []string) (evalArgs, error) {
 			continue
 		}
 		long := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
+		if strings.HasPrefix(arg, "--") && (long == "stamp" || long == "no-stamp") {
+			a.stamp, a.noStamp = a.stamp || long == "stamp", a.noStamp || long == "no-stamp"
+			continue
+		}
 		if name, val, hasVal := strings.Cut(long, "="); name == "digits" || name == "help" || (strings.HasPrefix(arg, "--") && name == "f") {
 			switch name {
 			case "help":
@@ -210,13 +221,26 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, left out of the means (-c counts them as 0): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
 		}
 	}
+	var buf bytes.Buffer
 	switch a.format {
 	case "json":
-		err = writeEvalJSON(stdout, res, a.perQuery)
+		err = writeEvalJSON(&buf, res, a.perQuery)
 	case "csv":
-		err = writeEvalCSV(stdout, res, a.perQuery)
+		err = writeEvalCSV(&buf, res, a.perQuery)
 	default:
-		err = eval.WriteTrecEval(stdout, res, a.perQuery, a.digits)
+		err = eval.WriteTrecEval(&buf, res, a.perQuery, a.digits)
+	}
+	out := buf.Bytes()
+	if err == nil && wantStamp(a.format, a.stamp, a.noStamp) {
+		var st provenance.Stamp
+		st, err = provenance.New("ranklab eval", args, provenance.EvalConventions(a.opt, measures),
+			provenance.File{Role: "qrels", Path: a.qrels}, provenance.File{Role: "run", Path: a.run})
+		if err == nil {
+			out, err = stampOutput(a.format, out, st)
+		}
+	}
+	if err == nil {
+		_, err = stdout.Write(out)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab eval: %v\n", err)

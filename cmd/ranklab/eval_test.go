@@ -135,7 +135,7 @@ func TestEvalFormats(t *testing.T) {
 	os.WriteFile(qrels, []byte("q1 0 a 1\nq2 0 b 2\n"), 0o644)
 	os.WriteFile(run, []byte("q1 Q0 a 1 1 t\nq1 Q0 c 2 0.5 t\nq2 Q0 c 1 3 t\nq2 Q0 b 2 2 t\n"), 0o644)
 	var out, errOut bytes.Buffer
-	if rc := runEval([]string{"-q", "-f", "csv", "-m", "RR", "-m", "num_ret", qrels, run}, &out, &errOut); rc != 0 {
+	if rc := runEval([]string{"-q", "-f", "csv", "--no-stamp", "-m", "RR", "-m", "num_ret", qrels, run}, &out, &errOut); rc != 0 {
 		t.Fatal(errOut.String())
 	}
 	want := "query,RR,NumRet\nq1,1,2\nq2,0.5,2\nall,0.75,4\n"

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/charts"
+	"github.com/ranklab/ranklab/provenance"
 )
 
 func init() {
@@ -24,7 +25,9 @@ const renderUsage = `usage:
                      --out FILE.html
   ranklab render eval [-c] [-l N] [-M N] [-m MEASURE]... QRELS RUN --out FILE.html
 
-The page embeds ECharts 5.4.3 once and needs no network.`
+The page embeds ECharts 5.4.3 once and needs no network. It ends with a provenance stamp
+(ranklab's version, the conventions, the flags and the SHA-256 of each input); --no-stamp
+leaves it out.`
 
 // runRender dispatches "render lab" and "render eval".
 func runRender(args []string, stdout, stderr io.Writer) int {
@@ -52,6 +55,7 @@ func renderLab(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprintln(stderr, renderUsage); fs.PrintDefaults() }
 	stateFlags := addLabStateFlags(fs)
 	out := fs.String("out", "", "output `FILE.html` (required)")
+	noStamp := fs.Bool("no-stamp", false, "leave the provenance stamp out of the page")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -77,6 +81,14 @@ func renderLab(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	frags := append(charts.RankingPanel(o), charts.ChunkingPanel(o)...)
+	if !*noStamp {
+		st, err := provenance.New("ranklab render lab", args, []string{"lab state " + s.Link()})
+		if err != nil {
+			fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
+			return 1
+		}
+		frags = append(frags, st.HTML())
+	}
 	return renderWrite(*out, charts.Page(fmt.Sprintf("ranklab lab — seed %d, %d candidates", s.Seed, s.Size), frags...), "ranklab render lab", stdout, stderr)
 }
 
@@ -113,6 +125,7 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 	rel := fs.Int("l", 0, "minimum grade counted as relevant for binary measures (0 means 1)")
 	depth := fs.Int("M", 0, "evaluate only the first N docs of each ranking (0 = all)")
 	out := fs.String("out", "", "output `FILE.html` (required)")
+	noStamp := fs.Bool("no-stamp", false, "leave the provenance stamp out of the page")
 	var pos []string
 	for rest := args; ; {
 		if err := fs.Parse(rest); err != nil {
@@ -181,6 +194,18 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 				frags = append(frags, charts.QueryDiff(results[0], results[1], m, names[0], names[1]))
 			}
 		}
+	}
+	if !*noStamp {
+		in := []provenance.File{{Role: "qrels", Path: pos[0]}}
+		for i, p := range pos[1:] {
+			in = append(in, provenance.File{Role: fmt.Sprintf("run %d", i+1), Path: p})
+		}
+		st, err := provenance.New(who, args, provenance.EvalConventions(opt, measures), in...)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", who, err)
+			return 1
+		}
+		frags = append(frags, st.HTML())
 	}
 	title := "ranklab eval — " + strings.Join(names, " vs ") + " on " + filepath.Base(pos[0])
 	return renderWrite(*out, charts.Page(title, frags...), who, stdout, stderr)

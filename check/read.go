@@ -1,0 +1,246 @@
+package check
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/scan"
+)
+
+// bom is UTF-8's byte order mark.
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// runDoc is one run line as the preflight keeps it.
+type runDoc struct {
+	doc    string
+	score  float64
+	rank   int
+	rankOK bool
+	line   int
+}
+
+// runFile is a run read leniently: every line that parses, in file order, and what was wrong.
+type runFile struct {
+	path     string
+	queries  map[string][]runDoc // query → docs in file order (duplicates left out)
+	order    []string            // queries in order of first appearance
+	lines    int
+	findings []Finding
+}
+
+// qrelsFile is a qrels file read leniently.
+type qrelsFile struct {
+	path     string
+	judged   map[string]map[string]int // query → doc → grade (duplicates left out)
+	lines    int
+	beir     bool
+	findings []Finding
+}
+
+// reader walks the lines of one file and collects findings; ids remembers the IDs already
+// reported for a character problem, so each odd ID is named once.
+type reader struct {
+	path     string
+	findings []Finding
+	ids      map[string]bool
+}
+
+func (r *reader) add(sev Severity, code string, line int, query, format string, args ...any) {
+	r.findings = append(r.findings, Finding{Severity: sev, Code: code, File: r.path, Line: line, Query: query, Message: fmt.Sprintf(format, args...)})
+}
+
+// lines calls fn with each line (without its end of line, one trailing \r dropped) and its
+// number; the first line loses a byte order mark, which is reported. It reports an empty input.
+func (r *reader) lines(in io.Reader, fn func(b []byte, n int)) int {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<26)
+	n := 0
+	for sc.Scan() {
+		n++
+		b := scan.TrimCR(sc.Bytes())
+		if n == 1 && bytes.HasPrefix(b, bom) {
+			r.add(Error, CodeBOM, 1, "", "the file starts with a UTF-8 byte order mark: trec_eval, pytrec_eval and ir_measures read it as part of the first ID (%q)", "\ufeff"+firstField(b[len(bom):]))
+			b = b[len(bom):]
+		}
+		fn(b, n)
+	}
+	if err := sc.Err(); err != nil {
+		r.add(Error, CodeParse, n+1, "", "%v", err)
+	}
+	if n == 0 {
+		r.add(Error, CodeEmpty, 0, "", "the file is empty")
+	}
+	return n
+}
+
+func firstField(b []byte) string {
+	f, _ := scan.Fields(b, nil, 1)
+	if len(f) == 0 {
+		return ""
+	}
+	return string(f[0])
+}
+
+// blankOrComment reports blank lines and "#" comment lines, which tools read differently.
+func (r *reader) blankOrComment(b []byte, n int) bool {
+	if len(bytes.TrimSpace(b)) == 0 {
+		r.add(Warning, CodeBlank, n, "", "blank line: trec_eval 10.0 skips blank run lines, other readers may fail on it or count it")
+		return true
+	}
+	if b[0] == '#' {
+		r.add(Warning, CodeComment, n, "", "comment line: trec_eval 10.0 skips it; trec_eval 9.0.8 and the readers of ir_measures and ranx (line.split()) take it as data or fail on it")
+		return true
+	}
+	return false
+}
+
+// checkID reports the characters in an ID that make tools or files disagree: control
+// characters, invalid UTF-8, invisible or Unicode space characters (errors: the ID is not what
+// it looks like), and "#" or quotes (warnings: comment and quoting rules of CSV readers).
+func (r *reader) checkID(kind, id string, n int, query string) {
+	key := kind + "\x00" + id
+	if r.ids[key] {
+		return
+	}
+	report := func(sev Severity, code, why string) {
+		r.ids[key] = true
+		r.add(sev, code, n, query, "%s ID %q %s", kind, id, why)
+	}
+	if !utf8.ValidString(id) {
+		report(Error, CodeIDChars, "is not valid UTF-8")
+		return
+	}
+	for _, c := range id {
+		switch {
+		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
+			report(Error, CodeIDChars, fmt.Sprintf("holds the control character %U", c))
+			return
+		case unicode.IsSpace(c) || c == '\u200b' || c == '\u200c' || c == '\u200d' || c == '\u2060' || c == '\ufeff':
+			report(Error, CodeIDChars, fmt.Sprintf("holds the invisible or space character %U: it looks like %q", c, strings.Map(visible, id)))
+			return
+		}
+	}
+	switch {
+	case strings.ContainsRune(id, '#'):
+		report(Warning, CodeIDChars, "holds \"#\": readers that take \"#\" as a comment (pandas comment=\"#\", trec_eval 10.0 at the start of a line) cut it")
+	case strings.ContainsAny(id, "\"'"):
+		report(Warning, CodeIDChars, "holds a quote: CSV and pandas readers may strip or join it")
+	}
+}
+
+// visible drops invisible and space characters (to show what an ID looks like).
+func visible(c rune) rune {
+	if unicode.IsSpace(c) || c == '\u200b' || c == '\u200c' || c == '\u200d' || c == '\u2060' || c == '\ufeff' {
+		return -1
+	}
+	return c
+}
+
+// readRun reads a TREC run leniently: "query-id Q0 doc-id rank score tag", at least 6 fields.
+// Every line that parses is kept (in file order); every problem is a finding with its line.
+func readRun(in io.Reader, path string) runFile {
+	r := &reader{path: path, ids: map[string]bool{}}
+	rf := runFile{path: path, queries: map[string][]runDoc{}}
+	first := map[[2]string]int{}
+	var f [][]byte
+	rf.lines = r.lines(in, func(b []byte, n int) {
+		if r.blankOrComment(b, n) {
+			return
+		}
+		f, _ = scan.Fields(b, f[:0], 0)
+		if len(f) < 6 {
+			r.add(Error, CodeParse, n, "", "%d fields, want at least 6 (query-id Q0 doc-id rank score tag)", len(f))
+			return
+		}
+		q, d := string(f[0]), string(f[2])
+		score, err := eval.ParseScore(string(f[4]))
+		if err != nil {
+			r.add(Error, CodeParse, n, q, "score %q is not a finite number", f[4])
+			return
+		}
+		r.checkID("query", q, n, q)
+		r.checkID("doc", d, n, q)
+		if prev, dup := first[[2]string{q, d}]; dup {
+			r.add(Error, CodeDuplicate, n, q, "doc %q listed twice for query %q (first on line %d): trec_eval refuses the run, dict-based tools keep one score silently", d, q, prev)
+			return
+		}
+		first[[2]string{q, d}] = n
+		rank, rerr := strconv.Atoi(string(f[3]))
+		if _, ok := rf.queries[q]; !ok {
+			rf.order = append(rf.order, q)
+		}
+		rf.queries[q] = append(rf.queries[q], runDoc{doc: d, score: score, rank: rank, rankOK: rerr == nil, line: n})
+	})
+	rf.findings = r.findings
+	return rf
+}
+
+// readQrels reads TREC qrels ("query-id iteration doc-id grade", exactly 4 fields) or BEIR
+// qrels (a "query-id<TAB>corpus-id<TAB>score" header, then 3 tab-separated fields) leniently.
+func readQrels(in io.Reader, path string) qrelsFile {
+	r := &reader{path: path, ids: map[string]bool{}}
+	qf := qrelsFile{path: path, judged: map[string]map[string]int{}}
+	first := map[[2]string]int{}
+	var f [][]byte
+	qf.lines = r.lines(in, func(b []byte, n int) {
+		if n == 1 && bytes.HasPrefix(b, []byte("query-id\t")) {
+			qf.beir = true
+			h := strings.Split(string(b), "\t")
+			if len(h) != 3 || strings.TrimSpace(h[1]) != "corpus-id" || strings.TrimSpace(h[2]) != "score" {
+				r.add(Error, CodeParse, n, "", "BEIR header %q, want \"query-id<TAB>corpus-id<TAB>score\"", b)
+			}
+			return
+		}
+		if r.blankOrComment(b, n) {
+			return
+		}
+		var q, d, g string
+		if qf.beir {
+			parts := strings.Split(string(b), "\t")
+			if len(parts) != 3 {
+				r.add(Error, CodeParse, n, "", "%d tab-separated fields, want 3 (query-id corpus-id score)", len(parts))
+				return
+			}
+			q, d, g = strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]), strings.TrimSpace(parts[2])
+			if q == "" || d == "" {
+				r.add(Error, CodeParse, n, q, "empty query-id or corpus-id")
+				return
+			}
+		} else {
+			f, _ = scan.Fields(b, f[:0], 0)
+			if len(f) != 4 {
+				r.add(Error, CodeParse, n, "", "%d fields, want 4 (query-id iteration doc-id grade)", len(f))
+				return
+			}
+			q, d, g = string(f[0]), string(f[2]), string(f[3])
+		}
+		grade, err := eval.ParseGrade(g)
+		if err != nil {
+			r.add(Error, CodeParse, n, q, "grade %q is not an integer", g)
+			return
+		}
+		r.checkID("query", q, n, q)
+		r.checkID("doc", d, n, q)
+		if prev, dup := first[[2]string{q, d}]; dup {
+			r.add(Error, CodeDuplicate, n, q, "doc %q judged twice for query %q (first on line %d): tools keep the first, the last or refuse", d, q, prev)
+			return
+		}
+		first[[2]string{q, d}] = n
+		if qf.judged[q] == nil {
+			qf.judged[q] = map[string]int{}
+		}
+		qf.judged[q][d] = grade
+	})
+	if qf.beir && qf.lines == 1 {
+		r.add(Error, CodeEmpty, 0, "", "BEIR header only, no judgments")
+	}
+	qf.findings = r.findings
+	return qf
+}

@@ -1,0 +1,272 @@
+package conventions
+
+import (
+	"math"
+	"slices"
+
+	"github.com/ranklab/ranklab/eval"
+)
+
+// expected returns m's exact expected value over every order of the docs within each tie group,
+// each order equally likely (see Ties for the formulas). n is the number of ranked docs, judged
+// holds every judged grade of the query, depth cuts the ranking (0: no cut).
+func expected(groups []tieGroup, n int, judged []int, m eval.Measure, depth int) float64 {
+	L := 1
+	if m.Rel > 0 {
+		L = m.Rel
+	}
+	isRel := func(g int) bool { return g >= L }
+	R := 0
+	for _, g := range judged {
+		if isRel(g) {
+			R++
+		}
+	}
+	// ranks kept: the first depth of n
+	kept := n
+	if depth > 0 && depth < n {
+		kept = depth
+	}
+	// limit returns the number of ranks a cutoff k looks at (k = 0: all kept).
+	limit := func(k int) int {
+		if k > 0 && k < kept {
+			return k
+		}
+		return kept
+	}
+	// linear returns Σ_{p < c} w(p) · E[f(grade at p)].
+	linear := func(c int, f func(g int) float64, w func(p int) float64) float64 {
+		sum := 0.0
+		for _, gr := range groups {
+			if gr.start >= c {
+				break
+			}
+			mean := 0.0
+			for _, g := range gr.grades {
+				mean += f(g)
+			}
+			mean /= float64(len(gr.grades))
+			if mean == 0 {
+				continue
+			}
+			for p := gr.start; p < gr.start+len(gr.grades) && p < c; p++ {
+				sum += w(p) * mean
+			}
+		}
+		return sum
+	}
+	one := func(int) float64 { return 1 }
+	rel := func(g int) float64 {
+		if isRel(g) {
+			return 1
+		}
+		return 0
+	}
+	switch m.Name {
+	case eval.NameP:
+		return linear(limit(m.Cutoff), rel, one) / float64(m.Cutoff)
+	case eval.NameR:
+		if R == 0 {
+			return 0
+		}
+		return linear(limit(m.Cutoff), rel, one) / float64(R)
+	case eval.NameRprec:
+		if R == 0 {
+			return 0
+		}
+		return linear(limit(R), rel, one) / float64(R)
+	case eval.NameJudged:
+		return linear(limit(m.Cutoff), func(g int) float64 {
+			if g != eval.Unjudged {
+				return 1
+			}
+			return 0
+		}, one) / float64(m.Cutoff)
+	case eval.NameNumRelRet:
+		return linear(kept, rel, one)
+	case eval.NameNumQ, eval.NameNumRet, eval.NameNumRel:
+		return m.Compute(make([]int, kept), judged) // no order changes them
+	case eval.NameNDCG:
+		gain := func(g int) float64 {
+			switch {
+			case g <= 0:
+				return 0
+			case m.Exp:
+				return math.Exp2(float64(g)) - 1
+			}
+			return float64(g)
+		}
+		ideal := make([]float64, 0, len(judged))
+		for _, g := range judged {
+			if g > 0 {
+				ideal = append(ideal, gain(g))
+			}
+		}
+		slices.Sort(ideal)
+		slices.Reverse(ideal)
+		if m.Cutoff > 0 && len(ideal) > m.Cutoff {
+			ideal = ideal[:m.Cutoff]
+		}
+		idcg := 0.0
+		for i, x := range ideal {
+			idcg += x / math.Log2(float64(i+2))
+		}
+		if idcg == 0 {
+			return 0
+		}
+		return linear(limit(m.Cutoff), gain, func(p int) float64 { return 1 / math.Log2(float64(p+2)) }) / idcg
+	case eval.NameSuccess:
+		c := limit(m.Cutoff)
+		for _, gr := range groups {
+			if gr.start >= c {
+				break
+			}
+			r := count(gr.grades, isRel)
+			if r == 0 {
+				continue
+			}
+			size := len(gr.grades)
+			in := min(c, gr.start+size) - gr.start // positions of the group above the cut
+			return 1 - noneDrawn(size, r, in)
+		}
+		return 0
+	case eval.NameRR:
+		c := limit(m.Cutoff)
+		for _, gr := range groups {
+			if gr.start >= c {
+				break
+			}
+			r := count(gr.grades, isRel)
+			if r == 0 {
+				continue
+			}
+			size := len(gr.grades)
+			sum := 0.0
+			p := float64(r) / float64(size) // P(first relevant at offset 0)
+			for j := 0; j <= size-r && gr.start+j < c; j++ {
+				sum += p / float64(gr.start+j+1)
+				// P(j+1) = P(j) · (size−r−j)/(size−1−j): one more non-relevant doc first
+				if size-1-j > 0 {
+					p *= float64(size-r-j) / float64(size-1-j)
+				}
+			}
+			return sum
+		}
+		return 0
+	case eval.NameAP:
+		if R == 0 {
+			return 0
+		}
+		c := limit(m.Cutoff)
+		sum, above := 0.0, 0
+		for _, gr := range groups {
+			if gr.start >= c {
+				break
+			}
+			size := len(gr.grades)
+			r := count(gr.grades, isRel)
+			if r > 0 {
+				for t := 0; t < size && gr.start+t < c; t++ {
+					before := 0.0 // expected relevant docs of the group above offset t, given one at t
+					if size > 1 {
+						before = float64(t) * float64(r-1) / float64(size-1)
+					}
+					sum += float64(r) / float64(size) * (1 + float64(above) + before) / float64(gr.start+t+1)
+				}
+			}
+			above += r
+		}
+		return sum / float64(R)
+	case eval.NameBpref:
+		return expectedBpref(groups, judged, L, kept)
+	}
+	panic("conventions: expected: measure " + m.String())
+}
+
+func count(gs []int, f func(int) bool) int {
+	n := 0
+	for _, g := range gs {
+		if f(g) {
+			n++
+		}
+	}
+	return n
+}
+
+// noneDrawn is C(n−r, m)/C(n, m): the chance that m docs drawn from n, r of them relevant,
+// hold no relevant doc.
+func noneDrawn(n, r, m int) float64 {
+	p := 1.0
+	for i := 0; i < m; i++ {
+		if n-r-i <= 0 {
+			return 0
+		}
+		p *= float64(n-r-i) / float64(n-i)
+	}
+	return p
+}
+
+// expectedBpref follows eval's bpref: for each relevant doc retrieved, 1 − min(N_i, R)/min(N, R)
+// with N_i the judged non-relevant docs (0 <= grade < L) above it, summed and divided by R.
+// A relevant doc of a group sits at each offset t with probability 1/n; the judged non-relevant
+// docs of the group above it are then hypergeometric: t drawn from the n−1 others, nn of which
+// are judged non-relevant.
+func expectedBpref(groups []tieGroup, judged []int, L, kept int) float64 {
+	R, N := 0, 0
+	for _, g := range judged {
+		switch {
+		case g >= L:
+			R++
+		case g >= 0:
+			N++
+		}
+	}
+	if R == 0 {
+		return 0
+	}
+	denom := float64(min(N, R))
+	sum, nonrelAbove := 0.0, 0
+	for _, gr := range groups {
+		if gr.start >= kept {
+			break
+		}
+		size := len(gr.grades)
+		r := count(gr.grades, func(g int) bool { return g >= L })
+		nn := count(gr.grades, func(g int) bool { return g >= 0 && g < L })
+		if r > 0 {
+			perDoc := 0.0
+			for t := 0; t < size && gr.start+t < kept; t++ {
+				for x, px := range hypergeometric(size-1, nn, t) {
+					term := 1.0
+					if denom > 0 {
+						term = 1 - float64(min(nonrelAbove+x, R))/denom
+					}
+					perDoc += px * term
+				}
+			}
+			sum += float64(r) * perDoc / float64(size)
+		}
+		nonrelAbove += nn
+	}
+	return sum / float64(R)
+}
+
+// hypergeometric returns P(X = x) for x = 0..draws: x successes in draws taken without
+// replacement from a population of pop holding succ successes.
+func hypergeometric(pop, succ, draws int) []float64 {
+	out := make([]float64, draws+1)
+	lc := func(n, k int) float64 {
+		if k < 0 || k > n {
+			return math.Inf(-1)
+		}
+		a, _ := math.Lgamma(float64(n + 1))
+		b, _ := math.Lgamma(float64(k + 1))
+		c, _ := math.Lgamma(float64(n - k + 1))
+		return a - b - c
+	}
+	total := lc(pop, draws)
+	for x := 0; x <= draws; x++ {
+		out[x] = math.Exp(lc(succ, x) + lc(pop-succ, draws-x) - total)
+	}
+	return out
+}

@@ -1,0 +1,79 @@
+package provenance
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"html"
+	"strings"
+)
+
+// AppendJSON returns the JSON object js with a last member "provenance" holding s. The
+// object's own members keep their order and bytes; the stamp is indented like a member of an
+// object indented by two spaces. It returns an error when js is not one JSON object.
+func AppendJSON(js []byte, s Stamp) ([]byte, error) {
+	trimmed := bytes.Trim(js, " \t\r\n")
+	if !json.Valid(trimmed) || len(trimmed) < 2 || trimmed[0] != '{' || trimmed[len(trimmed)-1] != '}' {
+		return nil, errors.New("provenance: not a JSON object")
+	}
+	stamp, err := json.MarshalIndent(s, "  ", "  ")
+	if err != nil {
+		return nil, err
+	}
+	body := bytes.TrimRight(trimmed[:len(trimmed)-1], " \t\r\n")
+	var b bytes.Buffer
+	b.Write(body)
+	if len(bytes.TrimSpace(body)) > 1 { // not "{"
+		b.WriteByte(',')
+	}
+	b.WriteString("\n  \"provenance\": ")
+	b.Write(stamp)
+	b.WriteString("\n}\n")
+	return b.Bytes(), nil
+}
+
+// CSV returns the stamp as comment lines to put before a CSV header: "# key: value" a line
+// (pandas reads them past with comment="#"; R's read.csv with comment.char="#").
+func (s Stamp) CSV() string { return s.commentLines("# ") }
+
+// LaTeX returns the stamp as "% " comment lines, which LaTeX ignores; a "%" inside a value
+// cannot end the comment, and newlines are replaced by spaces.
+func (s Stamp) LaTeX() string { return s.commentLines("% ") }
+
+// Text returns the stamp as "# " lines to follow a plain-text output (asked for with --stamp).
+func (s Stamp) Text() string { return s.commentLines("# ") }
+
+// Markdown returns a footer: a horizontal rule and the stamp as a bulleted list, every value
+// escaped for Markdown and hashes in code spans.
+func (s Stamp) Markdown() string {
+	var b strings.Builder
+	b.WriteString("\n---\n\n*Provenance*\n\n")
+	for _, l := range s.lines() {
+		b.WriteString("- " + markdownEscape(l) + "\n")
+	}
+	return b.String()
+}
+
+func markdownEscape(s string) string {
+	var b strings.Builder
+	for _, r := range strings.NewReplacer("\n", " ", "\r", " ").Replace(s) {
+		if strings.ContainsRune("\\`*_{}[]()#+-.!|<>~", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// HTML returns a footer element for a page or a notebook output: the stamp as a small list,
+// and its JSON in a data-provenance attribute for programs. Every value is escaped.
+func (s Stamp) HTML() string {
+	js, _ := json.Marshal(s)
+	var b strings.Builder
+	b.WriteString(`<footer class="ranklab-provenance" data-provenance="` + html.EscapeString(string(js)) + `" style="font:11px/1.4 system-ui,'DejaVu Sans',sans-serif;color:#555;margin-top:12px;border-top:1px solid #ddd;padding-top:4px"><ul style="margin:0;padding-left:16px">`)
+	for _, l := range s.lines() {
+		b.WriteString("<li>" + html.EscapeString(l) + "</li>")
+	}
+	b.WriteString("</ul></footer>")
+	return b.String()
+}
