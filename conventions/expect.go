@@ -76,12 +76,16 @@ func expected(groups []tieGroup, n int, judged []int, m eval.Measure, depth int)
 		}
 		return linear(limit(R), rel, one) / float64(R)
 	case eval.NameJudged:
+		// ir_measures' Judged@k: divided by min(k, n), 0 for an empty ranking.
+		if limit(m.Cutoff) == 0 {
+			return 0
+		}
 		return linear(limit(m.Cutoff), func(g int) float64 {
 			if g != eval.Unjudged {
 				return 1
 			}
 			return 0
-		}, one) / float64(m.Cutoff)
+		}, one) / float64(limit(m.Cutoff))
 	case eval.NameNumRelRet:
 		return linear(kept, rel, one)
 	case eval.NameNumQ, eval.NameNumRet, eval.NameNumRel:

@@ -1,5 +1,6 @@
-// Package eval is the evaluator: it reads TREC qrels and runs and computes trec_eval's measures
-// with trec_eval's exact semantics, under trec_eval's and ir_measures' names.
+// Package eval is the evaluator: it reads TREC qrels and runs and computes every measure of
+// trec_eval 10.0 with trec_eval's exact semantics (its own test suite reproduces byte for byte
+// through `ranklab eval`), under trec_eval's and ir_measures' names.
 //
 // The simplest use:
 //
@@ -9,6 +10,7 @@
 //	res.Mean(eval.NDCG(10))      // the mean over the evaluated queries
 //	res.PerQuery(eval.NDCG(10))  // query ID → value
 //	eval.Options{AllQueries: true}.Evaluate(qrels, run, eval.NDCG(10)) // trec_eval -c
+//	ms, err := eval.ParseMeasures("official", "nDCG@10", "iprec_at_recall..1,.2")
 //
 // # Files
 //
@@ -16,61 +18,97 @@
 // "query-id iteration doc-id grade"; the iteration is ignored, the grade is an integer.
 // BEIR qrels: tab-separated, header "query-id\tcorpus-id\tscore", then 3 fields a line.
 // TREC run: at least 6 fields "query-id Q0 doc-id rank score tag"; Q0, the rank column and
-// fields after the tag are ignored; the score is a finite float64; a query's lines need not be
-// adjacent. Input starting with gzip's magic bytes is gunzipped, whatever the file name.
+// fields after the tag are ignored; a query's lines need not be adjacent. Preferences
+// (ReadPrefs: "query-id group sub-group doc-id level"), qrels with judgment groups
+// (ReadQrelsJG) and Z-score files (ReadZScores) are trec_eval's other formats.
 //
-//	q1 0 d1 2        (TREC qrels: d1 has grade 2 for q1)
+//	q1 0 d1 2              (TREC qrels: d1 has grade 2 for q1)
 //	q1 Q0 d1 1 12.5 bm25   (run: q1 retrieved d1 with score 12.5)
 //
-// Nothing is skipped or guessed: a wrong field count, a grade that is not an integer, a score
-// that is not a finite number, a doc listed twice for one query (in a run or in qrels), an empty
-// line or an empty file is an error *ParseError printed "file:line: msg" that unwraps to
-// ErrFieldCount, ErrGrade, ErrScore, ErrDuplicate, ErrEmptyLine or ErrEmpty.
+// Every reader shares these rules. Input starting with gzip's magic bytes is gunzipped,
+// whatever the file name; the path "-" is standard input. A UTF-8 byte-order mark at the start
+// is dropped (trec_eval would make it part of the first query ID). A line whose first non-blank
+// character is '#' is a comment, in every format (trec_eval 10.0 skips a '#' line of qrels only
+// when the line before is not one too, reads the second of two as a judgment of a query named
+// "#", and crashes on one at the end of the file: ranklab never makes a query "#"). Blank run
+// lines are skipped, as in trec_eval; a blank line elsewhere is an error. A CRLF line ending is
+// fine.
 //
-// # Evaluator semantics (those of trec_eval 10.0, checked against its output)
+// Numbers. A score (and a preference level, a Z-score mean) is a decimal number,
+//
+//	[+|-] ( digits [ "." [digits] ] | "." digits ) [ (e|E) [+|-] digits ]
+//
+// with a finite float64 value: what C's strtod reads when it consumes the whole field. Anything
+// else ("1_000", "0x10", "1,5", "1e", "inf", "nan", "1e400") is an error, where trec_eval would
+// read a prefix ("1_000" as 1) and Go's strconv another value (1000): never a third meaning. A
+// grade is an integer "[+|-]digits" of 32 bits; trec_eval's atol would read "1.5" as 1 and "abc"
+// as 0, ranklab refuses them.
+//
+// Nothing is skipped or guessed otherwise: a wrong field count, a bad number, a doc listed twice
+// for one query (in a run or in qrels; trec_eval reports it only for a query it evaluates), an
+// empty file or a read error is a *ParseError printed "file:line: msg" that unwraps to
+// ErrFieldCount, ErrGrade, ErrScore, ErrLevel, ErrDuplicate, ErrEmptyLine, ErrEmpty, ErrHeader
+// or ErrTruncated (a gzip stream that ends early: the line after the last complete one, the same
+// in every reader). Messages quote at most the first 40 bytes of a bad field.
+//
+// # Evaluator semantics (trec_eval 10.0's, checked against its output and its test suite)
 //
 // Ranking. A query's docs are sorted by score (as float64) descending, ties broken by doc ID
 // descending in byte order ("d9" > "d10" > "c" > "b" > "a" > "B"); "1", "1.0", "1e0" and
 // "0.10e1" are the same score. The rank column plays no part. Options.Depth (-M) then keeps
-// the first Depth docs.
+// the first Depth docs, and Options.JudgedOnly (-J) drops the docs that are not judged.
+// (trec_eval's preference measures break ties by doc ID ascending, and so does ir_measures'
+// Judged; ranklab follows each.)
 //
-// Grades. A doc is relevant when its grade is at least the relevance level L
-// (Options.RelLevel, trec_eval's -l, default 1; levels start at 1). A measure's own rel=
-// (ir_measures' P(rel=2)@5) wins over L. A grade in [0, L) is judged non-relevant. A negative
-// grade means "judged, never relevant": gain 0, not counted in R, skipped by bpref (trec_eval
-// reads it as "in the pool, unjudged"); Judged@k still counts it as judged. A retrieved doc the
-// qrels do not list has grade Unjudged: not relevant, gain 0. R is the number of qrels entries
-// of the query with grade >= L, retrieved or not.
+// Grades. A doc is relevant when its grade is at least the relevance level L (Options.RelLevel,
+// trec_eval's -l, default 1; levels below 1 are refused, where trec_eval would count
+// non-relevant or unjudged docs as relevant). A measure's own rel= (ir_measures' P(rel=2)@5)
+// wins over L. A grade in [0, L) is judged non-relevant. A negative grade means "in the pool,
+// unjudged" as in trec_eval: never relevant, zero gain, not in R, skipped by bpref, counted as
+// unjudged by infAP, unj, rbp_resid and -J, shown "." by relstring; ir_measures' Judged@k counts
+// it as judged, as ir_measures does. A retrieved doc the qrels do not list has grade Unjudged.
+// R is the number of judged docs of the query with grade >= L, retrieved or not.
 //
-// Measures (formulas on Measure.Compute). P@k divides by k even when fewer than k docs were
-// retrieved. R@k, AP and AP@k (map_cut) divide by R and are 0 when R = 0. RR (recip_rank) looks
-// at the whole ranking; RR@k (MRR@k, the lab's figure) is 0 when the first relevant doc is
-// below k. nDCG@k (trec_eval's ndcg_cut, ir_measures' nDCG@k) uses linear gain = grade for
-// positive grades and the discount log2(rank+1); the ideal ranking sorts ALL positive judged
-// grades of the query (retrieved or not) and is cut at k; nDCG is 0 when the ideal is 0.
-// nDCG(dcg=exp-log2)@k uses gain 2^grade-1 (the lab's default). nDCG without cutoff is
-// trec_eval's ndcg: the whole ranking against the uncut ideal. nDCG uses the grades as gains
-// and ignores the relevance level L (as trec_eval's -l leaves ndcg_cut unchanged).
+// Measures. The formulas are on the constructors (P, Recall, AP, NDCG, IPrec, infAP, RBP, ...),
+// the preference measures on EvaluatePrefs, the judgment-group ones on EvaluateJG. Where
+// trec_eval's C reads uninitialised memory ranklab takes the value its reference build prints:
+// rbp normalises gains with min = max = 0 to start with (so grades divided by the query's largest
+// grade when that exceeds 1). dcg, ideal_dcg and ndcg each have their own parameters (trec_eval
+// shares them and crashes). A name spelled as ir_measures spells it gives ir_measures' value:
+// Judged@k divides by min(k, n), RBP(rel=N) is binary RBP, SetF(beta=x) passes x as trec_eval's
+// set_F does; ir_measures computes its other measures with pytrec_eval, whose numbers
+// Options.TrecEval9 reproduces (float32 scores).
 //
-// Query sets. By default the evaluated queries are those in both the qrels and the run (as
-// trec_eval 9.0.8 and pytrec_eval; trec_eval 10.0 stops with an error instead); qrels queries
-// without a ranking are reported in Result.Missing. With Options.AllQueries (-c) every qrels
-// query is evaluated, a missing one as an empty ranking (0 for every measure but NumRel).
-// Queries only in the run are never evaluated and are reported in Result.Ignored. A query is
+// Query sets. By default the evaluated queries are those in both the qrels and the run (the
+// rule of DESIGN.md, of trec_eval 9.0.8 and of pytrec_eval); qrels queries without a ranking
+// are listed in Result.Missing, and `ranklab eval` then stops as trec_eval 10.0 does (exit 4),
+// naming them and pointing to -c and --trec-eval-9. With Options.AllQueries (-c) every qrels
+// query is evaluated, one without a ranking as trec_eval 10.0 does (see Options.AllQueries).
+// Queries only in the run are never evaluated; they are listed in Result.Ignored. A query is
 // evaluated even when it has no relevant doc (it then counts 0 in the means).
 //
-// Means. Result.Mean(m) (Result.Means[j]) is the arithmetic mean over the evaluated queries (summed in byte
-// order of the query IDs). trec_eval's "all" line holds the mean too, except for the counts
-// NumQ, NumRet, NumRel and NumRelRet where it holds the sum: Result.All gives that value.
+// trec_eval 9.0.8. Options.TrecEval9 (`ranklab eval --trec-eval-9`) applies the rules where
+// 9.0.8, which pytrec_eval embeds, differs from 10.0: float32 scores, IPrec and 11pt_avg's
+// trunc(x·R + 0.9), and -c leaving out the queries without a ranking. The differential test
+// (peers_test.go) checks every shared measure per query against pytrec_eval, ir_measures and
+// ranx.
+//
+// Means. Result.Mean(m) is the mean over the evaluated queries (summed in byte order of the
+// query IDs); for gm_map and gm_bpref, whose per-query values are the logs trec_eval stores,
+// the geometric mean. Result.All(m) is trec_eval's "all" line: the sum for counts, the number of
+// queries for num_q, and with -c trec_eval's count of judgments with a grade > 0 for num_rel.
+// TrecFormat prints trec_eval's format, measure order and names; Standardize gives -Z's values.
 //
 // Large runs. EvaluateRunFile gives Evaluate's exact result for a run file without holding the
-// run in memory when each query's lines are adjacent (as trec_eval itself requires of a sorted
-// run; the usual case): the file is cut into blocks of whole queries evaluated on every core,
-// and only each query's judged docs are ranked. An ungrouped run is read whole instead.
+// run in memory when each query's lines are adjacent (the usual case): the file is cut into
+// blocks of whole queries evaluated on every core, and only each query's judged docs are ranked.
+// An ungrouped run is read again whole, from the start of the same file, or for a pipe or
+// standard input from the temporary copy made as it streamed: the result is always the file's.
 //
-// Names. Measures print in ir_measures' canonical form (P@5, P(rel=2)@5, nDCG(dcg=exp-log2)@10,
-// RR@10) and parse back to the same value; ParseMeasures also reads trec_eval's names
-// (P.5,10, recall.100, recip_rank, ndcg_cut.10, map, map_cut.100, success.1,5,10, num_q, ...,
-// with trec_eval's default cutoffs when none are given). WriteTrecEval prints trec_eval's
-// format, measure order and names.
+// Names. Measures print in ir_measures' canonical form where ir_measures has them (P@5,
+// P(rel=2)@5, nDCG(dcg=exp-log2)@10, IPrec@0.5, RBP(p=0.9)) and in trec_eval's -m spelling
+// otherwise (gm_map, relative_P.5, utility.2,-1,0,0, ndcg.1=3,2=9), and parse back to the same
+// value; ParseMeasures also reads trec_eval's names with their parameters (P.5,10,
+// iprec_at_recall..1,.2, ndcg_cut.10, map, ...) and nicknames (official, all_trec, set,
+// all_prefs, prefs, qrels_jg), with trec_eval's default parameters when none are given.
 package eval

@@ -3,6 +3,10 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/ranklab/ranklab/internal/scan"
 )
 
 // Sentinel errors of the readers; a *ParseError unwraps to one of them.
@@ -10,10 +14,13 @@ var (
 	ErrFieldCount = errors.New("wrong number of fields")
 	ErrGrade      = errors.New("grade is not an integer")
 	ErrScore      = errors.New("score is not a finite number")
+	ErrLevel      = errors.New("preference level is not a finite number")
 	ErrDuplicate  = errors.New("duplicate doc")
 	ErrEmpty      = errors.New("empty file")
 	ErrEmptyLine  = errors.New("empty line")
 	ErrHeader     = errors.New("bad header")
+	// ErrTruncated is a gzip stream that ends early (a file cut during a copy or download).
+	ErrTruncated = scan.ErrTruncated
 )
 
 // ParseError is an error in an input file, with its position. It prints as "file:line: msg"
@@ -40,3 +47,28 @@ func parseErr(file string, line int, sentinel error, format string, args ...any)
 	}
 	return &ParseError{File: file, Line: line, Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
 }
+
+// readErr builds the *ParseError of a read error that ends the input after line complete lines:
+// the same cause and line for every reader.
+func readErr(file string, line int, err error) error {
+	return &ParseError{File: file, Line: line + 1, Err: scan.ReadError(err)}
+}
+
+// maxQuote is the longest prefix of a bad field an error message quotes.
+const maxQuote = 40
+
+// quoteField quotes a field for an error message: at most its first maxQuote bytes (cut at a
+// character boundary), with its length when it is longer.
+func quoteField(b []byte) string {
+	if len(b) <= maxQuote {
+		return strconv.Quote(string(b))
+	}
+	cut := maxQuote
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return strconv.Quote(string(b[:cut])) + fmt.Sprintf("... (%d bytes)", len(b))
+}
+
+// quoteString is quoteField for a string.
+func quoteString(s string) string { return quoteField([]byte(s)) }

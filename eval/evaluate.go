@@ -1,44 +1,62 @@
 package eval
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
-	"io"
 	"slices"
+	"strconv"
+	"strings"
 )
 
-// Options are the evaluation settings of trec_eval's common flags.
+// Options are the evaluation settings of trec_eval's flags. The zero value is trec_eval 10.0's
+// default, except for the query set (see Evaluate).
 type Options struct {
 	// RelLevel is the minimum grade counted as relevant (trec_eval's -l); 0 means 1. A measure's
-	// own rel= wins over it. nDCG ignores it (it uses the grades as gains).
+	// own rel= wins over it. nDCG and the gain measures ignore it.
 	RelLevel int
 	// Depth keeps only the first Depth docs of each ranking (trec_eval's -M); 0 keeps all.
 	Depth int
 	// AllQueries evaluates every qrels query (trec_eval's -c): a query without a ranking in the
-	// run is evaluated as an empty ranking (it scores 0, except NumRel).
+	// run is evaluated as trec_eval 10.0 does, on a ranking of one doc that the qrels do not
+	// hold ("ceci_nest_pas_un_docno", score 1), after which num_ret, unj, and utility,
+	// rbp_resid and relstring with their default parameters are reset to 0 (''): every measure
+	// is then 0 but NumRel, yaap (log(1/(1+R))), and utility and rbp_resid with parameters.
 	AllQueries bool
+	// JudgedOnly drops every retrieved doc that is not in the qrels or has a negative grade
+	// before any measure (trec_eval's -J).
+	JudgedOnly bool
+	// NumDocs is the number of docs in the collection, used by utility only (trec_eval's -N).
+	NumDocs int
+	// TrecEval9 applies trec_eval 9.0.8's rules, those pytrec_eval (and so ir_measures) embeds:
+	// scores are rounded to float32 before ranking (so 16777217 and 16777216 tie); IPrec and
+	// 11pt_avg turn a recall level x into trunc(x·R + 0.9) relevant docs, not round(x·R); and
+	// with AllQueries the qrels queries without a ranking are not evaluated but count in every
+	// mean as 0 (in gm_map and gm_bpref as log(0.00001)).
+	TrecEval9 bool
 }
 
-// Evaluate computes measures for each query of run judged in qrels with the default options
-// (Options{}), as trec_eval does:
+// Evaluate computes measures for each query of run judged in qrels, as trec_eval does:
 //
 //   - each query's docs are ranked by Rank (score descending, doc ID descending), then cut to
 //     opt.Depth when it is positive;
 //   - a ranked doc takes its grade from the qrels, or Unjudged;
-//   - the evaluated queries are those in both the qrels and the run (reported in Queries), or
-//     every qrels query with opt.AllQueries; qrels queries without a ranking are listed in
-//     Missing, run queries absent from the qrels in Ignored;
-//   - Means[j] is the sum of Values[i][j] over the queries in byte order, divided by their number.
+//   - the evaluated queries are those in both the qrels and the run (as trec_eval 9.0.8 and
+//     pytrec_eval; trec_eval 10.0 stops with an error when a qrels query has no ranking, which
+//     `ranklab eval` does too), or every qrels query with opt.AllQueries; qrels queries without
+//     a ranking are listed in Missing, run queries absent from the qrels in Ignored;
+//   - Means[j] is the sum of Values[i][j] over the queries in byte order, divided by their
+//     number (geometric mean for gm_map and gm_bpref); Summary[j] is trec_eval's "all" value.
 //
-// It returns an error for an invalid measure, a negative RelLevel or Depth, a doc listed twice
-// for one query of the run, or when no query is left to evaluate. Its inputs are not modified.
+// It returns an error for an invalid measure, a negative RelLevel, Depth or NumDocs, a doc
+// listed twice for one query of the run, or when no query is left to evaluate. Its inputs are
+// not modified.
 func Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, error) {
 	return Options{}.Evaluate(qrels, run, measures...)
 }
 
-// Evaluate is Evaluate with the options o (trec_eval's -l, -M, -c).
+// Evaluate is Evaluate with the options o (trec_eval's -l, -M, -c, -J, -N, and 9.0.8's rules).
 func (opt Options) Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, error) {
-	resolved, err := checkEvaluate(measures, opt)
+	ev, err := newEvaluator(measures, opt, inQrels)
 	if err != nil {
 		return Result{}, err
 	}
@@ -46,28 +64,164 @@ func (opt Options) Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, 
 	for q := range run.Queries {
 		runQueries[q] = true
 	}
-	return assemble(qrels, runQueries, measures, resolved, opt, func(q string) ([]float64, error) {
+	res, err := ev.assemble(qrels, runQueries, func(q string) (row, error) {
 		docs := run.Queries[q]
 		if err := checkDuplicates(q, docs); err != nil {
-			return nil, err
+			return row{}, err
 		}
-		ranked := Rank(docs)
-		if opt.Depth > 0 && len(ranked) > opt.Depth {
-			ranked = ranked[:opt.Depth]
-		}
-		return computeRow(resolved, qrels.Grades(q, ranked), qrels.Judged(q)), nil
+		return ev.rankAndCompute(docs, qrels[q]), nil
 	})
+	if err != nil {
+		return Result{}, err
+	}
+	res.RunID = run.RunID
+	if res.RunID == "" {
+		res.RunID = run.Tag
+	}
+	return res, nil
 }
 
+// evaluator holds the compiled measures of one evaluation.
+type evaluator struct {
+	opt      Options
+	measures []Measure
+	cs       []*compiled
+	needAsc  bool // a Judged measure: rank ties by doc ID ascending too
+	texts    []int
+}
+
+// row is one query's values.
+type row struct {
+	vals  []float64
+	texts []string // the relstring values, in the order of evaluator.texts
+	buf   []int    // the space of the list of grades, for reuse
+}
+
+// newEvaluator checks the options and compiles the measures for input kind in.
+func newEvaluator(measures []Measure, opt Options, in inputKind) (*evaluator, error) {
+	if len(measures) == 0 {
+		return nil, errors.New("evaluate: no measures")
+	}
+	switch {
+	case opt.RelLevel < 0:
+		return nil, errors.New("evaluate: relevance level " + strconv.Itoa(opt.RelLevel) + " is negative")
+	case opt.Depth < 0:
+		return nil, errors.New("evaluate: depth " + strconv.Itoa(opt.Depth) + " is negative")
+	case opt.NumDocs < 0:
+		return nil, errors.New("evaluate: number of docs " + strconv.Itoa(opt.NumDocs) + " is negative")
+	}
+	ev := &evaluator{opt: opt, measures: slices.Clone(measures)}
+	for j, m := range measures {
+		c, err := compileMeasure(m, opt)
+		if err != nil {
+			return nil, fmt.Errorf("evaluate: %v", err)
+		}
+		if c.fam.input != in && c.fam.input != inAny {
+			return nil, fmt.Errorf("evaluate: measure %s needs %s", m, map[inputKind]string{
+				inQrels: "qrels (Evaluate)", inPrefs: "preferences (EvaluatePrefs)", inJG: "qrels with judgment groups (EvaluateJG)"}[c.fam.input])
+		}
+		ev.cs = append(ev.cs, c)
+		if m.Name == NameJudged {
+			ev.needAsc = true
+		}
+		if m.Name == NameRelString {
+			ev.texts = append(ev.texts, j)
+		}
+	}
+	return ev, nil
+}
+
+// rankAndCompute ranks one query's docs and computes its row.
+func (ev *evaluator) rankAndCompute(docs []ScoredDoc, judged map[string]int) row {
+	ranked := ev.grades(rankDocs(docs, ev.opt.TrecEval9, false), judged)
+	var asc []int
+	if ev.needAsc {
+		asc = ev.grades(rankDocs(docs, false, true), judged)
+	}
+	return ev.compute(ranked, asc, judgedGrades(judged), false, nil)
+}
+
+// grades returns the grades of the ranked docs, cut to the depth.
+func (ev *evaluator) grades(ranked []ScoredDoc, judged map[string]int) []int {
+	if ev.opt.Depth > 0 && len(ranked) > ev.opt.Depth {
+		ranked = ranked[:ev.opt.Depth]
+	}
+	out := make([]int, len(ranked))
+	for i, d := range ranked {
+		g, ok := judged[d.Doc]
+		if !ok {
+			g = Unjudged
+		}
+		out[i] = g
+	}
+	return out
+}
+
+// judgedGrades lists the grades of a query's judged docs.
+func judgedGrades(judged map[string]int) []int {
+	out := make([]int, 0, len(judged))
+	for _, g := range judged {
+		out = append(out, g)
+	}
+	return out
+}
+
+// compute evaluates every measure on one query; bogus marks trec_eval -c's stand-in ranking of
+// a query without one (see Options.AllQueries). buf may hold the space of the query's list of
+// grades, given back in row.buf.
+func (ev *evaluator) compute(ranked, asc, judged []int, bogus bool, buf []int) row {
+	q := newQuery(ranked, judged, ev.opt.JudgedOnly, buf)
+	if asc != nil {
+		q.asc = newQuery(asc, nil, ev.opt.JudgedOnly, nil).rl
+	}
+	r := row{vals: make([]float64, len(ev.cs)), buf: q.rl}
+	for j, c := range ev.cs {
+		if c.fam.value != nil {
+			r.vals[j] = c.fam.value(q, c)
+		}
+		if bogus && bogusReset(c.m) {
+			r.vals[j] = 0
+		}
+	}
+	for _, j := range ev.texts {
+		s := relString(q, ev.cs[j])
+		if bogus && bogusReset(ev.cs[j].m) {
+			s = ""
+		}
+		r.texts = append(r.texts, s)
+	}
+	return r
+}
+
+// bogusReset reports whether trec_eval 10.0 resets m to 0 for a query evaluated on its stand-in
+// ranking: the values named exactly num_ret, utility, rbp_resid, relstring, and unj_*.
+func bogusReset(m Measure) bool {
+	name, ok := m.TrecName()
+	if !ok {
+		return false
+	}
+	switch name {
+	case "num_ret", "utility", "rbp_resid", "relstring":
+		return true
+	}
+	return strings.HasPrefix(name, "unj")
+}
+
+// bogusDoc is the doc of trec_eval 10.0's stand-in ranking for a query without one.
+const bogusDoc = "ceci_nest_pas_un_docno"
+
 // assemble builds a Result: it picks the evaluated queries (see Evaluate), takes each one's
-// values from row, evaluates a qrels query without a ranking as an empty ranking, and averages.
-func assemble(qrels Qrels, runQueries map[string]bool, measures, resolved []Measure, opt Options, row func(q string) ([]float64, error)) (Result, error) {
-	res := Result{Measures: slices.Clone(measures)}
+// values from rowFor, evaluates a qrels query without a ranking on trec_eval's stand-in
+// ranking, and aggregates.
+func (ev *evaluator) assemble(qrels Qrels, runQueries map[string]bool, rowFor func(q string) (row, error)) (Result, error) {
+	opt := ev.opt
+	res := Result{Measures: ev.measures}
 	for q := range qrels {
-		if runQueries[q] || opt.AllQueries {
+		inRun := runQueries[q]
+		if inRun || (opt.AllQueries && !opt.TrecEval9) {
 			res.Queries = append(res.Queries, q)
 		}
-		if !runQueries[q] {
+		if !inRun {
 			res.Missing = append(res.Missing, q)
 		}
 	}
@@ -82,62 +236,71 @@ func assemble(qrels Qrels, runQueries map[string]bool, measures, resolved []Meas
 	if len(res.Queries) == 0 {
 		return Result{}, fmt.Errorf("evaluate: no query is in both the qrels (%d queries) and the run (%d queries)", len(qrels), len(runQueries))
 	}
-	res.Values = make([][]float64, len(res.Queries))
+	rows := make([]row, len(res.Queries))
 	for i, q := range res.Queries {
 		if !runQueries[q] {
-			res.Values[i] = computeRow(resolved, []int{}, qrels.Judged(q))
+			judged := qrels[q]
+			stand := []ScoredDoc{{Doc: bogusDoc, Score: 1}}
+			ranked := ev.grades(stand, judged)
+			var asc []int
+			if ev.needAsc {
+				asc = ranked
+			}
+			rows[i] = ev.compute(ranked, asc, judgedGrades(judged), true, nil)
 			continue
 		}
-		v, err := row(q)
+		r, err := rowFor(q)
 		if err != nil {
 			return Result{}, err
 		}
-		res.Values[i] = v
+		rows[i] = r
 	}
-	res.Means = means(res.Values, len(resolved))
+	res.Values = make([][]float64, len(rows))
+	for i, r := range rows {
+		res.Values[i] = r.vals
+	}
+	if len(ev.texts) > 0 {
+		res.Text = make([][]string, len(rows))
+		for i, r := range rows {
+			res.Text[i] = make([]string, len(ev.cs))
+			for k, j := range ev.texts {
+				res.Text[i][j] = r.texts[k]
+			}
+		}
+	}
+	n := len(res.Queries)
+	if opt.AllQueries && opt.TrecEval9 {
+		n = len(qrels)
+	}
+	ev.aggregate(&res, n, qrels)
 	return res, nil
 }
 
-// computeRow evaluates every measure on one query.
-func computeRow(measures []Measure, ranked, judged []int) []float64 {
-	row := make([]float64, len(measures))
-	for j, m := range measures {
-		row[j] = m.Compute(ranked, judged)
+// aggregate fills Means and Summary over n queries (n > len(Queries) only under 9.0.8's -c,
+// where the missing queries count 0).
+func (ev *evaluator) aggregate(res *Result, n int, qrels Qrels) {
+	res.N = n
+	res.Means = make([]float64, len(ev.cs))
+	res.Summary = make([]float64, len(ev.cs))
+	for j, c := range ev.cs {
+		res.Means[j], res.Summary[j] = aggregateColumn(res.Values, j, c.fam.agg, n, len(res.Queries))
+		if c.m.Name == NameNumRel && c.m.Rel == 0 && ev.opt.AllQueries && qrels != nil {
+			res.Summary[j] = float64(positiveJudgments(qrels))
+		}
 	}
-	return row
 }
 
-// resolveMeasures validates measures and gives the ones that use a relevance level without
-// their own rel= the evaluation's level.
-func resolveMeasures(measures []Measure, relLevel int) ([]Measure, error) {
-	out := make([]Measure, len(measures))
-	for j, m := range measures {
-		if err := m.Validate(); err != nil {
-			return nil, fmt.Errorf("evaluate: %v", err)
-		}
-		if m.Rel == 0 && m.usesRel() && relLevel > 0 {
-			m.Rel = relLevel
-		}
-		out[j] = m
-	}
-	return out, nil
-}
-
-// means returns the column means of values, summing in row order.
-func means(values [][]float64, n int) []float64 {
-	out := make([]float64, n)
-	if len(values) == 0 {
-		return out
-	}
-	for _, row := range values {
-		for j, v := range row {
-			out[j] += v
+// positiveJudgments counts the judgments with a grade > 0 in the whole qrels.
+func positiveJudgments(qrels Qrels) int {
+	n := 0
+	for _, docs := range qrels {
+		for _, g := range docs {
+			if g > 0 {
+				n++
+			}
 		}
 	}
-	for j := range out {
-		out[j] /= float64(len(values))
-	}
-	return out
+	return n
 }
 
 // checkDuplicates refuses a query whose docs list one doc twice (trec_eval refuses it too).
@@ -145,53 +308,78 @@ func checkDuplicates(q string, docs []ScoredDoc) error {
 	seen := make(map[string]int, len(docs))
 	for i, d := range docs {
 		if prev, dup := seen[d.Doc]; dup {
-			return fmt.Errorf("evaluate: query %q: %w: %q at positions %d and %d", q, ErrDuplicate, d.Doc, prev+1, i+1)
+			return fmt.Errorf("evaluate: query %s: %w: %s at positions %d and %d", quoteString(q), ErrDuplicate, quoteString(d.Doc), prev+1, i+1)
 		}
 		seen[d.Doc] = i
 	}
 	return nil
 }
 
-// WriteTrecEval writes r as trec_eval prints it: with perQuery (trec_eval's -q) each query's
-// lines first (queries in byte order), then the "all" lines; each line is
-//
-//	fmt.Sprintf("%-22s\t%s\t%.*f", name, query, digits, value)
-//
-// (digits 4 gives trec_eval's "%6.4f"), measures in trec_eval's order (TrecOrder) under their
-// trec_eval names (P_5, ndcg_cut_10), measures trec_eval lacks under their ir_measures name.
-// Counts print as integers; NumQ prints only on the "all" line, as in trec_eval.
-func WriteTrecEval(w io.Writer, r Result, perQuery bool, digits int) error {
-	order := TrecOrder(r.Measures)
-	cols := make([]int, len(order))
-	names := make([]string, len(order))
-	for k, m := range order {
-		cols[k] = slices.Index(r.Measures, m)
-		if n, ok := m.TrecName(); ok {
-			names[k] = n
-		} else {
-			names[k] = m.String()
+// Compute evaluates m on one query with the default options. ranked holds the grades of the
+// ranked docs in rank order (Unjudged for docs the qrels do not list; a negative grade is a
+// doc in the pool but unjudged); judged holds the grades of every judged doc of the query,
+// retrieved or not. Neither slice is modified. The formulas are on the constructors (P, AP,
+// NDCG, ...); Judged@k is computed on the order given; relstring and runid give 0 (their values
+// are text: Result.RelString, Result.RunID). Compute panics on a measure that fails Validate and
+// on the preference and judgment-group measures, which need more than grades.
+func (m Measure) Compute(ranked, judged []int) float64 {
+	c, err := compileMeasure(m, Options{})
+	if err != nil {
+		panic(fmt.Sprintf("eval: Compute on invalid measure %#v: %v", m, err))
+	}
+	if c.fam.value == nil || c.fam.input != inQrels && c.fam.input != inAny {
+		panic(fmt.Sprintf("eval: Compute on %s, which needs more than grades", m))
+	}
+	return c.fam.value(newQuery(ranked, judged, false, nil), c)
+}
+
+// assembleSets builds a Result for relevance information other than qrels (preferences,
+// judgment groups): relQueries are its queries; rowFor evaluates one query on its run docs (on
+// trec_eval's stand-in ranking for a query without docs, with AllQueries).
+func (ev *evaluator) assembleSets(relQueries map[string]bool, run Run, rowFor func(q string, docs []ScoredDoc) (row, error)) (Result, error) {
+	opt := ev.opt
+	res := Result{Measures: ev.measures, RunID: run.RunID}
+	if res.RunID == "" {
+		res.RunID = run.Tag
+	}
+	for q := range relQueries {
+		_, inRun := run.Queries[q]
+		if inRun || (opt.AllQueries && !opt.TrecEval9) {
+			res.Queries = append(res.Queries, q)
+		}
+		if !inRun {
+			res.Missing = append(res.Missing, q)
 		}
 	}
-	bw := bufio.NewWriter(w)
-	line := func(name, q string, m Measure, v float64) {
-		if m.IsCount() {
-			fmt.Fprintf(bw, "%-22s\t%s\t%d\n", name, q, int64(v))
-		} else {
-			fmt.Fprintf(bw, "%-22s\t%s\t%6.*f\n", name, q, digits, v)
+	for q := range run.Queries {
+		if !relQueries[q] {
+			res.Ignored = append(res.Ignored, q)
 		}
 	}
-	if perQuery {
-		for i, q := range r.Queries {
-			for k, m := range order {
-				if m.Name == NameNumQ {
-					continue
-				}
-				line(names[k], q, m, r.Values[i][cols[k]])
-			}
+	slices.Sort(res.Queries)
+	slices.Sort(res.Missing)
+	slices.Sort(res.Ignored)
+	if len(res.Queries) == 0 {
+		return Result{}, fmt.Errorf("evaluate: no query is in both the relevance information (%d queries) and the run (%d queries)", len(relQueries), len(run.Queries))
+	}
+	res.Values = make([][]float64, len(res.Queries))
+	for i, q := range res.Queries {
+		docs, ok := run.Queries[q]
+		if !ok {
+			docs = []ScoredDoc{{Doc: bogusDoc, Score: 1}}
+		} else if err := checkDuplicates(q, docs); err != nil {
+			return Result{}, err
 		}
+		r, err := rowFor(q, docs)
+		if err != nil {
+			return Result{}, err
+		}
+		res.Values[i] = r.vals
 	}
-	for k, m := range order {
-		line(names[k], "all", m, r.all(cols[k]))
+	n := len(res.Queries)
+	if opt.AllQueries && opt.TrecEval9 {
+		n = len(relQueries)
 	}
-	return bw.Flush()
+	ev.aggregate(&res, n, nil)
+	return res, nil
 }

@@ -2,115 +2,124 @@ package eval
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-// EvaluateRunFile evaluates the run file at runPath like Evaluate(qrels, ReadRunFile(runPath),
-// measures...), with the same values, errors and line numbers, without holding the run in
-// memory when its lines are grouped by query (the usual case): the file is cut into blocks of
-// whole queries, parsed and evaluated on every core, and memory stays bounded by the largest
-// query. Each query's ranking is not sorted: only the judged docs are ranked, by counting the
-// docs placed above each of them in trec_eval's order, which gives the same ranked grades as
-// Rank. When a query's lines are not adjacent (an ungrouped run) it falls back to reading the
-// whole run with ReadRunFile and calling Evaluate, so the result is still exact.
+// EvaluateRunFile evaluates the run file at runPath ("-" for standard input) like
+// Evaluate(qrels, ReadRunFile(runPath), measures...), with the same values, errors and line
+// numbers, without holding the run in memory when its lines are grouped by query (the usual
+// case): the input is cut into blocks of whole queries, parsed and evaluated on every core, and
+// memory stays bounded by the largest query. Each query's ranking is not sorted: only the judged
+// docs are ranked, by counting the docs placed above each of them in trec_eval's order, which
+// gives the same ranked grades as Rank, for every measure.
+//
+// When a query's lines are not adjacent (an ungrouped run) the first pass stops and the input is
+// read again from its start, so the result is still exact: a regular file is rewound (its path
+// is not opened again); an input that cannot seek (a pipe, standard input, a process
+// substitution) has been copied, as it streamed, to an unlinked temporary file that is read
+// instead. The ungrouped run is then evaluated in passes that each keep the lines of a share of
+// the queries (about 128 MB of them), so memory stays bounded whatever the run's size.
 func EvaluateRunFile(qrels Qrels, runPath string, measures ...Measure) (Result, error) {
 	return Options{}.EvaluateRunFile(qrels, runPath, measures...)
 }
 
-// EvaluateRunFile is EvaluateRunFile with the options o (trec_eval's -l, -M, -c).
+// EvaluateRunFile is EvaluateRunFile with the options o.
 func (opt Options) EvaluateRunFile(qrels Qrels, runPath string, measures ...Measure) (Result, error) {
-	resolved, err := checkEvaluate(measures, opt)
+	ev, err := newEvaluator(measures, opt, inQrels)
 	if err != nil {
 		return Result{}, err
 	}
-	r, closeFn, err := openInput(runPath)
+	src, err := scan.OpenSource(runPath, true)
+	if err != nil {
+		return Result{}, inputErr(runPath, err)
+	}
+	defer src.Close()
+	st, err := streamRun(src, runPath, qrels, ev)
 	if err != nil {
 		return Result{}, err
 	}
-	rows, runQueries, grouped, err := streamRun(r, runPath, qrels, resolved, opt.Depth)
-	closeFn()
+	if !st.grouped {
+		return ev.evaluateUngrouped(src, runPath, qrels)
+	}
+	res, err := ev.assemble(qrels, st.queries, func(q string) (row, error) { return st.rows[q], nil })
 	if err != nil {
 		return Result{}, err
 	}
-	if !grouped {
-		run, err := ReadRunFile(runPath)
-		if err != nil {
-			return Result{}, err
-		}
-		return opt.Evaluate(qrels, run, measures...)
-	}
-	return assemble(qrels, runQueries, measures, resolved, opt, func(q string) ([]float64, error) { return rows[q], nil })
+	res.RunID = st.runID
+	return res, nil
 }
 
-// blockResult is what a worker found in a block: its queries in order, their values (nil for
-// a query absent from the qrels), its line count and the first error.
+// blockResult is what a worker found in a block: its queries in order, their rows (empty for a
+// query absent from the qrels), its line count, its last tag and the first error.
 type blockResult struct {
 	lines int
 	qids  []string
-	rows  [][]float64
-	err   error // a *ParseError with Line counted from the block's start
+	rows  []row
+	tag   string
+	err   func(offset int) error // the error, given the number of lines before the block
 }
 
-// streamRun reads, parses and evaluates a run with scan.Pipeline. It returns each query's
-// values, the set of the run's queries, and grouped = false when some query's lines are not
-// adjacent (then rows are not to be used).
-func streamRun(r io.Reader, name string, qrels Qrels, measures []Measure, depth int) (rows map[string][]float64, runQueries map[string]bool, grouped bool, err error) {
-	rows = map[string][]float64{}
-	runQueries = map[string]bool{}
-	grouped = true
-	line := 0
+// stream is the outcome of the first pass.
+type stream struct {
+	rows    map[string]row
+	queries map[string]bool
+	runID   string
+	grouped bool // false: some query's lines are not adjacent (rows are not to be used)
+}
+
+// streamRun reads, parses and evaluates a run with scan.Pipeline.
+func streamRun(src *scan.Source, name string, qrels Qrels, ev *evaluator) (stream, error) {
+	st := stream{rows: map[string]row{}, queries: map[string]bool{}, grouped: true}
+	line, data := 0, 0
+	var err error
 	newWorker := func() func([]byte) blockResult {
-		ev := &queryEvaluator{name: name, qrels: qrels, measures: measures, depth: depth}
-		return ev.block
+		w := &queryEvaluator{name: name, qrels: qrels, ev: ev}
+		return w.block
 	}
-	readErr := scan.Pipeline(r, runtime.GOMAXPROCS(0), newWorker, func(br blockResult) bool {
+	pipeErr := scan.Pipeline(src.Reader, runtime.GOMAXPROCS(0), newWorker, func(br blockResult) bool {
 		for i, q := range br.qids {
-			if runQueries[q] {
-				grouped = false
+			if st.queries[q] {
+				st.grouped = false
 				return false
 			}
-			runQueries[q] = true
-			if br.rows[i] != nil {
-				rows[q] = br.rows[i]
+			st.queries[q] = true
+			if br.rows[i].vals != nil {
+				st.rows[q] = br.rows[i]
 			}
 		}
+		data += len(br.qids)
+		if br.tag != "" {
+			st.runID = br.tag
+		}
 		if br.err != nil {
-			var pe *ParseError
-			if errors.As(br.err, &pe) {
-				pe.Line += line
-			}
-			err = br.err
+			err = br.err(line)
 			return false
 		}
 		line += br.lines
 		return true
 	})
 	switch {
-	case !grouped:
-		return nil, nil, false, nil
+	case !st.grouped:
+		return st, nil
 	case err != nil:
-		return nil, nil, true, err
-	case readErr != nil:
-		return nil, nil, true, &ParseError{File: name, Line: line + 1, Err: readErr}
-	case line == 0:
-		return nil, nil, true, parseErr(name, 0, ErrEmpty, "")
+		return st, err
+	case pipeErr != nil:
+		return st, readErr(name, line, pipeErr)
+	case data == 0:
+		return st, parseErr(name, 0, ErrEmpty, "no data line")
 	}
-	return rows, runQueries, true, nil
+	return st, nil
 }
 
 // queryEvaluator parses blocks and evaluates their queries; one per worker, reusing its buffers.
 type queryEvaluator struct {
-	name     string
-	qrels    Qrels
-	measures []Measure
-	depth    int
+	name  string
+	qrels Qrels
+	ev    *evaluator
 
 	docs   [][]byte
 	scores []float64
@@ -120,6 +129,8 @@ type queryEvaluator struct {
 	judged []judgedDoc
 	count  []int
 	ranked []int
+	asc    []int
+	rl     []int
 	fields [][]byte
 }
 
@@ -133,16 +144,25 @@ type judgedDoc struct {
 func (e *queryEvaluator) block(data []byte) blockResult {
 	var res blockResult
 	var cur []byte
-	flush := func() error {
+	var last []byte // the last data line: its tag is the run's tag so far
+	flush := func() func(int) error {
 		if cur == nil {
 			return nil
 		}
 		qid := string(cur)
-		row, err := e.query(qid)
+		r, err := e.query(qid)
 		res.qids = append(res.qids, qid)
-		res.rows = append(res.rows, row)
+		res.rows = append(res.rows, r)
 		e.docs, e.scores, e.lines = e.docs[:0], e.scores[:0], e.lines[:0]
 		return err
+	}
+	fail := func(err func(int) error) blockResult {
+		if ferr := flush(); ferr != nil {
+			err = ferr
+		}
+		res.err = err
+		res.tag = tagOf(last)
+		return res
 	}
 	for pos := 0; pos < len(data); {
 		end := bytes.IndexByte(data[pos:], '\n')
@@ -154,79 +174,100 @@ func (e *queryEvaluator) block(data []byte) blockResult {
 		line := scan.TrimCR(data[pos:end])
 		pos = end + 1
 		res.lines++
-		qid, doc, score, err := e.parseLine(line, res.lines)
-		if err != nil {
-			if ferr := flush(); ferr != nil {
-				err = ferr
-			}
-			res.err = err
-			return res
+		f, more := scan.Fields(line, e.fields[:0], 5)
+		e.fields = f
+		if len(f) == 0 || f[0][0] == '#' {
+			continue
 		}
-		if !bytes.Equal(qid, cur) {
+		n := res.lines
+		if !more {
+			k := len(f)
+			return fail(func(off int) error {
+				return parseErr(e.name, off+n, ErrFieldCount, "got %d, want at least 6 (query-id Q0 doc-id rank score tag)", k)
+			})
+		}
+		score, ok := scan.Float(f[4])
+		if !ok {
+			bad := quoteField(f[4])
+			return fail(func(off int) error { return parseErr(e.name, off+n, ErrScore, "%s", bad) })
+		}
+		if !bytes.Equal(f[0], cur) {
 			if err := flush(); err != nil {
 				res.err = err
+				res.tag = tagOf(last)
 				return res
 			}
-			cur = qid
+			cur = f[0]
 		}
-		e.docs = append(e.docs, doc)
+		last = line
+		e.docs = append(e.docs, f[2])
 		e.scores = append(e.scores, score)
-		e.lines = append(e.lines, res.lines)
+		e.lines = append(e.lines, n)
 	}
 	if err := flush(); err != nil {
 		res.err = err
 	}
+	res.tag = tagOf(last)
 	return res
 }
 
-// parseLine splits a run line into its query ID, doc ID and score, with ReadRun's errors.
-// Only the first five fields are delimited; the sixth (the tag) need only exist.
-func (e *queryEvaluator) parseLine(line []byte, n int) (qid, doc []byte, score float64, err error) {
-	f, more := scan.Fields(line, e.fields[:0], 5)
-	e.fields = f
-	k := len(f)
-	if more {
-		k = 6
+// tagOf returns the sixth field of a run line ("" for none).
+func tagOf(line []byte) string {
+	f, _ := scan.Fields(line, nil, 6)
+	if len(f) < 6 {
+		return ""
 	}
-	if k == 0 {
-		return nil, nil, 0, parseErr(e.name, n, ErrEmptyLine, "")
-	}
-	if k < 6 {
-		return nil, nil, 0, parseErr(e.name, n, ErrFieldCount, "got %d, want at least 6 (query-id Q0 doc-id rank score tag)", k)
-	}
-	score, ok := scan.FastFloat(f[4])
-	if !ok {
-		if score, err = parseScore(f[4]); err != nil {
-			return nil, nil, 0, parseErr(e.name, n, ErrScore, "%q", f[4])
-		}
-	}
-	return f[0], f[2], score, nil
+	return string(f[5])
 }
 
 // query checks the collected docs of query qid for duplicates and evaluates them.
-func (e *queryEvaluator) query(qid string) ([]float64, error) {
+func (e *queryEvaluator) query(qid string) (row, func(int) error) {
 	n := len(e.docs)
 	e.table.Reset(e.docs)
-	for i, d := range e.docs {
+	for i := range e.docs {
 		if prev, dup := e.table.Add(i); dup {
-			return nil, parseErr(e.name, e.lines[i], ErrDuplicate, "%q listed twice for query %q (first on line %d)", d, qid, e.lines[prev])
+			doc, q := quoteField(e.docs[i]), quoteString(qid)
+			line, first := e.lines[i], e.lines[prev]
+			return row{}, func(off int) error {
+				return parseErr(e.name, off+line, ErrDuplicate, "%s listed twice for query %s (first on line %d)", doc, q, off+first)
+			}
 		}
 	}
 	judgedDocs, ok := e.qrels[qid]
 	if !ok {
-		return nil, nil
+		return row{}, nil
 	}
-	// Grades of the retrieved judged docs, found by looking each judged doc up in the table.
 	e.judged = e.judged[:0]
 	for doc, g := range judgedDocs {
 		if i, ok := e.table.Find(doc); ok {
 			e.judged = append(e.judged, judgedDoc{doc: i, grade: g})
 		}
 	}
-	// Rank the judged docs: sort them in trec_eval's order, then count the other docs above each.
+	opt := e.ev.opt
+	e.ranked = e.rankJudged(n, opt.TrecEval9, false, e.ranked)
+	var asc []int
+	if e.ev.needAsc {
+		e.asc = e.rankJudged(n, false, true, e.asc)
+		asc = e.asc
+	}
+	r := e.ev.compute(e.ranked, asc, judgedGrades(judgedDocs), false, e.rl)
+	e.rl, r.buf = r.buf, nil
+	return r, nil
+}
+
+// rankJudged ranks the retrieved judged docs (e.judged) among all n docs by counting the docs
+// placed above each, and returns the grades of the first Depth ranks (Unjudged for the others).
+func (e *queryEvaluator) rankJudged(n int, float32s, asc bool, buf []int) []int {
 	before := func(a, b int) bool { // doc a ranks above doc b
-		if e.scores[a] != e.scores[b] {
-			return e.scores[a] > e.scores[b]
+		sa, sb := e.scores[a], e.scores[b]
+		if float32s {
+			sa, sb = float64(float32(sa)), float64(float32(sb))
+		}
+		if sa != sb {
+			return sa > sb
+		}
+		if asc {
+			return bytes.Compare(e.docs[a], e.docs[b]) < 0
 		}
 		return bytes.Compare(e.docs[a], e.docs[b]) > 0
 	}
@@ -267,13 +308,13 @@ func (e *queryEvaluator) query(qid string) ([]float64, error) {
 		}
 	}
 	kept := n
-	if e.depth > 0 && e.depth < n {
-		kept = e.depth
+	if d := e.ev.opt.Depth; d > 0 && d < n {
+		kept = d
 	}
-	if cap(e.ranked) < kept {
-		e.ranked = make([]int, kept)
+	if cap(buf) < kept {
+		buf = make([]int, kept)
 	}
-	ranked := e.ranked[:kept]
+	ranked := buf[:kept]
 	for i := range ranked {
 		ranked[i] = Unjudged
 	}
@@ -282,19 +323,5 @@ func (e *queryEvaluator) query(qid string) ([]float64, error) {
 			ranked[j.rank-1] = j.grade
 		}
 	}
-	return computeRow(e.measures, ranked, e.qrels.Judged(qid)), nil
-}
-
-// checkEvaluate validates the options and measures of an evaluation and resolves the measures.
-func checkEvaluate(measures []Measure, opt Options) ([]Measure, error) {
-	if len(measures) == 0 {
-		return nil, errors.New("evaluate: no measures")
-	}
-	if opt.RelLevel < 0 {
-		return nil, errors.New("evaluate: relevance level " + strconv.Itoa(opt.RelLevel) + " is negative")
-	}
-	if opt.Depth < 0 {
-		return nil, errors.New("evaluate: depth " + strconv.Itoa(opt.Depth) + " is negative")
-	}
-	return resolveMeasures(measures, opt.RelLevel)
+	return ranked
 }

@@ -87,8 +87,12 @@ func randomPair(rng *rand.Rand, grouped bool) (Qrels, string) {
 
 func TestFastMatchesSimple(t *testing.T) {
 	dir := t.TempDir()
-	measures := []Measure{P(5), P(10), Recall(10), Recall(0), RR(), RRAt(3), AP(), APAt(5), NDCG(5), NDCG(0), NDCGExp(10),
-		Rprec(), Bpref(), Success(1), Judged(10), NumQ(), NumRet(), NumRel(), NumRelRet(), P(5).WithRel(2)}
+	measures, err := ParseMeasures("all_trec", "yaap", "dcg", "ideal_dcg", "Judged@5", "Judged", "IPrec@0.3", "RBP(rel=2)",
+		"ndcg.1=3,2=9,-1=-2", "G.0=1,1=2.5", "Rndcg.3=-1", "nDCG(dcg=exp-log2)@10", "P(rel=2)@5", "RR@3", "R", "utility.2,-1,0.5,1",
+		"11pt_avg.0.3,0.1", "relstring.3", "rbp.p=0.5,2=4", "rbp_resid.p=0.8", "set_F.0.5", "SetF(beta=2,rel=2)")
+	if err != nil {
+		t.Fatal(err)
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	checked := 0
 	for iter := range 300 {
@@ -101,7 +105,8 @@ func TestFastMatchesSimple(t *testing.T) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		opt := Options{RelLevel: rng.IntN(3), AllQueries: rng.IntN(2) == 0}
+		opt := Options{RelLevel: rng.IntN(3), AllQueries: rng.IntN(2) == 0, JudgedOnly: rng.IntN(4) == 0,
+			TrecEval9: rng.IntN(4) == 0, NumDocs: rng.IntN(2) * 1000}
 		if rng.IntN(3) == 0 {
 			opt.Depth = 1 + rng.IntN(20)
 		}
@@ -127,8 +132,11 @@ func TestFastMatchesSimple(t *testing.T) {
 				}
 			}
 		}
-		if !slices.Equal(got.Means, want.Means) {
+		if !slices.EqualFunc(got.Summary, want.Summary, sameFloat) || !slices.EqualFunc(got.Means, want.Means, sameFloat) {
 			t.Fatalf("iteration %d: means differ", iter)
+		}
+		if !slices.EqualFunc(got.Text, want.Text, slices.Equal) {
+			t.Fatalf("iteration %d: relstrings differ", iter)
 		}
 		checked++
 	}
@@ -136,6 +144,9 @@ func TestFastMatchesSimple(t *testing.T) {
 		t.Fatalf("only %d random pairs compared", checked)
 	}
 }
+
+// sameFloat compares two values bit for bit (NaN equals the same NaN).
+func sameFloat(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
 func TestFastLargeBlocks(t *testing.T) {
 	// Enough lines to span many blocks, grouped, with a query larger than a block; gzipped too.
@@ -189,14 +200,15 @@ func TestFastErrors(t *testing.T) {
 		fmt.Fprintf(&big, "q%d Q0 d 1 1 t\n", i)
 	}
 	tests := map[string]string{
-		"short line":         "q1 Q0 a 1 2 t\nq1 Q0 b 2\n",
-		"bad score":          "q1 Q0 a 1 2 t\nq1 Q0 b 2 x t\n",
-		"duplicate":          "q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\nq1 Q0 a 3 0 t\n",
-		"empty line":         "q1 Q0 a 1 2 t\n\n",
-		"empty":              "",
-		"late error":         big.String() + "q1 Q0 a 1 nan t\n",
-		"ungrouped dup":      "q1 Q0 a 1 2 t\nq2 Q0 b 1 1 t\nq1 Q0 a 2 1 t\n",
-		"late duplicate doc": big.String() + "q7 Q0 d 1 1 t\n",
+		"short line":             "q1 Q0 a 1 2 t\nq1 Q0 b 2\n",
+		"bad score":              "q1 Q0 a 1 2 t\nq1 Q0 b 2 x t\n",
+		"duplicate":              "q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\nq1 Q0 a 3 0 t\n",
+		"comments only":          "# nothing\n\n",
+		"late grouped duplicate": big.String() + "q999999 Q0 a 1 1 t\nq999999 Q0 b 1 1 t\nq999999 Q0 a 1 1 t\n",
+		"empty":                  "",
+		"late error":             big.String() + "q1 Q0 a 1 nan t\n",
+		"ungrouped dup":          "q1 Q0 a 1 2 t\nq2 Q0 b 1 1 t\nq1 Q0 a 2 1 t\n",
+		"late duplicate doc":     big.String() + "q7 Q0 d 1 1 t\n",
 	}
 	for name, text := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -212,5 +224,52 @@ func TestFastErrors(t *testing.T) {
 				t.Errorf("%v is not a *ParseError", ferr)
 			}
 		})
+	}
+}
+
+// TestUngroupedPasses evaluates ungrouped runs in many passes (a tiny budget) and checks values
+// and errors against ReadRun + Evaluate.
+func TestUngroupedPasses(t *testing.T) {
+	saved := passBudget
+	passBudget = 300
+	defer func() { passBudget = saved }()
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(7, 7))
+	measures, _ := ParseMeasures("official", "ndcg", "relstring", "Judged@5")
+	for iter := range 60 {
+		qrels, text := randomPair(rng, false)
+		if len(qrels) == 0 || text == "" {
+			continue
+		}
+		if iter%5 == 0 { // an error late in the file: a duplicate or a bad line
+			lines := strings.SplitAfter(text, "\n")
+			k := len(lines) / 2
+			switch iter % 3 {
+			case 0:
+				text += lines[k]
+			case 1:
+				text += "q1 Q0 zz 1 nan t\n"
+			default:
+				text = strings.Join(lines[:k], "") + lines[max(k-3, 0)] + strings.Join(lines[k:], "")
+			}
+		}
+		p := filepath.Join(dir, "run"+strconv.Itoa(iter))
+		os.WriteFile(p, []byte(text), 0o644)
+		opt := Options{AllQueries: iter%2 == 0}
+		var want Result
+		run, werr := ReadRunFile(p)
+		if werr == nil {
+			want, werr = opt.Evaluate(qrels, run, measures...)
+		}
+		got, gerr := opt.EvaluateRunFile(qrels, p, measures...)
+		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+			t.Fatalf("iteration %d: errors differ: %v / %v", iter, werr, gerr)
+		}
+		if werr != nil {
+			continue
+		}
+		if !slices.Equal(got.Queries, want.Queries) || !slices.EqualFunc(got.Values, want.Values, func(a, b []float64) bool { return slices.EqualFunc(a, b, sameFloat) }) || got.RunID != want.RunID {
+			t.Fatalf("iteration %d: results differ", iter)
+		}
 	}
 }

@@ -15,6 +15,7 @@ func TestCompute(t *testing.T) {
 	// R = 4 (grades 2, 1, 3, 2); relevant at ranks 2, 4, 6.
 	idealLin := 3/lg(2) + 2/lg(3) + 2/lg(4) + 1/lg(5)
 	idealExp := 7/lg(2) + 3/lg(3) + 3/lg(4) + 1/lg(5)
+	const eps = 0.00001
 	tests := []struct {
 		name string
 		m    Measure
@@ -51,12 +52,45 @@ func TestCompute(t *testing.T) {
 		{"Success@1", Success(1), 0},
 		{"Success@2", Success(2), 1},
 		{"Judged@3", Judged(3), 2.0 / 3},
-		{"Judged@10", Judged(10), 5.0 / 10},
+		// ir_measures divides by min(k, n) = 6 when the ranking is shorter than k.
+		{"Judged@10", Judged(10), 5.0 / 6},
 		{"NumQ", NumQ(), 1},
 		{"NumRet", NumRet(), 6},
 		{"NumRel", NumRel(), 4},
 		{"NumRel(rel=2)", NumRel().WithRel(2), 3},
 		{"NumRelRet", NumRelRet(), 3},
+		// trec_eval's other measures on the same ranking: codes 0, 2, NP, 1, UJ, 3.
+		{"infAP", InfAP(), (1.0/2 + (1.0/2)*(1.0/1)*(eps/(1+2*eps)) +
+			1.0/4 + (3.0/4)*(2.0/3)*((1+eps)/(2+2*eps)) +
+			1.0/6 + (5.0/6)*(4.0/5)*((2+eps)/(3+2*eps))) / 4},
+		{"binG", BinG(), (1/lg(3) + 1/lg(4) + 1/lg(5)) / 4},
+		{"yaap", YAAP(), math.Log((1 + 1.5) / (1 + 4 - 1.5))},
+		{"SetP", SetP(), 3.0 / 6},
+		{"SetP(relative=True)", SetRelP(), 3.0 / 4},
+		{"SetR", SetR(), 3.0 / 4},
+		{"SetAP", SetAP(), 3.0 * 3 / (6 * 4)},
+		{"SetF", SetF(1), 2 * 0.5 * 0.75 / (0.5 + 0.75)},
+		{"SetF(beta=0.5)", SetF(0.5), 1.5 * 0.5 * 0.75 / (0.5*0.5 + 0.75)},
+		{"num_nonrel_judged_ret", NumNonrelJudgedRet(), 6 - 1 - 1 - 3},
+		{"unj@5", Unj(5), 2.0 / 5},
+		{"unj@10", Unj(10), 2.0 / 10},
+		{"relative_P@2", RelativeP(2), 1.0 / 2},
+		{"relative_P@10", RelativeP(10), 3.0 / 4},
+		{"utility", Utility(""), 1*3 - 1*(6-3)},
+		{"utility.2,-1,0.5,1", Utility("2,-1,0.5,1"), 2*3 - 1*(6-3) + 0.5*(4-3) + 1*(0+3-6-4)},
+		// Gains = grade / 3 (the largest judged grade), as trec_eval 10.0 normalises to [0, 1].
+		{"rbp", Measure{Name: NameRBP}, 0.1 * (2.0/3*0.9 + 1.0/3*math.Pow(0.9, 3) + 1*math.Pow(0.9, 5))},
+		{"RBP(rel=1)", RBP(0.8).WithRel(1), 0.2 * (0.8 + math.Pow(0.8, 3) + math.Pow(0.8, 5))},
+		{"rbp_resid", RBPResid(0), math.Pow(0.9, 6) + 0.1*(math.Pow(0.9, 2)+math.Pow(0.9, 4))},
+		// K = round(x·R): x = 0.5 → 2, the largest precision at or below rank 4.
+		{"IPrec@0.5", IPrec(0.5), math.Max(2.0/4, math.Max(2.0/5, 3.0/6))},
+		{"IPrec@1", IPrec(1), 0}, // K = 4 > 3 relevant retrieved
+		{"11pt_avg", ElevenPtAvg(""), 9 * 0.5 / 11},
+		{"Rprec_mult.0.5", RprecMult(0.5), 1.0 / 2}, // K = trunc(0.5·4+0.9) = 2
+		{"Rprec_mult.2", RprecMult(2), 3.0 / 8},     // K = 8 > n: RR_n / 8
+		{"dcg", DCG(), 2/lg(3) + 1/lg(5) + 3/lg(7)},
+		{"ideal_dcg", IdealDCG(), idealLin},
+		{"ndcg.1=10", NDCGGains("1=10"), (2/lg(3) + 10/lg(5) + 3/lg(7)) / (10/lg(2) + 3/lg(3) + 2/lg(4) + 2/lg(5))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

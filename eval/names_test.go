@@ -80,7 +80,8 @@ func TestParseTrecMeasures(t *testing.T) {
 		want []Measure
 	}{
 		{[]string{"P.5,10"}, cuts(P, 5, 10)},
-		{[]string{"P.10,5,10"}, cuts(P, 5, 10)},
+		{[]string{"P.10,5"}, cuts(P, 5, 10)},
+		{[]string{"ndcg_cut.10,20,23.4"}, cuts(NDCG, 10, 20, 23)},
 		{[]string{"P"}, cuts(P, def...)},
 		{[]string{"recall.100"}, cuts(Recall, 100)},
 		{[]string{"recall"}, cuts(Recall, def...)},
@@ -108,7 +109,7 @@ func TestParseTrecMeasures(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{"P.", "P.0", "P.a", "map.5", "ndcg_cut.5,x", "num_q.1", "mapp", "all_trec"} {
+	for _, bad := range []string{"P.", "P.0", "P.a", "map.5", "ndcg_cut.5,x", "num_q.1", "mapp", "P.10,5,10", "P.1_000", "P.0x10", "P.-5"} {
 		if m, err := ParseMeasures(bad); err == nil {
 			t.Errorf("ParseMeasures(%q) = %v, want an error", bad, m)
 		}

@@ -12,36 +12,42 @@ import (
 )
 
 // Qrels maps query ID -> doc ID -> integer grade. A grade >= the relevance level (default 1)
-// is relevant; a grade below it is judged non-relevant; a negative grade means "judged, never
-// relevant, zero gain, not counted in R" (trec_eval's "in pool, unjudged").
+// is relevant; a grade in [0, level) is judged non-relevant; a negative grade means "in the
+// pool, unjudged" (trec_eval's reading): never relevant, zero gain, not counted in R.
 type Qrels map[string]map[string]int
 
 // ReadQrels reads TREC qrels: one judgment a line, exactly 4 whitespace-separated fields
 //
 //	query-id iteration doc-id grade
 //
-// The iteration field is ignored; grade is an integer. name is used in errors, which are
-// *ParseError values ("name:line: msg") for a wrong field count, a grade that is not an
-// integer, a doc judged twice for one query, an empty line or an empty file.
+// The iteration field is ignored; grade is an integer ([+-]digits, 32 bits). A line whose first
+// non-blank character is '#' is a comment; a UTF-8 byte-order mark at the start is dropped.
+// name is used in errors, which are *ParseError values ("name:line: msg") for a wrong field
+// count, a grade that is not an integer, a doc judged twice for one query, an empty line, an
+// empty file or a read error (ErrTruncated for a gzip stream that ends early).
 func ReadQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
-	sc := lineScanner(r)
-	line := 0
+	lines := scan.NewLines(r)
+	data := 0
 	var f [][]byte
 	var qid string
 	var docs map[string]int
-	for sc.Scan() {
-		line++
-		f, _ = scan.Fields(scan.TrimCR(sc.Bytes()), f[:0], 0)
+	for lines.Next() {
+		line := lines.Line()
+		f, _ = scan.Fields(lines.Bytes(), f[:0], 0)
 		if len(f) == 0 {
 			return nil, parseErr(name, line, ErrEmptyLine, "")
 		}
+		if f[0][0] == '#' {
+			continue
+		}
+		data++
 		if len(f) != 4 {
 			return nil, parseErr(name, line, ErrFieldCount, "got %d, want 4 (query-id iteration doc-id grade)", len(f))
 		}
 		g, err := parseGradeBytes(f[3])
 		if err != nil {
-			return nil, parseErr(name, line, ErrGrade, "%q", f[3])
+			return nil, parseErr(name, line, ErrGrade, "%s", quoteField(f[3]))
 		}
 		if docs == nil || string(f[0]) != qid {
 			qid = string(f[0])
@@ -51,15 +57,15 @@ func ReadQrels(r io.Reader, name string) (Qrels, error) {
 			}
 		}
 		if _, dup := docs[string(f[2])]; dup {
-			return nil, parseErr(name, line, ErrDuplicate, "%q judged twice for query %q", f[2], qid)
+			return nil, parseErr(name, line, ErrDuplicate, "%s judged twice for query %s", quoteField(f[2]), quoteString(qid))
 		}
 		docs[string(f[2])] = g
 	}
-	if err := sc.Err(); err != nil {
-		return nil, &ParseError{File: name, Line: line + 1, Err: err}
+	if err := lines.Err(); err != nil {
+		return nil, readErr(name, lines.Line(), err)
 	}
-	if line == 0 {
-		return nil, parseErr(name, 0, ErrEmpty, "")
+	if data == 0 {
+		return nil, parseErr(name, 0, ErrEmpty, "no judgment")
 	}
 	return q, nil
 }
@@ -96,14 +102,13 @@ func parseGradeBytes(b []byte) (int, error) {
 // Errors are as for ReadQrels, plus a missing or different header.
 func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
-	sc := lineScanner(r)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := scan.TrimCR(sc.Bytes())
+	lines := scan.NewLines(r)
+	for lines.Next() {
+		line := lines.Line()
+		b := lines.Bytes()
 		if line == 1 {
 			if !isBEIRHeader(b) {
-				return nil, parseErr(name, line, ErrHeader, "want %q, got %q", "query-id\tcorpus-id\tscore", b)
+				return nil, parseErr(name, line, ErrHeader, "want %q, got %s", "query-id\tcorpus-id\tscore", quoteField(b))
 			}
 			continue
 		}
@@ -122,26 +127,27 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 		}
 		g, err := parseGrade(f[2])
 		if err != nil {
-			return nil, parseErr(name, line, ErrGrade, "%q", f[2])
+			return nil, parseErr(name, line, ErrGrade, "%s", quoteString(f[2]))
 		}
 		if err := q.add(f[0], f[1], g); err != nil {
 			return nil, parseErr(name, line, ErrDuplicate, "%s", err)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, &ParseError{File: name, Line: line + 1, Err: err}
+	if err := lines.Err(); err != nil {
+		return nil, readErr(name, lines.Line(), err)
 	}
-	if line == 0 {
+	switch lines.Line() {
+	case 0:
 		return nil, parseErr(name, 0, ErrEmpty, "")
-	}
-	if line == 1 {
+	case 1:
 		return nil, parseErr(name, 0, ErrEmpty, "header only, no judgments")
 	}
 	return q, nil
 }
 
-// ReadQrelsFile reads a qrels file, gunzipping it when it starts with gzip's magic bytes. A file
-// whose first line starts with "query-id" followed by a tab is BEIR TSV, any other TREC qrels.
+// ReadQrelsFile reads a qrels file ("-" for standard input), gunzipping it when it starts with
+// gzip's magic bytes. A file whose first line starts with "query-id" followed by a tab is BEIR
+// TSV, any other TREC qrels.
 func ReadQrelsFile(path string) (Qrels, error) {
 	r, closeFn, err := openInput(path)
 	if err != nil {
@@ -149,8 +155,9 @@ func ReadQrelsFile(path string) (Qrels, error) {
 	}
 	defer closeFn()
 	br := bufio.NewReaderSize(r, 1<<16)
-	head, _ := br.Peek(len("query-id\t"))
-	if string(head) == "query-id\t" {
+	head, _ := br.Peek(len(scan.BOM) + len("query-id\t"))
+	head = bytes.TrimPrefix(head, scan.BOM)
+	if bytes.HasPrefix(head, []byte("query-id\t")) {
 		return ReadBEIRQrels(br, path)
 	}
 	return ReadQrels(br, path)
@@ -179,7 +186,7 @@ func (q Qrels) add(qid, doc string, g int) error {
 		q[qid] = docs
 	}
 	if _, dup := docs[doc]; dup {
-		return fmt.Errorf("%q judged twice for query %q", doc, qid)
+		return fmt.Errorf("%s judged twice for query %s", quoteString(doc), quoteString(qid))
 	}
 	docs[doc] = g
 	return nil

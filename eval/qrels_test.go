@@ -122,7 +122,7 @@ func TestReadQrelsFile(t *testing.T) {
 
 func FuzzReadQrels(f *testing.F) {
 	for _, s := range []string{"q1 0 a 1\n", "q1 0 a 1\nq1 0 a 2\n", "q 0 d -3\r\nq 0 e 1", "", "\n", "a b c d e\n", "q 0 d 99999999999\n",
-		"query-id\tcorpus-id\tscore\n1\t2\t1\n"} {
+		"query-id\tcorpus-id\tscore\n1\t2\t1\n", "# c\nq 0 d 1\n#\n", "\xef\xbb\xbfq 0 d 1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -132,8 +132,14 @@ func FuzzReadQrels(f *testing.F) {
 			for _, docs := range q {
 				n += len(docs)
 			}
-			if lines := strings.Count(strings.TrimSuffix(in, "\n"), "\n") + 1; n != lines {
-				t.Errorf("%d judgments from %d lines", n, lines)
+			lines := 0
+			for _, l := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(in, "\xef\xbb\xbf"), "\n"), "\n") {
+				if f := strings.FieldsFunc(l, isSpace); len(f) > 0 && f[0][0] != '#' {
+					lines++
+				}
+			}
+			if n != lines {
+				t.Errorf("%d judgments from %d data lines", n, lines)
 			}
 		} else if !strings.HasPrefix(err.Error(), "f:") {
 			t.Errorf("error %q does not name the file", err)

@@ -1,33 +1,39 @@
 package eval
 
 import (
-	"math"
 	"slices"
 	"strings"
 )
 
-// Unjudged is the grade given to a retrieved doc that the qrels do not list. It is below every
-// grade a qrels file can hold, so it is never relevant and has zero gain.
-const Unjudged = math.MinInt32
-
 // Rank returns the docs in trec_eval's ranking order, as a new slice: score descending (compared
 // as float64), ties broken by doc ID descending in byte order ("d9" before "d10" before "c").
 // The rank column of a run file plays no part. docs is not modified.
-func Rank(docs []ScoredDoc) []ScoredDoc {
+func Rank(docs []ScoredDoc) []ScoredDoc { return rankDocs(docs, false, false) }
+
+// rankDocs ranks docs by score descending; with float32 the scores are compared after rounding
+// to float32 (trec_eval 9.0.8); ties go by doc ID descending, or ascending with asc (ir_measures'
+// order, used by Judged).
+func rankDocs(docs []ScoredDoc, float32s, asc bool) []ScoredDoc {
 	out := slices.Clone(docs)
-	slices.SortFunc(out, compareRanked)
+	slices.SortFunc(out, func(a, b ScoredDoc) int { return compareDocs(a.Score, b.Score, a.Doc, b.Doc, float32s, asc) })
 	return out
 }
 
-// compareRanked orders a before b when a ranks higher in trec_eval's order.
-func compareRanked(a, b ScoredDoc) int {
+// compareDocs orders doc a before doc b (-1) when a ranks higher.
+func compareDocs(sa, sb float64, da, db string, float32s, asc bool) int {
+	if float32s {
+		sa, sb = float64(float32(sa)), float64(float32(sb))
+	}
 	switch {
-	case a.Score > b.Score:
+	case sa > sb:
 		return -1
-	case a.Score < b.Score:
+	case sa < sb:
 		return 1
 	}
-	return strings.Compare(b.Doc, a.Doc)
+	if asc {
+		return strings.Compare(da, db)
+	}
+	return strings.Compare(db, da)
 }
 
 // Grades returns the grade of each ranked doc for query qid, in order: the qrels grade, or
@@ -52,9 +58,5 @@ func (q Qrels) Judged(qid string) []int {
 	if len(judged) == 0 {
 		return nil
 	}
-	out := make([]int, 0, len(judged))
-	for _, g := range judged {
-		out = append(out, g)
-	}
-	return out
+	return judgedGrades(judged)
 }

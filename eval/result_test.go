@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -48,4 +49,25 @@ func TestResultLookup(t *testing.T) {
 			t.Errorf("a lookup changed the result: %v", res.Values[0][0])
 		}
 	})
+}
+
+// TestResultJSON: a Result (with relstring texts) round-trips through encoding/json.
+func TestResultJSON(t *testing.T) {
+	qrels := Qrels{"q": {"a": 1}}
+	run := Run{Queries: map[string][]ScoredDoc{"q": {{"a", 1}, {"b", 0}}}}
+	res, err := Evaluate(qrels, run, AP(), RelString(0), NumRet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Result
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := back.RelString("q", RelString(0)); s != "1-" || back.All(NumRet()) != 2 || back.Mean(AP()) != 1 {
+		t.Errorf("round trip: %+v", back)
+	}
 }

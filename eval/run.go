@@ -2,7 +2,6 @@ package eval
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"github.com/ranklab/ranklab/internal/scan"
 	"io"
@@ -19,9 +18,11 @@ type ScoredDoc struct {
 }
 
 // Run is a TREC run. Queries maps a query ID to its docs in file order (not yet ranked: see
-// Rank). Tag is the run tag of the first line (the sixth field).
+// Rank). Tag is the run tag of the first line (the sixth field), RunID that of the last line
+// (what trec_eval prints as runid; Result.RunID falls back to Tag when RunID is empty).
 type Run struct {
 	Tag     string
+	RunID   string
 	Queries map[string][]ScoredDoc
 }
 
@@ -30,54 +31,89 @@ type Run struct {
 //	query-id Q0 doc-id rank score tag [anything...]
 //
 // The second and fourth fields are ignored (ranking order comes from the score; see Rank);
-// fields after the sixth are ignored. score is parsed as a float64 and must be finite. name is
-// used in errors, which are *ParseError values ("name:line: msg") for fewer than 6 fields, a
-// score that is not a finite number, a doc listed twice for one query, an empty line or an
-// empty file. Lines of one query need not be adjacent.
+// fields after the sixth are ignored. score is a decimal number (scan.Float's grammar: no hex,
+// inf, nan or "_") whose value is finite. Blank lines and lines whose first non-blank
+// character is '#' (comments) are skipped, as trec_eval 10.0 does; a UTF-8 byte-order mark at
+// the start is dropped. Lines of one query need not be adjacent. name is used in errors, which
+// are *ParseError values ("name:line: msg") for fewer than 6 fields, a bad score, a doc listed
+// twice for one query, a run without a data line (ErrEmpty) or a read error (ErrTruncated for a
+// gzip stream that ends early).
 func ReadRun(r io.Reader, name string) (Run, error) {
 	run := Run{Queries: map[string][]ScoredDoc{}}
-	sc := lineScanner(r)
-	line := 0
-	seen := map[string]map[string]int{} // query -> doc -> line
+	lineNos := map[string][]int{} // the line of each doc, for duplicates
+	lines := scan.NewLines(r)
+	data := 0
 	var f [][]byte
-	for sc.Scan() {
-		line++
-		f, _ = scan.Fields(scan.TrimCR(sc.Bytes()), f[:0], 0)
-		if len(f) == 0 {
-			return Run{}, parseErr(name, line, ErrEmptyLine, "")
+	var qid string
+	// stop returns the first error in file order: a duplicate before the line of err, or err.
+	stop := func(err error) (Run, error) {
+		if dup := firstDuplicate(name, run, lineNos); dup != nil {
+			return Run{}, dup
+		}
+		return Run{}, err
+	}
+	for lines.Next() {
+		line := lines.Line()
+		f, _ = scan.Fields(lines.Bytes(), f[:0], 0)
+		if len(f) == 0 || f[0][0] == '#' {
+			continue
 		}
 		if len(f) < 6 {
-			return Run{}, parseErr(name, line, ErrFieldCount, "got %d, want at least 6 (query-id Q0 doc-id rank score tag)", len(f))
+			return stop(parseErr(name, line, ErrFieldCount, "got %d, want at least 6 (query-id Q0 doc-id rank score tag)", len(f)))
 		}
-		score, err := parseScore(f[4])
-		if err != nil {
-			return Run{}, parseErr(name, line, ErrScore, "%q", f[4])
-		}
-		qid, doc := string(f[0]), string(f[2])
-		docs, ok := seen[qid]
+		score, ok := scan.Float(f[4])
 		if !ok {
-			docs = map[string]int{}
-			seen[qid] = docs
+			return stop(parseErr(name, line, ErrScore, "%s", quoteField(f[4])))
 		}
-		if prev, dup := docs[doc]; dup {
-			return Run{}, parseErr(name, line, ErrDuplicate, "%q listed twice for query %q (first on line %d)", doc, qid, prev)
+		if data == 0 || string(f[0]) != qid {
+			qid = string(f[0])
 		}
-		docs[doc] = line
-		if line == 1 {
+		if data == 0 {
 			run.Tag = string(f[5])
 		}
-		run.Queries[qid] = append(run.Queries[qid], ScoredDoc{Doc: doc, Score: score})
+		data++
+		if string(f[5]) != run.RunID {
+			run.RunID = string(f[5])
+		}
+		run.Queries[qid] = append(run.Queries[qid], ScoredDoc{Doc: string(f[2]), Score: score})
+		lineNos[qid] = append(lineNos[qid], line)
 	}
-	if err := sc.Err(); err != nil {
-		return Run{}, &ParseError{File: name, Line: line + 1, Err: err}
+	if err := lines.Err(); err != nil {
+		return stop(readErr(name, lines.Line(), err))
 	}
-	if line == 0 {
-		return Run{}, parseErr(name, 0, ErrEmpty, "")
+	if dup := firstDuplicate(name, run, lineNos); dup != nil {
+		return Run{}, dup
+	}
+	if data == 0 {
+		return Run{}, parseErr(name, 0, ErrEmpty, "no data line")
 	}
 	return run, nil
 }
 
-// ReadRunFile reads a TREC run file, gunzipping it when it starts with gzip's magic bytes.
+// firstDuplicate returns the error of the first line (in file order) that lists a doc already
+// listed for its query, or nil. It looks at one query at a time, so its memory is that of the
+// largest query.
+func firstDuplicate(name string, run Run, lineNos map[string][]int) error {
+	var err error
+	at := 0
+	for q, docs := range run.Queries {
+		seen := make(map[string]int, len(docs))
+		for i, d := range docs {
+			if prev, dup := seen[d.Doc]; dup {
+				if line := lineNos[q][i]; err == nil || line < at {
+					at = line
+					err = parseErr(name, line, ErrDuplicate, "%s listed twice for query %s (first on line %d)", quoteString(d.Doc), quoteString(q), lineNos[q][prev])
+				}
+				break
+			}
+			seen[d.Doc] = i
+		}
+	}
+	return err
+}
+
+// ReadRunFile reads a TREC run file ("-" for standard input), gunzipping it when it starts with
+// gzip's magic bytes.
 func ReadRunFile(path string) (Run, error) {
 	r, closeFn, err := openInput(path)
 	if err != nil {
@@ -133,22 +169,6 @@ func WriteRun(w io.Writer, run Run) error {
 		}
 	}
 	return bw.Flush()
-}
-
-// errNotFinite is returned by parseScore for a number that is infinite or NaN.
-var errNotFinite = errors.New("not finite")
-
-// parseScore parses a run score as float64 (as strtod does: "1", "1.0", "1e0" and "0.10e1" are
-// equal) and refuses NaN and infinities.
-func parseScore(b []byte) (float64, error) {
-	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return 0, err
-	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, errNotFinite
-	}
-	return v, nil
 }
 
 // isSpace reports whether r separates fields in TREC files.

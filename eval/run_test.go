@@ -38,11 +38,16 @@ func TestReadRunErrors(t *testing.T) {
 	}{
 		{"five fields", "q1 Q0 a 1 2 t\nq1 Q0 b 2 1\n", ErrFieldCount, "run:2: wrong number of fields: got 5, want at least 6"},
 		{"word score", "q1 Q0 a 1 high t\n", ErrScore, `run:1: score is not a finite number: "high"`},
+		{"underscore score", "q1 Q0 a 1 1_000 t\n", ErrScore, `run:1: score is not a finite number: "1_000"`},
+		{"hex score", "q1 Q0 a 1 0x10 t\n", ErrScore, "run:1:"},
+		{"comma score", "q1 Q0 a 1 1,5 t\n", ErrScore, "run:1:"},
+		{"exponent without digits", "q1 Q0 a 1 1e t\n", ErrScore, "run:1:"},
+		{"long score quoted short", "q1 Q0 a 1 " + strings.Repeat("9", 5000) + "x t\n", ErrScore, `run:1: score is not a finite number: "9999999999999999999999999999999999999999"... (5001 bytes)`},
 		{"NaN score", "q1 Q0 a 1 NaN t\n", ErrScore, "run:1:"},
 		{"infinite score", "q1 Q0 a 1 1e999 t\n", ErrScore, "run:1:"},
 		{"duplicate", "q1 Q0 a 1 2 d\nq1 Q0 a 2 1 d\n", ErrDuplicate, `run:2: duplicate doc: "a" listed twice for query "q1" (first on line 1)`},
-		{"empty line", "q1 Q0 a 1 2 d\n \n", ErrEmptyLine, "run:2: empty line"},
 		{"empty", "", ErrEmpty, "run: empty file"},
+		{"only comments and blank lines", "# a run\n\n  # more\n", ErrEmpty, "run: empty file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

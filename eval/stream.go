@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"bufio"
 	"errors"
 	"io"
 	"io/fs"
@@ -9,24 +8,23 @@ import (
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-// openInput opens path and returns a reader over its content, gunzipped when the file starts
-// with gzip's magic bytes (1f 8b), whatever its name. A file that cannot be opened gives the
-// *fs.PathError; a gzip header that does not parse gives a *ParseError.
+// openInput opens path ("-" for standard input) and returns a reader over its content,
+// gunzipped when it starts with gzip's magic bytes (1f 8b), whatever its name. A file that
+// cannot be opened gives the *fs.PathError; a gzip header that does not parse gives a
+// *ParseError at line 1.
 func openInput(path string) (io.Reader, func() error, error) {
 	r, closeFn, err := scan.Open(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, nil, err
-		}
-		return nil, nil, &ParseError{File: path, Err: err}
+		return nil, nil, inputErr(path, err)
 	}
 	return r, closeFn, nil
 }
 
-// lineScanner returns a scanner over r with room for long lines.
-func lineScanner(r io.Reader) *bufio.Scanner {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<26)
-	return sc
+// inputErr keeps an *fs.PathError and makes any other opening error a *ParseError at line 1.
+func inputErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return err
+	}
+	return readErr(path, 0, err)
 }

@@ -72,6 +72,9 @@ func hashFile(f File) (Input, error) {
 	if f.Path == "-" {
 		return Input{Role: f.Role, Path: "stdin", Bytes: -1}, nil
 	}
+	if st, err := os.Stat(f.Path); err == nil && !st.Mode().IsRegular() {
+		return Input{Role: f.Role, Path: f.Path, Bytes: -1}, nil // a pipe: read once, by the evaluation
+	}
 	fh, err := os.Open(f.Path)
 	if err != nil {
 		return Input{}, err
@@ -121,6 +124,9 @@ func Version() string {
 // the nDCG gains of the measures asked for.
 func EvalConventions(opt eval.Options, measures []eval.Measure) []string {
 	out := []string{"trec_eval 10.0 rules: ranked by score (float64) descending, ties by doc ID descending; the rank column ignored"}
+	if opt.TrecEval9 {
+		out[0] = "trec_eval 9.0.8 rules (--trec-eval-9, as pytrec_eval): ranked by score (float32) descending, ties by doc ID descending; the rank column ignored"
+	}
 	if opt.AllQueries {
 		out = append(out, "-c: every qrels query averaged, one without a ranking scores 0")
 	} else {
@@ -135,6 +141,9 @@ func EvalConventions(opt eval.Options, measures []eval.Measure) []string {
 		out = append(out, fmt.Sprintf("-M %d: only the first %d ranked docs of each query", opt.Depth, opt.Depth))
 	} else {
 		out = append(out, "-M not given: every ranked doc")
+	}
+	if opt.JudgedOnly {
+		out = append(out, "-J: docs the qrels do not judge (or grade negative) dropped before every measure")
 	}
 	lin, exp := false, false
 	for _, m := range measures {

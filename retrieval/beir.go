@@ -49,7 +49,8 @@ type Collection struct {
 // maxLine bounds one JSON line (a BEIR abstract is a few kB).
 const maxLine = 64 << 20
 
-// jsonLines calls fn with each non-blank line of r and its 1-based number.
+// jsonLines calls fn with each non-blank line of r and its 1-based number; a UTF-8 byte-order
+// mark at the start of r is dropped.
 func jsonLines(r io.Reader, name string, fn func(line []byte, n int) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -57,6 +58,9 @@ func jsonLines(r io.Reader, name string, fn func(line []byte, n int) error) erro
 	for sc.Scan() {
 		n++
 		line := bytes.TrimSpace(sc.Bytes())
+		if n == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a BOM would fail the JSON
+		}
 		if len(line) == 0 {
 			continue
 		}

@@ -45,6 +45,7 @@ type Index struct {
 	params     BM25
 	terms      map[string]int32
 	postings   [][]posting // by term ID, units ascending
+	cf         []int64     // by term ID: occurrences in all units (collection frequency)
 	norms      []uint8     // per unit: intToByte4(length)
 	sumTF      int64
 	lengthNorm [256]float64 // by norm byte: k1 · (1 − b + b · dl / avgdl)
@@ -112,7 +113,9 @@ func newIndexAnalyzed(p BM25, units []unitTerms) *Index {
 				id = int32(len(ix.postings))
 				ix.terms[t] = id
 				ix.postings = append(ix.postings, nil)
+				ix.cf = append(ix.cf, 0)
 			}
+			ix.cf[id] += int64(ut.tfs[i])
 			ix.postings[id] = append(ix.postings[id], posting{unit: int32(u), tf: ut.tfs[i]})
 		}
 	}

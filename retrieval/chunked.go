@@ -1,118 +1,176 @@
 package retrieval
 
 import (
-	"fmt"
+	"strconv"
+
 	"github.com/ranklab/ranklab/eval"
-	"slices"
+	"github.com/ranklab/ranklab/rag"
 )
 
-// Aggregation turns the scores of a document's chunks into the document's score.
-type Aggregation int
+// Aggregation turns the scores of a document's chunks into the document's score; it is
+// package rag's (MaxP, FirstP, SumP), so a searcher and a chunk run read by rag.DocRun
+// aggregate alike.
+type Aggregation = rag.Aggregation
 
+// The aggregations, as package rag defines them.
 const (
-	// MaxP scores a document by its best-scoring chunk (Dai & Callan 2019).
-	MaxP Aggregation = iota
-	// FirstP scores a document by its first chunk only; a document whose first chunk
-	// matches no query term is not retrieved.
-	FirstP
-	// SumP scores a document by the sum of its chunks' scores (added in chunk order).
-	SumP
+	MaxP   = rag.MaxP
+	FirstP = rag.FirstP
+	SumP   = rag.SumP
 )
 
-// String returns "maxp", "firstp" or "sump".
-func (a Aggregation) String() string {
-	switch a {
-	case MaxP:
-		return "maxp"
-	case FirstP:
-		return "firstp"
-	case SumP:
-		return "sump"
-	}
-	return fmt.Sprintf("Aggregation(%d)", int(a))
-}
+// ParseAggregation parses "maxp", "firstp" or "sump" (rag.ParseAggregation).
+func ParseAggregation(s string) (Aggregation, error) { return rag.ParseAggregation(s) }
 
-// ParseAggregation parses "maxp", "firstp" or "sump".
-func ParseAggregation(s string) (Aggregation, error) {
-	for _, a := range []Aggregation{MaxP, FirstP, SumP} {
-		if s == a.String() {
-			return a, nil
-		}
-	}
-	return 0, fmt.Errorf("aggregation %q: want maxp, firstp or sump", s)
-}
+// ChunkID is the ID a searcher gives the i-th chunk (from 0, in window order) of document doc:
+// doc + "#" + i. IDs are unique: the text after the last "#" is the chunk number. Whole documents
+// are chunk 0 of themselves.
+func ChunkID(doc string, i int) string { return doc + "#" + strconv.Itoa(i) }
 
-// Searcher is a BM25 retriever over a corpus cut by a Chunking: every chunk is one unit of
-// a BM25 Index (document frequencies, N and avgdl are counted over chunks), a query scores
-// every chunk, and a document's score aggregates the scores of all its matching chunks
-// (no chunk-level cut-off before aggregation). With whole documents each document is one
-// unit and the aggregation makes no difference. Results are ranked as trec_eval ranks them
-// (score descending, doc ID descending), so cutting at k agrees with the evaluation.
+// Searcher is a retriever over a corpus cut by a Chunking: every chunk is one unit of an Index
+// (document frequencies, N and avgdl are counted over chunks), a query scores every chunk with
+// the Model, and a document's score aggregates the scores of all its matching chunks
+// (Aggregation.Score; no chunk-level cut-off before aggregation). With whole documents each
+// document is one unit and the aggregation makes no difference. Results are ranked as trec_eval
+// ranks them (score descending, ID descending), so cutting at k agrees with the evaluation.
+// The index does not depend on the model: a copy of a Searcher with another Model (or
+// Aggregation) scores the same index another way without indexing again.
 type Searcher struct {
 	Chunking    Chunking
 	Aggregation Aggregation
+	Model       Model
 
 	analyzer Analyzer
 	index    *Index
 	docIDs   []string
-	unitDoc  []int32 // document of each unit
-	notFirst []bool  // true unless the unit is its document's first chunk
-	indexed  int     // tokens in all units
+	unitDoc  []int32  // document of each unit
+	notFirst []bool   // true unless the unit is its document's first chunk
+	unitID   []string // ChunkID of each unit
+	window   [][2]int32
+	indexed  int // tokens in all units
 }
 
-// NewSearcher indexes chunks (from Tokenized.Chunks, in document order) of docs with BM25
-// parameters p and analyzer a.
-func NewSearcher(a Analyzer, p BM25, docs []Document, chunks []Chunk, c Chunking, agg Aggregation) *Searcher {
-	s := &Searcher{Chunking: c, Aggregation: agg, analyzer: a,
-		docIDs: make([]string, len(docs)), unitDoc: make([]int32, len(chunks)), notFirst: make([]bool, len(chunks))}
+// NewSearcher indexes chunks (from Tokenized.Chunks, in document order) of docs with model m
+// (nil means Anserini's BM25) and analyzer a.
+func NewSearcher(a Analyzer, m Model, docs []Document, chunks []Chunk, c Chunking, agg Aggregation) *Searcher {
+	if m == nil {
+		m = Anserini
+	}
+	s := &Searcher{Chunking: c, Aggregation: agg, Model: m, analyzer: a,
+		docIDs: make([]string, len(docs)), unitDoc: make([]int32, len(chunks)), notFirst: make([]bool, len(chunks)),
+		unitID: make([]string, len(chunks)), window: make([][2]int32, len(chunks))}
 	for i, d := range docs {
 		s.docIDs[i] = d.ID
 	}
 	texts := make([]string, len(chunks))
+	n := 0
 	for u, ch := range chunks {
 		texts[u] = ch.Text
 		s.unitDoc[u] = int32(ch.Doc)
 		s.notFirst[u] = u > 0 && chunks[u-1].Doc == ch.Doc
+		if !s.notFirst[u] {
+			n = 0
+		}
+		s.unitID[u] = ChunkID(docs[ch.Doc].ID, n)
+		n++
+		s.window[u] = [2]int32{int32(ch.Window.Start), int32(ch.Window.End)}
 		s.indexed += ch.Len()
 	}
-	s.index = NewIndex(a, p, texts)
+	s.index = NewIndex(a, Anserini, texts)
 	return s
 }
 
-// Index returns the BM25 index of the chunks.
+// Index returns the index of the chunks.
 func (s *Searcher) Index() *Index { return s.index }
 
 // IndexedTokens returns the number of cl100k_base tokens in all indexed chunks.
 func (s *Searcher) IndexedTokens() int { return s.indexed }
 
+// ChunkMap returns the chunk map of the indexed chunks: ChunkID → document and token window
+// (cl100k_base tokens of the document's Content). rag.WriteChunkMap writes it.
+func (s *Searcher) ChunkMap() rag.ChunkMap {
+	m := make(rag.ChunkMap, len(s.unitID))
+	for u, id := range s.unitID {
+		m[id] = rag.Span{Doc: s.docIDs[s.unitDoc[u]], Start: int(s.window[u][0]), End: int(s.window[u][1])}
+	}
+	return m
+}
+
 // Search implements Retriever: it analyzes q.Text, scores the chunks and returns the top k
 // documents (all matching documents when k <= 0).
 func (s *Searcher) Search(q Query, k int) []eval.ScoredDoc {
-	scores, matched := s.index.Scores(s.analyzer.Terms(q.Text))
-	docScore := make(map[int32]float64, len(matched))
-	for _, u := range matched {
-		d := s.unitDoc[u]
-		sc := scores[u]
-		switch s.Aggregation {
-		case MaxP:
-			if prev, ok := docScore[d]; !ok || sc > prev {
-				docScore[d] = sc
-			}
-		case FirstP:
-			if !s.notFirst[u] {
-				docScore[d] = sc
-			}
-		case SumP:
-			docScore[d] += sc
+	scores, matched := s.Model.scores(s.index, s.analyzer.Terms(q.Text))
+	return s.docs(scores, matched, k)
+}
+
+// SearchChunks returns the top k chunks for q (all matching chunks when k <= 0), IDs ChunkID,
+// ranked as trec_eval ranks them.
+func (s *Searcher) SearchChunks(q Query, k int) []eval.ScoredDoc {
+	scores, matched := s.Model.scores(s.index, s.analyzer.Terms(q.Text))
+	return s.chunks(scores, matched, k, 0)
+}
+
+// docs aggregates the matched units' scores per document (units of a document are adjacent and
+// in window order) and returns the top k documents.
+func (s *Searcher) docs(scores []float64, matched []int32, k int) []eval.ScoredDoc {
+	out := make([]eval.ScoredDoc, 0, len(matched))
+	var group []float64
+	for i := 0; i < len(matched); {
+		d := s.unitDoc[matched[i]]
+		first := !s.notFirst[matched[i]]
+		group = group[:0]
+		for ; i < len(matched) && s.unitDoc[matched[i]] == d; i++ {
+			group = append(group, scores[matched[i]])
+		}
+		if sc, ok := s.Aggregation.Score(group, first); ok {
+			out = append(out, eval.ScoredDoc{Doc: s.docIDs[d], Score: sc})
 		}
 	}
-	out := make([]eval.ScoredDoc, 0, len(docScore))
-	for d, sc := range docScore {
-		out = append(out, eval.ScoredDoc{Doc: s.docIDs[d], Score: sc})
+	return topK(out, k, func(a, b eval.ScoredDoc) int { return compareDocs(a.Score, a.Doc, b.Score, b.Doc) })
+}
+
+// chunks returns the matched units in trec_eval's order, cut to the first k (k > 0) and, when
+// tokens > 0, to the shortest prefix whose lengths sum to more than tokens (all of them when
+// they sum to less): enough chunks for any context of up to tokens tokens, since a context is a
+// prefix of the ranking that fits the budget.
+func (s *Searcher) chunks(scores []float64, matched []int32, k, tokens int) []eval.ScoredDoc {
+	before := func(a, b int32) int { return compareDocs(scores[a], s.unitID[a], scores[b], s.unitID[b]) }
+	units := append([]int32(nil), matched...)
+	limit := len(units)
+	if k > 0 {
+		limit = min(limit, k)
 	}
-	slices.SortFunc(out, func(a, b eval.ScoredDoc) int { return compareDocs(a.Score, a.Doc, b.Score, b.Doc) })
-	if k > 0 && len(out) > k {
-		out = out[:k:k]
+	var top []int32
+	if tokens <= 0 {
+		top = topK(units, limit, before)
+	} else {
+		// Select a top that probably holds tokens tokens (twice the count of average-length
+		// chunks), and select again, twice as many, until it does or holds every candidate.
+		avg := max(1, s.indexed/max(1, len(s.unitID)))
+		for want := min(limit, 2*tokens/avg+8); ; want = min(limit, 2*want) {
+			top = topK(units, want, before)
+			if want == limit || sumLen(s, top) > tokens {
+				break
+			}
+		}
+	}
+	out := make([]eval.ScoredDoc, 0, len(top))
+	used := 0
+	for _, u := range top {
+		if tokens > 0 && used > tokens {
+			break
+		}
+		out = append(out, eval.ScoredDoc{Doc: s.unitID[u], Score: scores[u]})
+		used += int(s.window[u][1] - s.window[u][0])
 	}
 	return out
+}
+
+// sumLen is the number of tokens the units hold.
+func sumLen(s *Searcher, units []int32) int {
+	n := 0
+	for _, u := range units {
+		n += int(s.window[u][1] - s.window[u][0])
+	}
+	return n
 }

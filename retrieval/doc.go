@@ -1,10 +1,13 @@
 // Package retrieval runs real retrieval on real qrels: BEIR collections, cl100k_base token
-// counting and chunking, a Lucene/Anserini BM25, chunked retrieval and chunk-size sweeps. It
-// produces eval.Run values that package lab evaluates like any other run.
+// counting and chunking, Lucene/Anserini BM25 and query likelihood, chunked retrieval and
+// chunk-size × token-budget sweeps. It produces eval.Run values (document runs, and chunk runs
+// with their rag.ChunkMap) that packages eval, rag and compare evaluate like any other run.
 //
 // The simplest use:
 //
 //	c, _ := retrieval.ReadCollection("../shared/data/scifact", "test")
+//	s, _ := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, retrieval.MaxP)
+//	runs := s.Run(c.Queries, retrieval.RunOptions{}) // runs.Docs, runs.Chunks; s.ChunkMap()
 //	sw, _ := retrieval.RunSweep(c, retrieval.SweepOptions{})
 //
 // Decisions made once for the whole package:
@@ -21,16 +24,25 @@
 //     Chunk text is exactly the decoded tokens. Empty documents have no chunk.
 //   - Analysis is bleve's English analyzer ("en": Unicode words, possessive filter, lower case,
 //     stop words, Porter stemmer), applied alike to chunks and queries.
-//   - Scoring is Lucene's BM25 (see Index) with k1 = 0.9, b = 0.4; chunk statistics (N, df,
-//     avgdl) are counted over chunks. A document's score aggregates all its matching chunks
-//     (MaxP, FirstP or SumP); no chunk-level cut-off.
-//   - Rankings follow trec_eval's order (score descending, then doc ID descending), so a run
-//     cut at depth k agrees with what the evaluator reads back.
-//   - Sweeps evaluate with eval.Evaluate (AllQueries) on nDCG@10, R@100 and RR@10, and compare
-//     every configuration with whole documents by a paired t-test and a sign-flip randomization
-//     test (package stats), each Holm-adjusted over the sweep's configurations per measure.
+//   - Scoring is Lucene's BM25 (see Index) with k1 = 0.9, b = 0.4, or Lucene's query likelihood
+//     with Dirichlet smoothing (QLDirichlet, μ = 1000 as Anserini); chunk statistics (N, df,
+//     avgdl, collection frequencies) are counted over chunks. A document's score aggregates all
+//     its matching chunks (rag.Aggregation: MaxP, FirstP or SumP); no chunk-level cut-off.
+//   - Build is the one way a collection becomes a Searcher; Searcher.Run scores each query once
+//     and gives both the document run and the chunk run. Chunk IDs are DOC#i (ChunkID); the
+//     chunk map gives each chunk's document and token window.
+//   - Rankings follow trec_eval's order (score descending, then ID descending), so a run cut at
+//     depth k agrees with what the evaluator reads back.
+//   - Sweeps evaluate the document run with eval.Evaluate (AllQueries) on nDCG@10, R@100 and
+//     RR@10, and the chunk run at token budgets with rag.EvaluateBudgets (R, nDCG and Success of
+//     what a B-token context holds); package compare then compares every configuration with
+//     whole documents (paired t-test, sign-flip randomization test, bootstrap intervals): Holm
+//     over the configurations for each document measure, over the whole table for the budgets.
 //
-// Measured here (2 shared cores): whole-document SciFact test nDCG@10 0.6795 and R@100 0.9287
-// against Anserini's published 0.6789 and 0.9253; the 11-configuration SciFact sweep takes
-// about 18 s (BenchmarkSweepSciFact).
+// Measured here: whole-document SciFact test nDCG@10 0.6795 and R@100 0.9287 against Anserini's
+// published 0.6789 and 0.9253. The standard SciFact sweep (11 configurations, 6 budgets, 30
+// document and 180 budget comparisons) took 33.0 s (32.1 s of CPU) on 2 cores shared with other
+// jobs (load 3), against 17.4 s for the sweep before budgets and 14.7 s for this one without
+// budgets on the same machine: the budget table's paired tests (bootstrap intervals and sign
+// flips of 180 comparisons, package compare, one core) are most of the difference.
 package retrieval

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"os"
 	"path"
@@ -63,7 +64,28 @@ func (a Archive) Ensure(ctx context.Context, client *http.Client, dir string, pr
 	return a.Download(ctx, client, dir, progress)
 }
 
-// Download fetches the archive from a.URL (client nil: http.DefaultClient), showing the
+// Download times: connecting (and the TLS handshake, and the response headers) may take up to
+// connectTimeout; the body may stall, no byte arriving, for up to stallTimeout.
+var (
+	connectTimeout = 30 * time.Second
+	stallTimeout   = 60 * time.Second
+)
+
+// errStalled ends a download whose body stops arriving.
+var errStalled = errors.New("no data received")
+
+// downloadClient is the client of Download: timeouts on connecting, none on the whole body
+// (which the stall timeout watches instead).
+var downloadClient = &http.Client{Transport: &http.Transport{
+	Proxy:                 http.ProxyFromEnvironment,
+	DialContext:           (&net.Dialer{Timeout: connectTimeout}).DialContext,
+	TLSHandshakeTimeout:   connectTimeout,
+	ResponseHeaderTimeout: connectTimeout,
+}}
+
+// Download fetches the archive from a.URL (client nil: a client that gives up after 30 s
+// without a connection or response headers), cancelling the transfer when no byte arrives for
+// 60 s or ctx is done (Ctrl-C in the command line), showing the
 // bytes received on progress (nil: nothing) at most every 200 ms and once at the end,
 // unpacks it into a fresh folder beside dir/<Name>, checks the SHA-256 of corpus.jsonl and
 // only then moves the folder to dir/<Name>, which it returns. Without network the error
@@ -71,8 +93,12 @@ func (a Archive) Ensure(ctx context.Context, client *http.Client, dir string, pr
 // leaves nothing behind.
 func (a Archive) Download(ctx context.Context, client *http.Client, dir string, progress io.Writer) (string, error) {
 	if client == nil {
-		client = http.DefaultClient
+		client = downloadClient
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	watchdog := time.AfterFunc(stallTimeout, func() { cancel(errStalled) })
+	defer watchdog.Stop()
 	target := filepath.Join(dir, a.Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
@@ -89,6 +115,9 @@ func (a Archive) Download(ctx context.Context, client *http.Client, dir string, 
 		return "", fmt.Errorf("download %s: %w", a.Name, err)
 	}
 	resp, err := client.Do(req)
+	if err != nil && context.Cause(ctx) == errStalled {
+		err = fmt.Errorf("%w for %s", errStalled, stallTimeout)
+	}
 	if err != nil {
 		return "", fmt.Errorf("download %s from %s: %w\n(no network? put the BEIR files of %s (corpus.jsonl, queries.jsonl, qrels/) in %s, or pass --data DIR)",
 			a.Name, a.URL, err, a.Name, target)
@@ -98,8 +127,11 @@ func (a Archive) Download(ctx context.Context, client *http.Client, dir string, 
 		return "", fmt.Errorf("download %s from %s: HTTP %s", a.Name, a.URL, resp.Status)
 	}
 	p := &progressWriter{w: progress, name: path.Base(a.URL), total: resp.ContentLength}
-	n, err := io.Copy(zipFile, io.TeeReader(resp.Body, p))
+	n, err := io.Copy(zipFile, io.TeeReader(stallReader{resp.Body, watchdog}, p))
 	p.finish()
+	if err != nil && context.Cause(ctx) == errStalled {
+		err = fmt.Errorf("%w for %s", errStalled, stallTimeout)
+	}
 	if err != nil {
 		return "", fmt.Errorf("download %s from %s: after %d bytes: %w", a.Name, a.URL, n, err)
 	}
@@ -125,6 +157,20 @@ func (a Archive) Download(ctx context.Context, client *http.Client, dir string, 
 		return "", err
 	}
 	return target, nil
+}
+
+// stallReader restarts the stall watchdog whenever bytes arrive.
+type stallReader struct {
+	r        io.Reader
+	watchdog *time.Timer
+}
+
+func (s stallReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if n > 0 {
+		s.watchdog.Reset(stallTimeout)
+	}
+	return n, err
 }
 
 // unzip writes the files of the zip under the folder name/ (or at the top when the zip

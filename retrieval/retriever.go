@@ -2,8 +2,6 @@ package retrieval
 
 import (
 	"github.com/ranklab/ranklab/eval"
-	"runtime"
-	"sync"
 )
 
 // Retriever returns the documents it finds for a query, best first, at most k of them
@@ -19,18 +17,7 @@ type Retriever interface {
 // run does not depend on the number of CPUs. queries is not modified.
 func RunQueries(r Retriever, queries []Query, k int, tag string) eval.Run {
 	results := make([][]eval.ScoredDoc, len(queries))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(queries)))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(queries); i += workers {
-				results[i] = r.Search(queries[i], k)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(len(queries), func(i int) { results[i] = r.Search(queries[i], k) })
 	run := eval.Run{Tag: tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))}
 	for i, q := range queries {
 		run.Queries[q.ID] = results[i]

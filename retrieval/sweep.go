@@ -2,12 +2,13 @@ package retrieval
 
 import (
 	"fmt"
-	"github.com/ranklab/ranklab/chunking"
-	"github.com/ranklab/ranklab/eval"
 	"slices"
 	"time"
 
-	"github.com/ranklab/ranklab/stats"
+	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/compare"
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/rag"
 )
 
 // SweepChunkings are the configurations of the standard sweep: whole documents, then chunk
@@ -21,27 +22,35 @@ func SweepChunkings() []Chunking {
 	return out
 }
 
-// SweepMeasures are the measures of a sweep: nDCG@10 (linear gain, graded qrels use their
-// grades), R@100 and RR@10.
+// SweepMeasures are the document measures of a sweep: nDCG@10 (linear gain, graded qrels use
+// their grades), R@100 and RR@10.
 func SweepMeasures() []eval.Measure {
 	return []eval.Measure{eval.NDCG(10), eval.Recall(100), eval.RRAt(10)}
 }
 
-// SweepOptions configure RunSweep. The zero value means: SweepChunkings, MaxP, Anserini's
-// BM25, depth 1000, stats.DefaultPermutations sign flips, seed 0.
+// SweepBudgets are the context budgets of the standard sweep, in cl100k_base tokens: 128, 256,
+// 512, 1024, 2048 and 4096.
+func SweepBudgets() []int { return []int{128, 256, 512, 1024, 2048, 4096} }
+
+// SweepOptions configure RunSweep. The zero value means: SweepChunkings, SweepBudgets, MaxP,
+// Anserini's BM25, depth 1000, package compare's defaults for the tests (10000 sign flips and
+// bootstrap resamples, seed 42).
 type SweepOptions struct {
 	Chunkings    []Chunking // nil: SweepChunkings(); the first one is the baseline
+	Budgets      []int      // nil: SweepBudgets(); empty (not nil): no budgets, document measures only
 	Aggregation  Aggregation
-	BM25         BM25   // zero: Anserini
+	Model        Model  // nil: Anserini's BM25
 	Depth        int    // documents retrieved per query; 0: 1000
 	Permutations int    // randomization-test sign flips; 0: stats.DefaultPermutations
-	Seed         uint64 // seed of the randomization test, used as given
+	Resamples    int    // bootstrap resamples of the intervals; 0: stats.DefaultResamples
+	Seed         uint64 // seed of the randomization test and the bootstrap; 0: stats.DefaultSeed
 }
 
-// Stages is the wall time spent per stage: tokenize (cl100k_base encoding of the corpus,
-// done once and shared by every configuration, plus cutting and decoding the chunks), index
-// (English analysis and building the BM25 index), search (every query), evaluate (the
-// project's evaluator and the paired tests).
+// Stages is the wall time spent per stage: tokenize (cl100k_base encoding of the corpus, done
+// once and shared by every configuration), index (cutting and decoding the chunks, English
+// analysis and building the index: BuildTokenized), search (every query, documents and chunks
+// from one scoring), evaluate (the project's evaluator, the budget contexts and the paired tests
+// of package compare).
 type Stages struct {
 	Tokenize, Index, Search, Evaluate time.Duration
 }
@@ -56,10 +65,11 @@ func (s *Stages) add(o Stages) {
 	s.Evaluate += o.Evaluate
 }
 
-// Comparison is the paired test of one measure of a configuration against the baseline,
-// over the evaluated queries: mean difference (configuration − baseline), the paired
-// t-test's t and p, the randomization test's p, and both p-values Holm-adjusted over the
-// family of all non-baseline configurations of the sweep (one family per measure and test).
+// Comparison is the short form of one measure's paired comparison of a configuration with the
+// baseline, as `ranklab beir sweep` prints it: mean difference (configuration − baseline), the
+// paired t-test's t and p, the randomization test's p, and both p-values Holm-adjusted over the
+// family of all non-baseline configurations (one family per measure and test). Package compare
+// computes it; Sweep.Reports holds the full comparison (intervals, effect sizes, win/tie/loss).
 type Comparison struct {
 	Delta, T, TP, RandP, TPHolm, RandPHolm float64
 }
@@ -74,8 +84,9 @@ type SweepRow struct {
 	// Footprint is the lab's footprint model summed over documents (chunking.FootprintOf); for
 	// whole documents Chunk is 0 and it counts one unit per non-empty document.
 	Footprint chunking.Footprint
-	Result    eval.Result  // per-query values of SweepMeasures, with means
-	Compare   []Comparison // per measure; nil for the baseline row
+	Result    eval.Result      // per-query values of SweepMeasures (document run, Aggregation), with means
+	Budget    rag.BudgetResult // per-query values of the budget measures (chunk run), with means
+	Compare   []Comparison     // per measure of Result; nil for the baseline row
 	Stages    Stages
 }
 
@@ -86,45 +97,74 @@ type Sweep struct {
 	Docs        int
 	Tokens      int // cl100k_base tokens of the corpus (Content of every document)
 	Aggregation Aggregation
+	Model       string // the ranking function, e.g. "bm25 k1=0.9 b=0.4"
 	Measures    []eval.Measure
+	Budgets     []int
 	Rows        []SweepRow // Rows[0] is the baseline
-	Stages      Stages     // summed over rows, plus the shared tokenization
+	// Reports[j] compares every row with Rows[0] on Measures[j] (package compare; runs named by
+	// their Chunking; Holm over the non-baseline rows). Budget compares them on BudgetMeasures,
+	// all in one report: its Holm correction runs over every configuration × budget × measure.
+	Reports []compare.Report
+	Budget  compare.Report
+	Stages  Stages // summed over rows, plus the shared tokenization
 }
 
-// RunSweep indexes c once per configuration, searches the collection's queries and
-// evaluates each run with the project's evaluator (eval.Evaluate with AllQueries, so a query
-// that retrieves nothing counts as 0), then compares every configuration with the first
-// (whole documents by default) query by query. c is not modified.
+// BudgetMeasures are the measures of the sweep's Budget report: rag.BudgetMeasures(Budgets...).
+func (s Sweep) BudgetMeasures() []rag.BudgetMeasure { return rag.BudgetMeasures(s.Budgets...) }
+
+// BudgetComparison returns the comparison of configuration ch with the baseline on budget
+// measure m; ok is false when ch is the baseline or not in the sweep, or m was not measured.
+func (s Sweep) BudgetComparison(ch Chunking, m rag.BudgetMeasure) (c compare.Comparison, ok bool) {
+	run := slices.IndexFunc(s.Rows, func(r SweepRow) bool { return r.Chunking == ch })
+	j := slices.Index(s.BudgetMeasures(), m)
+	if run < 1 || j < 0 {
+		return compare.Comparison{}, false
+	}
+	return s.Budget.Comparison(ch.String(), m.String()), true
+}
+
+// RunSweep indexes c once per configuration (BuildTokenized), searches the collection's queries
+// once per configuration for both a document run (chunk scores aggregated, depth Depth) and a
+// chunk run (enough chunks for the largest budget), evaluates the document run with the
+// project's evaluator (eval.Evaluate with AllQueries, so a query that retrieves nothing counts as
+// 0) and the chunk run at every budget (rag.EvaluateBudgets), then compares every configuration
+// with the first (whole documents by default) query by query with package compare. c is not
+// modified.
 func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	if opt.Chunkings == nil {
 		opt.Chunkings = SweepChunkings()
 	}
+	if opt.Budgets == nil {
+		opt.Budgets = SweepBudgets()
+	}
 	if len(opt.Chunkings) == 0 {
 		return Sweep{}, fmt.Errorf("sweep: no configurations")
 	}
-	if opt.BM25 == (BM25{}) {
-		opt.BM25 = Anserini
+	if opt.Model == nil {
+		opt.Model = Anserini
 	}
 	if opt.Depth == 0 {
 		opt.Depth = 1000
-	}
-	if opt.Permutations == 0 {
-		opt.Permutations = stats.DefaultPermutations
 	}
 	for _, ch := range opt.Chunkings {
 		if err := ch.Validate(); err != nil {
 			return Sweep{}, fmt.Errorf("sweep: %v", err)
 		}
 	}
+	maxBudget := 0
+	for _, b := range opt.Budgets {
+		if b < 1 {
+			return Sweep{}, fmt.Errorf("sweep: budget %d: must be at least 1 token", b)
+		}
+		maxBudget = max(maxBudget, b)
+	}
 	tok, err := NewTokenizer()
 	if err != nil {
 		return Sweep{}, err
 	}
-	an, err := English()
-	if err != nil {
-		return Sweep{}, err
-	}
-	sw := Sweep{Collection: c.Dir, Split: c.Split, Docs: len(c.Docs), Aggregation: opt.Aggregation, Measures: SweepMeasures()}
+	sw := Sweep{Collection: c.Dir, Split: c.Split, Docs: len(c.Docs), Aggregation: opt.Aggregation,
+		Model: opt.Model.String(), Measures: SweepMeasures(), Budgets: slices.Clone(opt.Budgets)}
+	budgetMeasures := sw.BudgetMeasures()
 
 	t0 := time.Now()
 	tz := Tokenize(tok, c.Docs)
@@ -137,16 +177,12 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	for _, ch := range opt.Chunkings {
 		row := SweepRow{Chunking: ch}
 		t0 = time.Now()
-		chunks, err := tz.Chunks(tok, ch)
+		s, err := BuildTokenized(tz, ch, opt.Model, opt.Aggregation)
 		if err != nil {
 			return Sweep{}, err
 		}
-		row.Stages.Tokenize = time.Since(t0)
-
-		t0 = time.Now()
-		s := NewSearcher(an, opt.BM25, c.Docs, chunks, ch, opt.Aggregation)
 		row.Stages.Index = time.Since(t0)
-		row.Chunks, row.Indexed = len(chunks), s.IndexedTokens()
+		row.Chunks, row.Indexed = s.Index().Len(), s.IndexedTokens()
 		if sw.Tokens > 0 {
 			row.Duplication = float64(row.Indexed-sw.Tokens) / float64(sw.Tokens)
 		}
@@ -156,20 +192,32 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		}
 
 		t0 = time.Now()
-		run := RunQueries(s, c.Queries, opt.Depth, "bm25-"+ch.String())
+		// ChunkDepth counts chunks: every chunk holds a token, so maxBudget + 1 chunks pass any
+		// budget; without budgets there is no chunk run.
+		chunkDepth := maxBudget + 1
+		if maxBudget == 0 {
+			chunkDepth = -1
+		}
+		runs := s.Run(c.Queries, RunOptions{Depth: opt.Depth, ChunkDepth: chunkDepth, ChunkTokens: maxBudget, Tag: "sweep"})
 		row.Stages.Search = time.Since(t0)
 
 		t0 = time.Now()
-		row.Result, err = eval.Options{AllQueries: true}.Evaluate(c.Qrels, run, sw.Measures...)
+		row.Result, err = eval.Options{AllQueries: true}.Evaluate(c.Qrels, runs.Docs, sw.Measures...)
 		if err != nil {
 			return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
+		}
+		if len(budgetMeasures) > 0 {
+			row.Budget, err = rag.EvaluateBudgets(c.Qrels, runs.Chunks, s.ChunkMap(), eval.Options{}, budgetMeasures...)
+			if err != nil {
+				return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
+			}
 		}
 		row.Stages.Evaluate = time.Since(t0)
 		sw.Rows = append(sw.Rows, row)
 	}
 
 	t0 = time.Now()
-	if err := compareRows(sw.Rows, len(sw.Measures), opt.Permutations, opt.Seed); err != nil {
+	if err := sw.compare(compare.Options{Permutations: opt.Permutations, Resamples: opt.Resamples, Seed: opt.Seed}); err != nil {
 		return Sweep{}, err
 	}
 	sw.Stages.Evaluate += time.Since(t0)
@@ -196,55 +244,58 @@ func footprintOf(lengths []int, ch Chunking) (chunking.Footprint, error) {
 	return f, nil
 }
 
-// compareRows fills Compare of rows[1:] against rows[0], with Holm's correction over the
-// non-baseline rows for each measure and test.
-func compareRows(rows []SweepRow, measures, permutations int, seed uint64) error {
-	if len(rows) < 2 {
+// compare fills Reports, Budget and the rows' Compare with package compare: every row against
+// Rows[0], paired over the evaluated queries (every qrels query).
+func (s *Sweep) compare(opt compare.Options) error {
+	if len(s.Rows) < 2 {
 		return nil
 	}
-	base := rows[0].Result
-	for _, r := range rows[1:] {
-		if !slices.Equal(r.Result.Queries, base.Queries) {
+	universe := s.Rows[0].Result.Queries
+	for _, r := range s.Rows[1:] {
+		if !slices.Equal(r.Result.Queries, universe) || len(s.Budgets) > 0 && !slices.Equal(r.Budget.Queries, universe) {
 			return fmt.Errorf("sweep: %s evaluated other queries than the baseline", r.Chunking)
 		}
 	}
-	for m := range measures {
-		a := column(base, m)
-		tps := make([]float64, 0, len(rows)-1)
-		rps := make([]float64, 0, len(rows)-1)
-		for i := 1; i < len(rows); i++ {
-			b := column(rows[i].Result, m)
-			c := Comparison{Delta: rows[i].Result.Means[m] - base.Means[m]}
-			var err error
-			if c.T, c.TP, err = stats.PairedTTest(b, a); err != nil {
-				return fmt.Errorf("sweep %s: %w", rows[i].Chunking, err)
+	s.Reports = make([]compare.Report, len(s.Measures))
+	for j, m := range s.Measures {
+		scores := make([]compare.Scores, len(s.Rows))
+		for i, r := range s.Rows {
+			col := r.Result.Column(m)
+			vals := make([][]float64, len(col))
+			for k, v := range col {
+				vals[k] = []float64{v}
 			}
-			if c.RandP, err = stats.RandomizationTest(b, a, permutations, seed); err != nil {
-				return fmt.Errorf("sweep %s: %w", rows[i].Chunking, err)
-			}
-			if rows[i].Compare == nil {
-				rows[i].Compare = make([]Comparison, measures)
-			}
-			rows[i].Compare[m] = c
-			tps = append(tps, c.TP)
-			rps = append(rps, c.RandP)
+			scores[i] = compare.Scores{Name: r.Chunking.String(), Queries: r.Result.Queries, Values: vals}
 		}
-		th, rh := stats.Holm(tps), stats.Holm(rps)
-		for i := 1; i < len(rows); i++ {
-			rows[i].Compare[m].TPHolm = th[i-1]
-			rows[i].Compare[m].RandPHolm = rh[i-1]
+		rep, err := compare.FromScores([]string{m.String()}, scores, universe, opt)
+		if err != nil {
+			return fmt.Errorf("sweep: %w", err)
 		}
+		s.Reports[j] = rep
+		for i := 1; i < len(s.Rows); i++ {
+			c := rep.Comparison(s.Rows[i].Chunking.String(), m.String())
+			if s.Rows[i].Compare == nil {
+				s.Rows[i].Compare = make([]Comparison, len(s.Measures))
+			}
+			s.Rows[i].Compare[j] = Comparison{Delta: c.Diff, T: c.T, TP: c.PT, RandP: c.PPerm, TPHolm: c.PTHolm, RandPHolm: c.PPermHolm}
+		}
+	}
+	if len(s.Budgets) == 0 {
+		return nil
+	}
+	names := make([]string, len(s.Budgets)*3)
+	for j, m := range s.BudgetMeasures() {
+		names[j] = m.String()
+	}
+	scores := make([]compare.Scores, len(s.Rows))
+	for i, r := range s.Rows {
+		scores[i] = compare.Scores{Name: r.Chunking.String(), Queries: r.Budget.Queries, Values: r.Budget.Values}
+	}
+	var err error
+	if s.Budget, err = compare.FromScores(names, scores, universe, opt); err != nil {
+		return fmt.Errorf("sweep: %w", err)
 	}
 	return nil
-}
-
-// column returns the per-query values of measure m.
-func column(r eval.Result, m int) []float64 {
-	out := make([]float64, len(r.Values))
-	for i, v := range r.Values {
-		out[i] = v[m]
-	}
-	return out
 }
 
 // Table returns the sweep as a table of strings, one row per configuration: the chunking,
@@ -268,6 +319,70 @@ func (s Sweep) Table() (header []string, rows [][]string) {
 			}
 			c := r.Compare[m]
 			row = append(row, fmt.Sprintf("%+.4f", c.Delta), fmt.Sprintf("%.3g", c.TPHolm), fmt.Sprintf("%.3g", c.RandPHolm))
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
+}
+
+// BudgetTable returns the budget part of the sweep as a table of strings, one row per budget
+// and configuration (budget-major): the budget, the configuration, then for nDCG, R and Success
+// at that budget the mean, the difference to the baseline with its bootstrap interval
+// ("+0.0123 [+0.0050, +0.0190]", at the report's level, 95 % by default) and the Holm-adjusted
+// t-test p (Holm over the whole budget report). The baseline's cells of Δ and p are empty.
+// Numbers are rounded for reading; Budget holds them exactly.
+func (s Sweep) BudgetTable() (header []string, rows [][]string) {
+	level := s.Budget.Options.Level
+	header = []string{"budget", "config"}
+	for _, name := range []string{"nDCG", "R", "Success"} {
+		header = append(header, name, fmt.Sprintf("Δ %s [%g%% CI]", name, 100*level), "p(t,Holm)")
+	}
+	ms := s.BudgetMeasures()
+	for b := range s.Budgets {
+		for i, r := range s.Rows {
+			row := []string{fmt.Sprint(s.Budgets[b]), r.Chunking.String()}
+			for k := range 3 {
+				j := 3*b + k
+				row = append(row, fmt.Sprintf("%.4f", r.Budget.Mean(ms[j])))
+				if i == 0 {
+					row = append(row, "", "")
+					continue
+				}
+				c := s.Budget.Comparison(r.Chunking.String(), ms[j].String())
+				row = append(row, fmt.Sprintf("%+.4f [%+.4f, %+.4f]", c.Diff, c.CILow, c.CIHigh), fmt.Sprintf("%.3g", c.PTHolm))
+			}
+			rows = append(rows, row)
+		}
+	}
+	return header, rows
+}
+
+// BudgetGrid returns one budget measure of the sweep as a grid of strings: a row per
+// configuration, a column per budget, each cell the mean, then for the other configurations the
+// difference to the baseline with its bootstrap interval and a "*" when the Holm-adjusted t-test
+// p (Holm over the whole budget report) is at most 0.05:
+//
+//	0.567  +0.564 [+0.513, +0.613] *
+//
+// name is "R", "nDCG" or "Success". Numbers are rounded to 3 decimals for reading.
+func (s Sweep) BudgetGrid(name string) (header []string, rows [][]string) {
+	header = []string{"config"}
+	for _, b := range s.Budgets {
+		header = append(header, fmt.Sprintf("%s@%dtok", name, b))
+	}
+	for i, r := range s.Rows {
+		row := []string{r.Chunking.String()}
+		for _, b := range s.Budgets {
+			m := rag.BudgetMeasure{Name: name, Tokens: b}
+			cell := fmt.Sprintf("%.3f", r.Budget.Mean(m))
+			if i > 0 {
+				c := s.Budget.Comparison(r.Chunking.String(), m.String())
+				cell += fmt.Sprintf("  %+.3f [%+.3f, %+.3f]", c.Diff, c.CILow, c.CIHigh)
+				if c.SignificantT(0.05) {
+					cell += " *"
+				}
+			}
+			row = append(row, cell)
 		}
 		rows = append(rows, row)
 	}

@@ -1,8 +1,16 @@
 package retrieval
 
 import (
-	"github.com/ranklab/ranklab/chunking"
+	"bytes"
+	"encoding/gob"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
 	"testing"
+
+	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/rag"
 )
 
 // checkSweep checks every row's measured chunks and indexed tokens against the footprint
@@ -50,34 +58,88 @@ func checkSweep(t *testing.T, c Collection, sw Sweep, configs []Chunking) {
 			if cmp.TPHolm < cmp.TP || cmp.RandPHolm < cmp.RandP || cmp.RandP <= 0 || cmp.TPHolm > 1 {
 				t.Errorf("%v measure %d: p-values %+v out of order", r.Chunking, m, cmp)
 			}
-			if d := r.Result.Means[m] - sw.Rows[0].Result.Means[m]; cmp.Delta != d {
+			if d := r.Result.Means[m] - sw.Rows[0].Result.Means[m]; math.Abs(cmp.Delta-d) > 1e-12 {
 				t.Errorf("%v measure %d: delta %g, want %g", r.Chunking, m, cmp.Delta, d)
+			}
+		}
+	}
+	checkBudgets(t, sw)
+	h, rows := sw.BudgetGrid("nDCG")
+	if len(h) != len(sw.Budgets)+1 || len(rows) != len(sw.Rows) || rows[0][1] != fmt.Sprintf("%.3f", sw.Rows[0].Budget.Mean(rag.NDCGAt(sw.Budgets[0]))) {
+		t.Errorf("BudgetGrid: header %v, %d rows, first cell %q", h, len(rows), rows[0][1])
+	}
+}
+
+// checkBudgets checks the budget results of every row: every qrels query evaluated, values in
+// [0, 1], each query's values never falling as the budget grows (a larger context holds a
+// longer prefix of the same ranking), and the report's differences equal to the means'.
+func checkBudgets(t *testing.T, sw Sweep) {
+	t.Helper()
+	ms := sw.BudgetMeasures()
+	if len(sw.Budget.Runs) != len(sw.Rows) || len(sw.Budget.Measures) != len(ms) {
+		t.Fatalf("budget report: %d runs, %d measures; want %d, %d", len(sw.Budget.Runs), len(sw.Budget.Measures), len(sw.Rows), len(ms))
+	}
+	for i, r := range sw.Rows {
+		if !slices.Equal(r.Budget.Queries, sw.Rows[0].Result.Queries) {
+			t.Fatalf("%v: budget queries differ from the evaluated queries", r.Chunking)
+		}
+		for q := range r.Budget.Queries {
+			for j, m := range ms {
+				v := r.Budget.Values[q][j]
+				if v < 0 || v > 1 {
+					t.Errorf("%v %s query %d = %v, outside [0, 1]", r.Chunking, m, q, v)
+				}
+				if j >= 3 && v < r.Budget.Values[q][j-3]-1e-15 {
+					t.Errorf("%v %s query %d = %v falls below %s = %v", r.Chunking, m, q, v, ms[j-3], r.Budget.Values[q][j-3])
+				}
+			}
+		}
+		if i == 0 {
+			continue
+		}
+		for j, m := range ms {
+			c, ok := sw.BudgetComparison(r.Chunking, m)
+			if d := r.Budget.Means[j] - sw.Rows[0].Budget.Means[j]; !ok || math.Abs(c.Diff-d) > 1e-12 || c.CILow > c.Diff || c.CIHigh < c.Diff {
+				t.Errorf("%v %s: comparison %+v (ok %v), want Δ %g inside its interval", r.Chunking, m, c, ok, d)
 			}
 		}
 	}
 }
 
 func TestSweepSmall(t *testing.T) {
-	corpus := `{"_id":"d1","title":"Zebras","text":"zebras graze on the open savanna grass all day long while lions watch"}
-{"_id":"d2","title":"Quartz","text":"quartz is a hard mineral made of silicon and oxygen found in many rocks"}
-{"_id":"d3","title":"Lions","text":"lions hunt zebras at night and sleep in the shade of the savanna trees"}
-{"_id":"d4","title":"","text":""}
-`
-	queries := `{"_id":"1","text":"zebra savanna"}
-{"_id":"2","text":"silicon mineral"}
-{"_id":"3","text":"night hunting lions"}
-`
-	qrels := "query-id\tcorpus-id\tscore\n1\td1\t2\n1\td3\t1\n2\td2\t1\n3\td3\t1\n"
-	c, err := ReadCollection(writeCollection(t, map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels}), "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := smallCollection(t)
 	configs := []Chunking{Whole, {Chunk: 4}, {Chunk: 4, Overlap: 1}, {Chunk: 8, Overlap: 2}}
 	sw, err := RunSweep(c, SweepOptions{Chunkings: configs, Permutations: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkSweep(t, c, sw, configs)
+	// Notebooks keep a sweep between cells as JSON or gob: both must give it back.
+	var js Sweep
+	if b, err := json.Marshal(sw); err != nil || json.Unmarshal(b, &js) != nil {
+		t.Errorf("JSON round trip: %v", err)
+	}
+	var gs Sweep
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(sw); err != nil || gob.NewDecoder(&buf).Decode(&gs) != nil {
+		t.Errorf("gob round trip: %v", err)
+	}
+	for _, back := range []Sweep{js, gs} {
+		c1, _ := back.BudgetComparison(configs[1], rag.NDCGAt(512))
+		c0, _ := sw.BudgetComparison(configs[1], rag.NDCGAt(512))
+		if back.Rows[2].Budget.Mean(rag.RecallAt(256)) != sw.Rows[2].Budget.Mean(rag.RecallAt(256)) || c1.PTHolm != c0.PTHolm || back.Rows[1].Compare[0] != sw.Rows[1].Compare[0] {
+			t.Error("a sweep read back differs")
+		}
+	}
+	// No budgets: the document measures and their tests only.
+	docOnly, err := RunSweep(c, SweepOptions{Chunkings: configs, Budgets: []int{}, Permutations: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docOnly.Budget.Runs) != 0 || len(docOnly.Rows[1].Budget.Measures) != 0 || docOnly.Rows[1].Compare[0] != sw.Rows[1].Compare[0] {
+		t.Errorf("Budgets: []int{}: budget report %d runs, row budget %v; document comparison %+v, want %+v",
+			len(docOnly.Budget.Runs), docOnly.Rows[1].Budget.Measures, docOnly.Rows[1].Compare[0], sw.Rows[1].Compare[0])
+	}
 	if _, err := RunSweep(c, SweepOptions{Chunkings: []Chunking{{Chunk: 4, Overlap: 4}}}); err == nil {
 		t.Error("RunSweep with overlap = chunk: want an error")
 	}
@@ -93,7 +155,7 @@ func TestSweepCranfield(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw, err := RunSweep(c, SweepOptions{Permutations: 1000})
+	sw, err := RunSweep(c, SweepOptions{Budgets: []int{256, 2048}, Permutations: 1000, Resamples: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

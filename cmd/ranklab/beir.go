@@ -9,9 +9,13 @@ import (
 	"github.com/ranklab/ranklab/eval"
 	"io"
 	"os"
+	"os/signal"
+	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 
+	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 	"github.com/ranklab/ranklab/stats"
 )
@@ -21,14 +25,21 @@ func init() {
 }
 
 const beirUsage = `usage:
-  ranklab beir run   [--data DIR] [--split test] [--chunk N --overlap N --agg maxp|firstp|sump] [--k 1000] [--tag T] --out RUN
-  ranklab beir sweep [--data DIR] [--split test] [--agg maxp|firstp|sump] [--k 1000] [--permutations N] [-f text|json|csv]
+  ranklab beir run   [--data DIR] [--split test] [--chunk N --overlap N --agg maxp|firstp|sump] [--model bm25|qld] [--mu 1000]
+                     [--k 1000] [--tag T] --out RUN [--chunks CHUNK_RUN --map MAP [--chunk-k 1000]]
+  ranklab beir sweep [--data DIR] [--split test] [--agg maxp|firstp|sump] [--model bm25|qld] [--mu 1000] [--k 1000]
+                     [--budgets 128,256,...] [--permutations N] [--resamples N] [-f text|json|csv]
 
 DIR is a BEIR collection (corpus.jsonl[.gz], queries.jsonl, qrels/<split>.tsv). Without
 --data, BEIR's SciFact is used, downloaded on first use into ` + "`ranklab/beir`" + ` under the
-user cache directory (SHA-256 of corpus.jsonl checked). BM25 is Lucene's (k1=0.9, b=0.4),
-title and text as one field, bleve's English analyzer; chunks are cl100k_base token windows.
-The sweep compares whole documents with chunks of 32..512 tokens, overlap 0 and 25 %.`
+user cache directory (SHA-256 of corpus.jsonl checked). BM25 is Lucene's (k1=0.9, b=0.4), qld
+Lucene's query likelihood with Dirichlet smoothing (mu 1000, Anserini's default); title and
+text as one field, bleve's English analyzer; chunks are cl100k_base token windows.
+run --chunks also writes the chunk run (IDs DOC#i) and --map its chunk map (chunk-id doc-id
+start end, token offsets in title+"\n"+text), the input of ` + "`ranklab rag`" + `.
+The sweep compares whole documents with chunks of 32..512 tokens, overlap 0 and 25 %, on
+document measures and at token budgets (R, nDCG and Success of what a context of B tokens
+holds), with paired tests against whole documents.`
 
 func runBEIR(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
@@ -50,8 +61,9 @@ func runBEIR(args []string, stdout, stderr io.Writer) int {
 
 // beirFlags are the flags both actions share.
 type beirFlags struct {
-	data, split, agg *string
-	k                *int
+	data, split, agg, model *string
+	k                       *int
+	mu                      *float64
 }
 
 func newBEIRFlags(name string, stderr io.Writer) (*flag.FlagSet, beirFlags) {
@@ -63,15 +75,34 @@ func newBEIRFlags(name string, stderr io.Writer) (*flag.FlagSet, beirFlags) {
 		split: fs.String("split", "test", "qrels split: the file qrels/`SPLIT`.tsv"),
 		agg:   fs.String("agg", "maxp", "document score from its chunks: maxp, firstp or sump"),
 		k:     fs.Int("k", 1000, "documents retrieved per query"),
+		model: fs.String("model", "bm25", "ranking function: bm25 (k1=0.9, b=0.4) or qld (query likelihood, Dirichlet)"),
+		mu:    fs.Float64("mu", retrieval.AnseriniQL.Mu, "Dirichlet prior of qld"),
 	}
+}
+
+// rankingModel returns the model the flags choose.
+func (f beirFlags) rankingModel() (retrieval.Model, error) {
+	switch *f.model {
+	case "bm25":
+		return retrieval.Anserini, nil
+	case "qld":
+		if !(*f.mu > 0) {
+			return nil, fmt.Errorf("--mu %v: must be positive", *f.mu)
+		}
+		return retrieval.QLDirichlet{Mu: *f.mu}, nil
+	}
+	return nil, fmt.Errorf("--model %q: want bm25 or qld", *f.model)
 }
 
 // collection reads the flags' collection, downloading SciFact when no --data is given.
 func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
 	dir := *f.data
 	if dir == "" {
+		// Ctrl-C or SIGTERM cancels the download, which then removes its partial files.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
 		var err error
-		dir, err = retrieval.SciFact.Ensure(context.Background(), nil, retrieval.DefaultDataDir(), stderr)
+		dir, err = retrieval.SciFact.Ensure(ctx, nil, retrieval.DefaultDataDir(), stderr)
 		if err != nil {
 			return retrieval.Collection{}, err
 		}
@@ -93,13 +124,17 @@ func parseArgs(fs *flag.FlagSet, args []string) (int, bool) {
 	return 0, true
 }
 
-// beirRun writes the BM25 run of the collection's queries (those its qrels judge).
+// beirRun writes the run of the collection's queries (those its qrels judge), and with --chunks
+// the chunk run and with --map its chunk map.
 func beirRun(args []string, stdout, stderr io.Writer) int {
 	fs, f := newBEIRFlags("ranklab beir run", stderr)
 	chunk := fs.Int("chunk", 0, "chunk size in cl100k_base tokens (0 = whole documents)")
 	overlap := fs.Int("overlap", 0, "overlap between chunks in tokens")
-	tag := fs.String("tag", "", "run tag (default bm25, or bm25-chunkN-overlapM-AGG)")
+	tag := fs.String("tag", "", "run tag (default bm25 or qld, or bm25-chunkN-overlapM-AGG)")
 	out := fs.String("out", "", "output TREC run `FILE` (required; - for stdout)")
+	chunksOut := fs.String("chunks", "", "also write the chunk run to `FILE` (IDs DOC#i)")
+	mapOut := fs.String("map", "", "also write the chunk map to `FILE` (chunk-id doc-id start end)")
+	chunkK := fs.Int("chunk-k", 1000, "chunks per query in the chunk run")
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}
@@ -107,9 +142,22 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ranklab beir run: --out is required")
 		return 2
 	}
+	if *f.k < 1 {
+		fmt.Fprintf(stderr, "ranklab beir run: --k %d: the number of documents retrieved per query must be at least 1\n", *f.k)
+		return 2
+	}
+	if *out == "-" && (*chunksOut == "-" || *mapOut == "-") {
+		fmt.Fprintln(stderr, "ranklab beir run: only one output can go to stdout")
+		return 2
+	}
 	agg, err := retrieval.ParseAggregation(*f.agg)
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab beir run: --agg: %v\n", err)
+		return 2
+	}
+	model, err := f.rankingModel()
+	if err != nil {
+		fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
 		return 2
 	}
 	ch := retrieval.Chunking{Chunk: *chunk, Overlap: *overlap}
@@ -117,54 +165,60 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
 		return 2
 	}
+	if *f.k < 1 || *chunkK < 1 {
+		fmt.Fprintln(stderr, "ranklab beir run: --k and --chunk-k must be positive")
+		return 2
+	}
 	if *tag == "" {
-		*tag = "bm25"
+		*tag = *f.model
 		if ch.Chunk > 0 {
-			*tag = fmt.Sprintf("bm25-chunk%d-overlap%d-%s", ch.Chunk, ch.Overlap, agg)
+			*tag = fmt.Sprintf("%s-chunk%d-overlap%d-%s", *f.model, ch.Chunk, ch.Overlap, agg)
 		}
 	}
-	run, err := beirRunCollection(f, ch, agg, *tag, stderr)
+	c, err := f.collection(stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
 		return 1
 	}
-	if err := writeRunTo(*out, run, stdout); err != nil {
+	s, err := retrieval.Build(c, ch, model, agg)
+	if err != nil {
 		fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
 		return 1
+	}
+	runs := s.Run(c.Queries, retrieval.RunOptions{Depth: *f.k, ChunkDepth: *chunkK, Tag: *tag})
+	if err := writeRunTo(*out, runs.Docs, stdout); err != nil {
+		fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
+		return 1
+	}
+	if *chunksOut != "" {
+		if err := writeRunTo(*chunksOut, runs.Chunks, stdout); err != nil {
+			fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
+			return 1
+		}
+	}
+	if *mapOut != "" {
+		if err := writeTo(*mapOut, stdout, func(w io.Writer) error { return rag.WriteChunkMap(w, s.ChunkMap()) }); err != nil {
+			fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
+			return 1
+		}
 	}
 	return 0
 }
 
-func beirRunCollection(f beirFlags, ch retrieval.Chunking, agg retrieval.Aggregation, tag string, stderr io.Writer) (eval.Run, error) {
-	c, err := f.collection(stderr)
-	if err != nil {
-		return eval.Run{}, err
-	}
-	tok, err := retrieval.NewTokenizer()
-	if err != nil {
-		return eval.Run{}, err
-	}
-	an, err := retrieval.English()
-	if err != nil {
-		return eval.Run{}, err
-	}
-	chunks, err := retrieval.Tokenize(tok, c.Docs).Chunks(tok, ch)
-	if err != nil {
-		return eval.Run{}, err
-	}
-	s := retrieval.NewSearcher(an, retrieval.Anserini, c.Docs, chunks, ch, agg)
-	return retrieval.RunQueries(s, c.Queries, *f.k, tag), nil
+func writeRunTo(out string, run eval.Run, stdout io.Writer) error {
+	return writeTo(out, stdout, func(w io.Writer) error { return eval.WriteRun(w, run) })
 }
 
-func writeRunTo(out string, run eval.Run, stdout io.Writer) error {
+// writeTo writes with write to the file out, or to stdout when out is "-".
+func writeTo(out string, stdout io.Writer, write func(io.Writer) error) error {
 	if out == "-" {
-		return eval.WriteRun(stdout, run)
+		return write(stdout)
 	}
 	w, err := os.Create(out)
 	if err != nil {
 		return err
 	}
-	if err := eval.WriteRun(w, run); err != nil {
+	if err := write(w); err != nil {
 		w.Close()
 		return fmt.Errorf("%s: %w", out, err)
 	}
@@ -176,7 +230,9 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	fs, f := newBEIRFlags("ranklab beir sweep", stderr)
 	format := fs.String("f", "text", "output format: text, json or csv")
 	perms := fs.Int("permutations", stats.DefaultPermutations, "sign flips of the randomization test")
-	seed := fs.Uint64("seed", stats.DefaultSeed, "seed of the randomization test")
+	resamples := fs.Int("resamples", stats.DefaultResamples, "bootstrap resamples of the intervals")
+	seed := fs.Uint64("seed", stats.DefaultSeed, "seed of the randomization test and the bootstrap")
+	budgetList := fs.String("budgets", "", "comma-separated token budgets (default 128,256,512,1024,2048,4096; none: document measures only)")
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}
@@ -189,16 +245,35 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab beir sweep: --agg: %v\n", err)
 		return 2
 	}
-	if *perms < 1 || *f.k < 1 {
-		fmt.Fprintln(stderr, "ranklab beir sweep: --permutations and --k must be positive")
+	if *perms < 1 || *resamples < 1 || *f.k < 1 {
+		fmt.Fprintln(stderr, "ranklab beir sweep: --permutations, --resamples and --k must be positive")
 		return 2
+	}
+	model, err := f.rankingModel()
+	if err != nil {
+		fmt.Fprintf(stderr, "ranklab beir sweep: %v\n", err)
+		return 2
+	}
+	var budgets []int
+	if *budgetList == "none" {
+		budgets = []int{}
+	} else if *budgetList != "" {
+		for _, b := range strings.Split(*budgetList, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(b))
+			if err != nil || n < 1 {
+				fmt.Fprintf(stderr, "ranklab beir sweep: --budgets: %q is not a token count >= 1\n", b)
+				return 2
+			}
+			budgets = append(budgets, n)
+		}
 	}
 	c, err := f.collection(stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab beir sweep: %v\n", err)
 		return 1
 	}
-	sw, err := retrieval.RunSweep(c, retrieval.SweepOptions{Aggregation: agg, Depth: *f.k, Permutations: *perms, Seed: *seed})
+	sw, err := retrieval.RunSweep(c, retrieval.SweepOptions{Aggregation: agg, Model: model, Depth: *f.k, Budgets: budgets,
+		Permutations: *perms, Resamples: *resamples, Seed: *seed})
 	if err != nil {
 		fmt.Fprintf(stderr, "ranklab beir sweep: %v\n", err)
 		return 1
@@ -209,6 +284,10 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	case "csv":
 		header, rows := sw.Table()
 		w := csv.NewWriter(stdout)
+		w.Write(header)
+		w.WriteAll(rows)
+		w.Write(nil)
+		header, rows = sw.BudgetTable()
 		w.Write(header)
 		w.WriteAll(rows)
 		err = w.Error()
@@ -223,22 +302,39 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 }
 
 func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
-	fmt.Fprintf(w, "%s (qrels %s): %d documents, %d queries, %d cl100k_base tokens; BM25 k1=%.1f b=%.1f, %s\n",
-		sw.Collection, sw.Split, sw.Docs, queries, sw.Tokens, retrieval.Anserini.K1, retrieval.Anserini.B, sw.Aggregation)
+	fmt.Fprintf(w, "%s (qrels %s): %d documents, %d queries, %d cl100k_base tokens; %s, %s\n",
+		sw.Collection, sw.Split, sw.Docs, queries, sw.Tokens, sw.Model, sw.Aggregation)
 	fmt.Fprintln(w, "Δ and p: against whole documents, paired over queries; p Holm-adjusted over the configurations")
+	if err := writeTable(w, sw.Table); err != nil {
+		return err
+	}
+	if len(sw.Budgets) == 0 {
+		return writeStages(w, sw.Stages)
+	}
+	fmt.Fprintln(w, "\nAt a token budget B: the documents of the longest prefix of the ranked chunks that fits B tokens.")
+	fmt.Fprintln(w, "Δ: against whole documents at the same budget, with its bootstrap interval; p: t-test, Holm over the whole table")
+	if err := writeTable(w, sw.BudgetTable); err != nil {
+		return err
+	}
+	return writeStages(w, sw.Stages)
+}
+
+// writeStages prints the time spent per stage of a sweep.
+func writeStages(w io.Writer, st retrieval.Stages) error {
+	_, err := fmt.Fprintf(w, "time: tokenize %.2fs, index %.2fs, search %.2fs, evaluate %.2fs; total %.2fs\n",
+		st.Tokenize.Seconds(), st.Index.Seconds(), st.Search.Seconds(), st.Evaluate.Seconds(), st.Total().Seconds())
+	return err
+}
+
+// writeTable prints a table of strings aligned in columns.
+func writeTable(w io.Writer, table func() ([]string, [][]string)) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header, rows := sw.Table()
+	header, rows := table()
 	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
 	for _, r := range rows {
 		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	st := sw.Stages
-	_, err := fmt.Fprintf(w, "time: tokenize %.2fs, index %.2fs, search %.2fs, evaluate %.2fs; total %.2fs\n",
-		st.Tokenize.Seconds(), st.Index.Seconds(), st.Search.Seconds(), st.Evaluate.Seconds(), st.Total().Seconds())
-	return err
+	return tw.Flush()
 }
 
 // sweepJSON is the JSON form of a sweep: means and tests, without per-query values.
@@ -249,7 +345,9 @@ type sweepJSON struct {
 	Queries     int           `json:"queries"`
 	Tokens      int           `json:"tokens"`
 	Aggregation string        `json:"aggregation"`
+	Model       string        `json:"model"`
 	Measures    []string      `json:"measures"`
+	Budgets     []string      `json:"budget_measures"`
 	Rows        []sweepRowOut `json:"rows"`
 	Seconds     stagesJSON    `json:"seconds"`
 }
@@ -262,7 +360,14 @@ type sweepRowOut struct {
 	Duplication float64                `json:"duplication"`
 	Means       []float64              `json:"means"`
 	Compare     []retrieval.Comparison `json:"compare,omitempty"`
+	BudgetMeans []float64              `json:"budget_means"`
+	BudgetDiffs []budgetDiffJSON       `json:"budget_compare,omitempty"`
 	Seconds     stagesJSON             `json:"seconds"`
+}
+
+// budgetDiffJSON is one budget measure of a row against whole documents.
+type budgetDiffJSON struct {
+	Diff, CILow, CIHigh, PT, PTHolm, PPerm, PPermHolm float64
 }
 
 type stagesJSON struct {
@@ -275,13 +380,24 @@ func stagesOut(s retrieval.Stages) stagesJSON {
 
 func writeSweepJSON(w io.Writer, sw retrieval.Sweep, queries int) error {
 	out := sweepJSON{Collection: sw.Collection, Split: sw.Split, Docs: sw.Docs, Queries: queries, Tokens: sw.Tokens,
-		Aggregation: sw.Aggregation.String(), Seconds: stagesOut(sw.Stages)}
+		Aggregation: sw.Aggregation.String(), Model: sw.Model, Seconds: stagesOut(sw.Stages)}
 	for _, m := range sw.Measures {
 		out.Measures = append(out.Measures, m.String())
 	}
+	for _, m := range sw.BudgetMeasures() {
+		out.Budgets = append(out.Budgets, m.String())
+	}
 	for _, r := range sw.Rows {
-		out.Rows = append(out.Rows, sweepRowOut{Chunk: r.Chunking.Chunk, Overlap: r.Chunking.Overlap, Chunks: r.Chunks,
-			Indexed: r.Indexed, Duplication: r.Duplication, Means: r.Result.Means, Compare: r.Compare, Seconds: stagesOut(r.Stages)})
+		row := sweepRowOut{Chunk: r.Chunking.Chunk, Overlap: r.Chunking.Overlap, Chunks: r.Chunks, Indexed: r.Indexed,
+			Duplication: r.Duplication, Means: r.Result.Means, Compare: r.Compare, BudgetMeans: r.Budget.Means, Seconds: stagesOut(r.Stages)}
+		for _, m := range sw.BudgetMeasures() {
+			c, ok := sw.BudgetComparison(r.Chunking, m)
+			if !ok {
+				break
+			}
+			row.BudgetDiffs = append(row.BudgetDiffs, budgetDiffJSON{c.Diff, c.CILow, c.CIHigh, c.PT, c.PTHolm, c.PPerm, c.PPermHolm})
+		}
+		out.Rows = append(out.Rows, row)
 	}
 	return writeJSON(w, out)
 }

@@ -85,6 +85,9 @@ func TestBEIRUsageErrors(t *testing.T) {
 		{"bad agg", []string{"beir", "run", "--data", "x", "--out", "y", "--agg", "avg"}, `aggregation "avg"`},
 		{"bad overlap", []string{"beir", "run", "--data", "x", "--out", "y", "--chunk", "8", "--overlap", "8"}, "overlap"},
 		{"bad format", []string{"beir", "sweep", "--data", "x", "-f", "xml"}, `-f "xml"`},
+		{"k zero", []string{"beir", "run", "--data", "x", "--out", "y", "--k", "0"}, "--k 0: the number of documents retrieved per query must be at least 1"},
+		{"k negative", []string{"beir", "run", "--data", "x", "--out", "y", "--k", "-5"}, "--k -5"},
+		{"sweep k zero", []string{"beir", "sweep", "--data", "x", "--k", "0"}, "--k must be positive"},
 		{"missing data", []string{"beir", "run", "--data", filepath.Join(t.TempDir(), "none"), "--out", "-"}, "corpus.jsonl"},
 	}
 	for _, tc := range tests {

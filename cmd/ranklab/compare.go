@@ -37,7 +37,7 @@ the same.
   -test T           t, perm or both (default both)
   -seed N           seed of the randomization test and the bootstrap (default 42)
   -permutations N   randomization draws (default 10000)
-  -resamples N      bootstrap resamples (default 10000)
+  -resamples N      bootstrap resamples, 1 to 10000000 (default 10000; each keeps a mean in memory)
   -level X          confidence level of the intervals (default 0.95)
   -alpha X          significance level of the marks, after Holm (default 0.05)
   -c                pair over every qrels query
@@ -49,6 +49,9 @@ the same.
   --no-stamp        no provenance stamp
   -h                this help
 `
+
+// maxResamples bounds -resamples: 10,000,000 resamples take 80 MB of means.
+const maxResamples = 10_000_000
 
 var defaultCompareMeasures = []string{"nDCG@10", "AP", "P@10"}
 
@@ -105,6 +108,8 @@ func parseCompareArgs(args []string) (compareArgs, error) {
 		return a, errors.New("flag -seed: 0 is not a seed (want an integer ≥ 1)")
 	case o.Permutations < 1 || o.Resamples < 1:
 		return a, errors.New("flags -permutations and -resamples: want an integer ≥ 1")
+	case o.Resamples > maxResamples:
+		return a, fmt.Errorf("flag -resamples: %d is more than %d (the bootstrap keeps one mean a resample in memory)", o.Resamples, maxResamples)
 	case !(o.Level > 0 && o.Level < 1) || !(o.Alpha > 0 && o.Alpha < 1):
 		return a, fmt.Errorf("flags -level %v and -alpha %v: want numbers in (0, 1)", o.Level, o.Alpha)
 	case o.Eval.RelLevel < 0 || o.Eval.Depth < 0:

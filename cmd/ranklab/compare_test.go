@@ -106,6 +106,7 @@ func TestCompareCommandErrors(t *testing.T) {
 		{"zero seed", []string{q, a, a, "-seed=0"}, 2, `flag -seed: 0 is not a seed`},
 		{"level", []string{q, a, a, "-level", "1.5"}, 2, `-level 1.5 and -alpha 0.05: want numbers in (0, 1)`},
 		{"unknown flag", []string{q, a, a, "-x"}, 2, `flag provided but not defined: -x`},
+		{"too many resamples", []string{q, a, a, "--resamples", "10000001"}, 2, "-resamples: 10000001 is more than 10000000"},
 		{"bad measure", []string{q, a, a, "-m", "nope@3"}, 2, "nope"},
 		{"missing file", []string{q, a, filepath.Join(dir, "missing")}, 1, "missing"},
 		{"malformed run", []string{q, a, bad}, 1, "bad.run:2"},

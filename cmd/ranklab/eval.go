@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,109 +17,244 @@ import (
 )
 
 func init() {
-	commands["eval"] = command{summary: "evaluate a TREC run against qrels, like trec_eval", run: runEval}
+	commands["eval"] = command{summary: "evaluate a TREC run against qrels, a drop-in for trec_eval 10.0", run: runEval}
 }
 
-const evalUsage = `usage: ranklab eval [-q] [-c] [-l N] [-M N] [-m MEASURE]... [-digits N] [-f trec|json|csv] QRELS RUN
+const evalUsage = `usage: ranklab eval [-h] [-q] {-m measure}* [-c] [-n] [-l N] [-M N] [-J] [-N N]
+       [-R qrels|prefs|qrels_prefs|qrels_jg] [-T trec_results] [-Z zscores] [-D N[.qid]]
+       [--trec-eval-9] [-f trec|json|csv] [-digits N] REL_INFO RUN
 
-Evaluates RUN (TREC run: qid Q0 docno rank score tag) against QRELS (TREC qrels: qid iter docno
-grade, or BEIR TSV with its query-id/corpus-id/score header); either may be gzipped. Output and
-semantics are trec_eval's (10.0): ranking by score descending then docno descending, the rank
-column ignored. trec_eval's spellings work, with values attached or not (-l2, -M100, -mP.5).
+A drop-in for trec_eval 10.0: the same flags, measures, names and output, byte for byte.
+RUN is a TREC run (qid Q0 docno rank score tag); REL_INFO is TREC qrels (qid iter docno grade),
+BEIR TSV qrels (query-id, corpus-id, score), or with -R a preferences file. Either may be
+gzipped; "-" reads standard input. Lines starting with '#' are comments; a UTF-8 byte-order mark
+is dropped. Ranking: score descending, then docno descending; the rank column is ignored.
+Flags may be grouped (-qc), take their value attached (-l2, -M100, -mP.5) and follow the files.
 
-  -q          also print each query's values (queries in byte order), before the "all" lines
-  -c          average over every qrels query; a query without a ranking scores 0 (trec_eval -c).
-              Without -c the average is over the queries in both files (as trec_eval 9.0.8) and
-              the qrels queries without a ranking are named on stderr
-  -l N        relevance level: a grade >= N is relevant (default 1). nDCG ignores it
-  -M N        keep only the first N ranked docs of each query (default: all)
-  -m MEASURE  a measure, repeatable; trec_eval names (P.5,10  recall.100  recip_rank  map
-              map_cut.100  ndcg  ndcg_cut.10  Rprec  bpref  success.1,5,10  num_q  num_ret
-              num_rel  num_rel_ret; P, recall, ndcg_cut, map_cut without cutoffs take
-              5,10,15,20,30,100,200,500,1000) or ir_measures names (P@5  P(rel=2)@5  R@100  RR
-              RR@10  AP  AP@100  nDCG@10  nDCG(dcg=exp-log2)@10  Rprec  Bpref  Success@10
-              Judged@10  NumQ  NumRet  NumRel  NumRelRet). Default: num_q num_ret num_rel
-              num_rel_ret map Rprec bpref recip_rank P (trec_eval's "official" set, without
-              runid, gm_map and iprec_at_recall)
-  -digits N   print N decimals instead of 4 (trec format)
-  -f FORMAT   trec (default: "%-22s\t%s\t%6.4f" lines in trec_eval's measure order), json or csv
+  -q          also print each query's lines (queries in byte order) before the "all" lines
+  -m MEASURE  a measure or nickname, repeatable; default "official". trec_eval's rule: the
+              first parameter list of a measure is used, later ones are ignored (a warning
+              names them). Names below; ir_measures names work too (P@5, nDCG@10, IPrec@0.5,
+              Judged@10, SetF(beta=0.5), RBP(p=0.8), P(rel=2)@5, nDCG(dcg=exp-log2)@10)
+  -c          every qrels query is evaluated; one without a ranking scores 0 (trec_eval -c).
+              Without -c, a qrels query without a ranking is an error (exit 4), as in
+              trec_eval 10.0; --trec-eval-9 leaves such queries out instead
+  -n          no "all" lines
+  -l N        relevance level: a grade >= N is relevant (default 1; N >= 1)
+  -M N        keep only the first N ranked docs of each query (N >= 1; default all)
+  -J          drop every retrieved doc the qrels do not judge (or grade negative) first
+  -N N        number of docs in the collection (used by utility; default 0)
+  -R FORMAT   REL_INFO format: qrels (default), prefs, qrels_prefs, qrels_jg
+  -T FORMAT   RUN format: trec_results (the only one)
+  -Z FILE     print Z scores from FILE's lines "qid measure mean stddev" (names Z-prefixed)
+  -D N[.qid]  with .qid, evaluate only that query (ranklab prints no debug traces)
+  -o          accepted and ignored, as in trec_eval (its old output format is gone)
+  -a          trec_eval 8's "all measures": the same as -m all_trec
+  -v          print the version
+  --trec-eval-9  trec_eval 9.0.8's rules (those of pytrec_eval): float32 scores, iprec_at_recall
+              and 11pt_avg cutoffs trunc(x*R+0.9), qrels queries without a ranking left out
+              (with -c: counted as 0 in the means), no rbp, rbp_resid, unj in all_trec
+  -f FORMAT   trec (default), json or csv
   --stamp     also stamp the trec format (# lines after trec_eval's; json and csv are stamped
               by default: a "provenance" member, leading # lines)
   --no-stamp  no provenance stamp
+  -digits N   print N decimals instead of 4
   -h          this help
 
-Queries only in the run are ignored (counted in a warning on stderr). Errors go to stderr with
-exit status 1; a malformed input line is reported as file:line: what is wrong.
+Measures (trec_eval name, then ir_measures name where it has one):
+  nicknames   official, all_trec, set, all_prefs, prefs, qrels_jg
+  counts      runid num_q(NumQ) num_ret(NumRet) num_rel(NumRel) num_rel_ret(NumRelRet)
+              num_nonrel_judged_ret
+  ranking     map(AP) map_cut.k(AP@k) gm_map Rprec(Rprec) bpref(Bpref) gm_bpref
+              recip_rank(RR) P.k(P@k) recall.k(R@k) relative_P.k success.k(Success@k)
+              iprec_at_recall.x(IPrec@x) 11pt_avg.x,y,... Rprec_mult.x infAP(infAP) binG yaap
+  gains       ndcg(nDCG) ndcg_cut.k(nDCG@k) ndcg.1=g1,2=g2 G dcg ideal_dcg ndcg_rel Rndcg
+              rbp.p=x(RBP(p=x)) rbp_resid
+  judged      unj.k relstring.len (ir_measures only: Judged@k)
+  set         set_P(SetP) set_relative_P(SetP(relative=True)) set_recall(SetR) set_map(SetAP)
+              set_F.x(SetF(beta=x)) utility.a,b,c,d
+  prefs       prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret prefs_simp
+              prefs_pair prefs_avgjg prefs_avgjg_Rnonrel prefs_simp_ret prefs_pair_ret
+              prefs_avgjg_ret prefs_avgjg_Rnonrel_ret prefs_simp_imp prefs_pair_imp
+              prefs_avgjg_imp (with -R prefs or qrels_prefs)
+  qrels_jg    map_avgjg P_avgjg.k Rprec_mult_avgjg.x (with -R qrels_jg)
+Default cutoffs: 5,10,15,20,30,100,200,500,1000 (success 1,5,10; unj 5,10,20); recall levels
+0,0.1,...,1; Rprec_mult 0.2,0.4,...,2. The formulas are on the constructors of package eval.
+
+Exit status (trec_eval's): 0 ok, 1 bad flag or measure, 2 unreadable or malformed input,
+4 a qrels query without a ranking (without -c), 7 nothing to evaluate.
 `
 
 // evalArgs are the parsed arguments of ranklab eval.
 type evalArgs struct {
-	perQuery   bool
-	opt        eval.Options
-	measures   []string
-	digits     int
-	format     string
-	qrels, run string
-	help       bool
-	stamp      bool // --stamp: stamp even the trec format; --no-stamp: stamp nothing
-	noStamp    bool
+	perQuery, noSummary bool
+	opt                 eval.Options
+	measureArgs         []string
+	digits              int
+	format              string
+	relFormat           string
+	zscores             string
+	onlyQuery           string
+	qrels, run          string
+	help, version       bool
+	stamp, noStamp      bool // --stamp: stamp even the trec format; --no-stamp: stamp nothing
 }
 
-// defaultEvalMeasures is trec_eval's "official" set minus the measures ranklab lacks.
-var defaultEvalMeasures = []string{"num_q", "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank", "P"}
+// usageError is a bad command line (exit 1).
+type usageError struct{ error }
 
-// parseEvalArgs reads getopt-style arguments: single-letter flags may be grouped (-qc) and
-// take their value attached (-l2, -mP.5) or as the next argument; -digits and -f also accept
-// -digits=N and --digits N.
+// longFlags are trec_eval's long options, by the short flag each stands for.
+var longFlags = map[string]byte{
+	"help": 'h', "version": 'v', "query_eval_wanted": 'q', "measure": 'm', "complete_rel_info_wanted": 'c',
+	"level_for_rel": 'l', "nosummary": 'n', "Debug_level": 'D', "Judged_docs_only": 'J',
+	"Number_docs_in_coll": 'N', "Max_retrieved_per_topic": 'M', "Rel_info_format": 'R',
+	"Results_format": 'T', "Output_old_results_format": 'o', "Zscore": 'Z',
+}
+
+// flagsWithValue are the single-letter flags that take a value.
+const flagsWithValue = "mlDNMRTZf"
+
+// parseEvalArgs reads getopt-style arguments, as GNU getopt_long does for trec_eval: flags may be
+// grouped (-qc), take their value attached (-l2, -mP.5) or as the next argument, follow the
+// files, and "--" ends them; long options take "--name=value" or "--name value" and may be
+// abbreviated to a unique prefix. ranklab's own flags: -digits N, -f FORMAT, --trec-eval-9.
 func parseEvalArgs(args []string) (evalArgs, error) {
-	a := evalArgs{digits: 4, format: "trec"}
+	a := evalArgs{format: "trec", relFormat: "qrels"}
 	var files []string
-	intArg := func(flag, v string) (int, error) {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			return 0, fmt.Errorf("flag %s: %q is not a non-negative integer", flag, v)
+	setFlag := func(c byte, val string) error {
+		intVal := func(min int) (int, error) {
+			n, err := strconv.Atoi(val)
+			if err != nil || n < min {
+				return 0, usageError{fmt.Errorf("flag -%c: %q is not an integer >= %d", c, val, min)}
+			}
+			return n, nil
 		}
-		return n, nil
+		var err error
+		switch c {
+		case 'h':
+			a.help = true
+		case 'v':
+			a.version = true
+		case 'q':
+			a.perQuery = true
+		case 'c':
+			a.opt.AllQueries = true
+		case 'n':
+			a.noSummary = true
+		case 'J':
+			a.opt.JudgedOnly = true
+		case 'o':
+		case 'a':
+			a.measureArgs = append(a.measureArgs, "all_trec")
+		case 'm':
+			a.measureArgs = append(a.measureArgs, val)
+		case 'l':
+			a.opt.RelLevel, err = intVal(1)
+		case 'M':
+			a.opt.Depth, err = intVal(1)
+		case 'N':
+			a.opt.NumDocs, err = intVal(0)
+		case 'D':
+			level, qid, _ := strings.Cut(val, ".")
+			if _, e := strconv.Atoi(level); e != nil {
+				return usageError{fmt.Errorf("flag -D: %q is not N or N.qid", val)}
+			}
+			a.onlyQuery = qid
+		case 'R':
+			switch val {
+			case "qrels", "prefs", "qrels_prefs", "qrels_jg":
+				a.relFormat = val
+			default:
+				return &exitError{2, fmt.Errorf("flag -R: unknown rel_info format %q; accepted: qrels, prefs, qrels_prefs, qrels_jg", val)}
+			}
+		case 'T':
+			if val != "trec_results" {
+				return &exitError{2, fmt.Errorf("flag -T: unknown results format %q; accepted: trec_results", val)}
+			}
+		case 'Z':
+			a.zscores = val
+		case 'f':
+			a.format = val
+		default:
+			return usageError{fmt.Errorf("unknown flag -%c (ranklab eval -h lists the flags)", c)}
+		}
+		return err
 	}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		next := func(flag string) (string, error) {
 			if i+1 >= len(args) {
-				return "", fmt.Errorf("flag %s needs a value", flag)
+				return "", usageError{fmt.Errorf("flag %s needs a value", flag)}
 			}
 			i++
 			return args[i], nil
 		}
-		if arg == "--" {
+		switch {
+		case arg == "--":
 			files = append(files, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(arg, "-") || arg == "-" {
+			i = len(args)
+			continue
+		case !strings.HasPrefix(arg, "-") || arg == "-":
 			files = append(files, arg)
 			continue
 		}
-		long := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
-		if strings.HasPrefix(arg, "--") && (long == "stamp" || long == "no-stamp") {
-			a.stamp, a.noStamp = a.stamp || long == "stamp", a.noStamp || long == "no-stamp"
+		// ranklab's own long flags, with one or two dashes.
+		name, val, hasVal := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		switch name {
+		case "stamp", "no-stamp":
+			if hasVal {
+				return a, usageError{fmt.Errorf("flag --%s takes no value", name)}
+			}
+			a.stamp, a.noStamp = a.stamp || name == "stamp", a.noStamp || name == "no-stamp"
 			continue
-		}
-		if name, val, hasVal := strings.Cut(long, "="); name == "digits" || name == "help" || (strings.HasPrefix(arg, "--") && name == "f") {
-			switch name {
-			case "help":
-				a.help = true
+		case "digits", "format", "trec-eval-9":
+			if name == "trec-eval-9" {
+				if hasVal {
+					return a, usageError{fmt.Errorf("flag --trec-eval-9 takes no value")}
+				}
+				a.opt.TrecEval9 = true
 				continue
 			}
-			var err error
 			if !hasVal {
+				var err error
 				if val, err = next("-" + name); err != nil {
 					return a, err
 				}
 			}
-			if name == "f" {
+			if name == "format" {
 				a.format = val
 				continue
 			}
-			if a.digits, err = intArg("-digits", val); err != nil {
+			d, err := strconv.Atoi(val)
+			if err != nil || d < 0 || d > 17 {
+				return a, usageError{fmt.Errorf("flag -digits: %q is not an integer from 0 to 17", val)}
+			}
+			a.digits = d
+			continue
+		}
+		if strings.HasPrefix(arg, "--") {
+			var c byte
+			var matches []string
+			for long, short := range longFlags {
+				if long == name {
+					matches, c = []string{long}, short
+					break
+				}
+				if strings.HasPrefix(long, name) {
+					matches, c = append(matches, long), short
+				}
+			}
+			if len(matches) != 1 {
+				slices.Sort(matches)
+				return a, usageError{fmt.Errorf("unknown or ambiguous option %s (%s)", arg, strings.Join(matches, ", "))}
+			}
+			if strings.IndexByte(flagsWithValue, c) >= 0 && !hasVal {
+				var err error
+				if val, err = next(arg); err != nil {
+					return a, err
+				}
+			}
+			if err := setFlag(c, val); err != nil {
 				return a, err
 			}
 			continue
@@ -125,101 +262,196 @@ func parseEvalArgs(args []string) (evalArgs, error) {
 		// A cluster of single-letter flags.
 		for j := 1; j < len(arg); j++ {
 			c := arg[j]
-			switch c {
-			case 'q':
-				a.perQuery = true
-			case 'c':
-				a.opt.AllQueries = true
-			case 'h':
-				a.help = true
-			case 'l', 'M', 'm', 'f':
-				flag := "-" + string(c)
-				val := strings.TrimPrefix(arg[j+1:], "=")
-				if j+1 == len(arg) {
-					var err error
-					if val, err = next(flag); err != nil {
-						return a, err
-					}
-				}
-				var err error
-				switch c {
-				case 'l':
-					a.opt.RelLevel, err = intArg(flag, val)
-					if err == nil && a.opt.RelLevel == 0 {
-						err = fmt.Errorf("flag -l: relevance level 0 is not supported (levels start at 1)")
-					}
-				case 'M':
-					a.opt.Depth, err = intArg(flag, val)
-					if err == nil && a.opt.Depth == 0 {
-						err = fmt.Errorf("flag -M: depth must be at least 1")
-					}
-				case 'm':
-					a.measures = append(a.measures, val)
-				case 'f':
-					a.format = val
-				}
-				if err != nil {
+			if strings.IndexByte(flagsWithValue, c) < 0 {
+				if err := setFlag(c, ""); err != nil {
 					return a, err
 				}
-				j = len(arg) // the value ends the cluster
-			default:
-				return a, fmt.Errorf("unknown flag -%c in %q (ranklab eval -h lists the flags)", c, arg)
+				continue
 			}
+			val := arg[j+1:]
+			if val == "" {
+				var err error
+				if val, err = next("-" + string(c)); err != nil {
+					return a, err
+				}
+			}
+			if err := setFlag(c, val); err != nil {
+				return a, err
+			}
+			break
 		}
 	}
-	if a.help {
+	if a.help || a.version {
 		return a, nil
 	}
 	switch a.format {
 	case "trec", "json", "csv":
 	default:
-		return a, fmt.Errorf("flag -f: format %q; accepted: trec, json, csv", a.format)
-	}
-	if a.digits > 17 {
-		return a, fmt.Errorf("flag -digits: %d is more than 17", a.digits)
+		return a, usageError{fmt.Errorf("flag -f: format %q; accepted: trec, json, csv", a.format)}
 	}
 	if len(files) != 2 {
-		return a, fmt.Errorf("want 2 files (QRELS RUN), got %d", len(files))
+		return a, usageError{fmt.Errorf("want 2 files (REL_INFO RUN), got %d", len(files))}
 	}
 	a.qrels, a.run = files[0], files[1]
-	if len(a.measures) == 0 {
-		a.measures = defaultEvalMeasures
+	if a.qrels == "-" && a.run == "-" {
+		return a, usageError{errors.New("REL_INFO and RUN cannot both be standard input (-)")}
+	}
+	if len(a.measureArgs) == 0 {
+		a.measureArgs = []string{"official"}
 	}
 	return a, nil
 }
 
+// exitError is an error with trec_eval's exit status.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// trecMeasures applies trec_eval's -m rules to args: a nickname marks its measures, a measure
+// name marks itself, and a measure takes the first parameter list given to its name anywhere
+// (later ones are ignored, as trec_eval ignores them: the warnings say which). The marked
+// measures come in trec_eval's table order; ir_measures names follow, in their order.
+func trecMeasures(args []string, v9 bool) (ms []eval.Measure, warnings []string, err error) {
+	marked := map[string]bool{}
+	params := map[string]string{}
+	hasParams := map[string]bool{}
+	var irNames []string
+	for _, arg := range args {
+		if strings.ContainsAny(arg, "(@") {
+			irNames = append(irNames, arg)
+			continue
+		}
+		name, p, dotted := strings.Cut(arg, ".")
+		if dotted && p == "" {
+			return nil, nil, usageError{fmt.Errorf("measure %q: empty parameter list (trec_eval: improper measure)", arg)}
+		}
+		if members, ok := eval.TrecNickname(name, v9); ok {
+			if dotted {
+				warnings = append(warnings, fmt.Sprintf("-m %s: a nickname takes no parameters; %q ignored (as trec_eval)", arg, p))
+			}
+			for _, m := range members {
+				marked[m] = true
+			}
+			continue
+		}
+		takes, ok := eval.TrecTakesParameters(name)
+		if !ok {
+			irNames = append(irNames, arg) // an ir_measures name, or an error below
+			continue
+		}
+		marked[name] = true
+		switch {
+		case !dotted:
+		case !takes:
+			warnings = append(warnings, fmt.Sprintf("-m %s: %s takes no parameters; %q ignored (as trec_eval)", arg, name, p))
+		case hasParams[name]:
+			if params[name] != p {
+				warnings = append(warnings, fmt.Sprintf("-m %s ignored: trec_eval uses the first parameter list of a measure (%s.%s)", arg, name, params[name]))
+			}
+		default:
+			params[name], hasParams[name] = p, true
+		}
+	}
+	seen := map[eval.Measure]bool{}
+	for _, name := range eval.TrecMeasureNames() {
+		if !marked[name] {
+			continue
+		}
+		spec := name
+		if hasParams[name] {
+			spec += "." + params[name]
+		}
+		got, err := eval.ParseTrecMeasure(spec)
+		if err != nil {
+			return nil, nil, usageError{err}
+		}
+		for _, m := range got {
+			if !seen[m] {
+				seen[m] = true
+				ms = append(ms, m)
+			}
+		}
+	}
+	for _, n := range irNames {
+		m, err := eval.ParseMeasure(n)
+		if err != nil {
+			return nil, nil, usageError{err}
+		}
+		if !seen[m] {
+			seen[m] = true
+			ms = append(ms, m)
+		}
+	}
+	for _, arg := range args {
+		if name, p, ok := strings.Cut(arg, "."); ok {
+			if t, known := eval.TrecTakesParameters(name); known && t && strings.Contains(p, ".") && cutoffFamily(name) {
+				warnings = append(warnings, fmt.Sprintf("-m %s: cutoffs with decimals are truncated (as trec_eval's atol)", arg))
+			}
+		}
+	}
+	return ms, warnings, nil
+}
+
+// cutoffFamily reports whether the trec_eval measure takes integer cutoffs.
+func cutoffFamily(name string) bool {
+	switch name {
+	case "P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj", "P_avgjg":
+		return true
+	}
+	return false
+}
+
 func runEval(args []string, stdout, stderr io.Writer) int {
 	a, err := parseEvalArgs(args)
-	if a.help {
+	switch {
+	case a.help:
 		io.WriteString(stdout, evalUsage)
 		return 0
+	case a.version:
+		fmt.Fprintln(stderr, "ranklab eval: trec_eval version 10.0 compatible (ranklab)")
+		return 0
+	case err != nil:
+		return evalFail(stderr, err, true)
 	}
+	measures, warnings, err := trecMeasures(a.measureArgs, a.opt.TrecEval9)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab eval: %v\n%s", err, strings.SplitN(evalUsage, "\n", 2)[0]+"\n")
-		return 1
+		return evalFail(stderr, err, false)
 	}
-	measures, err := eval.ParseMeasures(a.measures...)
-	if err != nil {
-		fmt.Fprintf(stderr, "ranklab eval: %v\n", err)
-		return 1
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "ranklab eval: warning: %s\n", escapeText(w))
 	}
 	// The run streams through short-lived blocks: a higher GC target saves collector time at the
-	// cost of a few MB (peak RSS stays near 50 MB on a 271 MB run).
+	// cost of a few MB; the soft memory limit keeps that from multiplying a large live heap (one
+	// huge query, an ungrouped run kept in passes).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	res, err := evaluateFiles(a.qrels, a.run, measures, a.opt)
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(192 << 20))
+	res, err := evaluateInputs(a, measures)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab eval: %v\n", err)
-		return 1
+		return evalFail(stderr, err, false)
 	}
 	if n := len(res.Ignored); n > 0 {
 		fmt.Fprintf(stderr, "ranklab eval: warning: %d run %s not in the qrels, ignored: %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Ignored))
 	}
 	if n := len(res.Missing); n > 0 {
-		if a.opt.AllQueries {
-			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, counted as 0 (-c): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
-		} else {
-			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, left out of the means (-c counts them as 0): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
+		switch {
+		case a.opt.AllQueries && a.opt.TrecEval9:
+			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, counted as 0 in the means (-c, 9.0.8 rules): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
+		case a.opt.AllQueries:
+			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, scored 0 (-c): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
+		default:
+			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, left out (--trec-eval-9): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
 		}
+	}
+	if a.zscores != "" {
+		z, err := eval.ReadZScoresFile(a.zscores)
+		if err != nil {
+			return evalFail(stderr, &exitError{2, err}, false)
+		}
+		res = res.Standardize(z)
 	}
 	var buf bytes.Buffer
 	switch a.format {
@@ -228,7 +460,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	case "csv":
 		err = writeEvalCSV(&buf, res, a.perQuery)
 	default:
-		err = eval.WriteTrecEval(&buf, res, a.perQuery, a.digits)
+		err = eval.TrecFormat{PerQuery: a.perQuery, NoSummary: a.noSummary, Digits: a.digits, Z: a.zscores != ""}.Write(&buf, res)
 	}
 	out := buf.Bytes()
 	if err == nil && wantStamp(a.format, a.stamp, a.noStamp) {
@@ -249,13 +481,115 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// evaluateFiles reads the qrels and evaluates the run file as it streams (see eval.EvaluateRunFile).
-func evaluateFiles(qrelsPath, runPath string, measures []eval.Measure, opt eval.Options) (eval.Result, error) {
-	qrels, err := eval.ReadQrelsFile(qrelsPath)
+// evalFail prints err and returns its exit status: 1 for a bad command line, 2 for bad input,
+// the code of an *exitError otherwise.
+func evalFail(stderr io.Writer, err error, usage bool) int {
+	fmt.Fprintf(stderr, "ranklab eval: %s\n", escapeText(err.Error()))
+	var ee *exitError
+	var ue usageError
+	switch {
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue) || usage:
+		if usage {
+			fmt.Fprint(stderr, strings.SplitN(evalUsage, "\n", 2)[0]+"\n")
+		}
+		return 1
+	}
+	return 2
+}
+
+// evaluateInputs reads the relevance information and evaluates the run (streaming it for
+// qrels; see eval.EvaluateRunFile), with trec_eval 10.0's refusal of qrels queries without a
+// ranking unless -c or --trec-eval-9.
+func evaluateInputs(a evalArgs, measures []eval.Measure) (eval.Result, error) {
+	res, err := evaluateRelInfo(a, measures)
+	if err != nil {
+		return res, err
+	}
+	if len(res.Missing) > 0 && !a.opt.AllQueries && !a.opt.TrecEval9 {
+		n := len(res.Missing)
+		return res, &exitError{4, fmt.Errorf("%d qrels %s %s no ranking in the run: %s. trec_eval 10.0 stops here too "+
+			"(\"result qid not found\"); -c evaluates %s as an empty ranking (0 in the means), "+
+			"--trec-eval-9 leaves %s out as trec_eval 9.0.8 and pytrec_eval do",
+			n, words.Plural(n, "query", "queries"), words.Plural(n, "has", "have"), words.IDs(res.Missing),
+			words.Plural(n, "it", "them"), words.Plural(n, "it", "them"))}
+	}
+	return res, nil
+}
+
+// evaluateRelInfo reads the relevance information in its format and evaluates the run.
+func evaluateRelInfo(a evalArgs, measures []eval.Measure) (eval.Result, error) {
+	switch a.relFormat {
+	case "prefs", "qrels_prefs":
+		read := eval.ReadPrefsFile
+		if a.relFormat == "qrels_prefs" {
+			read = eval.ReadQrelsPrefsFile
+		}
+		prefs, err := read(a.qrels)
+		if err != nil {
+			return eval.Result{}, err
+		}
+		run, err := eval.ReadRunFile(a.run)
+		if err != nil {
+			return eval.Result{}, err
+		}
+		if a.onlyQuery != "" {
+			prefs, run = onlyPrefs(prefs, a.onlyQuery), onlyRun(run, a.onlyQuery)
+		}
+		return a.opt.EvaluatePrefs(prefs, run, measures...)
+	case "qrels_jg":
+		jg, err := eval.ReadQrelsJGFile(a.qrels)
+		if err != nil {
+			return eval.Result{}, err
+		}
+		run, err := eval.ReadRunFile(a.run)
+		if err != nil {
+			return eval.Result{}, err
+		}
+		if a.onlyQuery != "" {
+			jg, run = onlyJG(jg, a.onlyQuery), onlyRun(run, a.onlyQuery)
+		}
+		return a.opt.EvaluateJG(jg, run, measures...)
+	}
+	qrels, err := eval.ReadQrelsFile(a.qrels)
 	if err != nil {
 		return eval.Result{}, err
 	}
-	return opt.EvaluateRunFile(qrels, runPath, measures...)
+	if a.onlyQuery != "" {
+		if qrels[a.onlyQuery] == nil {
+			return eval.Result{}, &exitError{7, fmt.Errorf("-D: query %s is not in the qrels: no queries with both results and relevance info", words.ID(a.onlyQuery))}
+		}
+		qrels = eval.Qrels{a.onlyQuery: qrels[a.onlyQuery]}
+	}
+	return a.opt.EvaluateRunFile(qrels, a.run, measures...)
+}
+
+// onlyRun keeps query q of run.
+func onlyRun(run eval.Run, q string) eval.Run {
+	out := run
+	out.Queries = map[string][]eval.ScoredDoc{}
+	if docs, ok := run.Queries[q]; ok {
+		out.Queries[q] = docs
+	}
+	return out
+}
+
+func onlyPrefs(p eval.Prefs, q string) eval.Prefs { return eval.Prefs{q: p[q]} }
+
+func onlyJG(j eval.QrelsJG, q string) eval.QrelsJG { return eval.QrelsJG{q: j[q]} }
+
+// escapeText escapes the control characters of a message (but keeps it readable).
+func escapeText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x20 && r != '\t' || r == 0x7f {
+			fmt.Fprintf(&b, "\\x%02x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // evalJSON is the -f json output: columns follow Measures.
@@ -267,10 +601,11 @@ type evalJSON struct {
 	All      []float64   `json:"all"`
 	Missing  []string    `json:"missing"`
 	Ignored  []string    `json:"ignored"`
+	RunID    string      `json:"runid"`
 }
 
 func writeEvalJSON(w io.Writer, r eval.Result, perQuery bool) error {
-	out := evalJSON{Means: r.Means, Missing: r.Missing, Ignored: r.Ignored}
+	out := evalJSON{Means: r.Means, All: r.Summary, Missing: r.Missing, Ignored: r.Ignored, RunID: r.RunID}
 	if out.Missing == nil {
 		out.Missing = []string{}
 	}
@@ -279,7 +614,6 @@ func writeEvalJSON(w io.Writer, r eval.Result, perQuery bool) error {
 	}
 	for _, m := range r.Measures {
 		out.Measures = append(out.Measures, m.String())
-		out.All = append(out.All, r.All(m))
 	}
 	if perQuery {
 		out.Queries, out.Values = r.Queries, r.Values
@@ -308,7 +642,7 @@ func writeEvalCSV(w io.Writer, r eval.Result, perQuery bool) error {
 			row(q, func(j int) float64 { return r.Values[i][j] })
 		}
 	}
-	row("all", func(j int) float64 { return r.All(r.Measures[j]) })
+	row("all", func(j int) float64 { return r.Summary[j] })
 	cw.Flush()
 	return cw.Error()
 }

@@ -46,31 +46,47 @@ func TestEvalTrecEvalCommands(t *testing.T) {
 				rc := runEval(args, &out, &errOut)
 				switch {
 				case strings.HasPrefix(filepath.Base(dir), "12_"):
-					if rc != 1 || !strings.Contains(errOut.String(), `run:2: duplicate doc: "a"`) {
-						t.Errorf("rc=%d stderr %q, want 1 and the duplicate doc with its line", rc, errOut.String())
+					if rc != 2 || !strings.Contains(errOut.String(), `run:2: duplicate doc: "a"`) || out.Len() != 0 {
+						t.Errorf("rc=%d stderr %q, want 2 and the duplicate doc with its line", rc, errOut.String())
 					}
 					return
-				case cf[2] != "rc=0": // 11 without -c: trec_eval 10.0 refuses, ranklab matches 9.0.8
-					tag += ".v9"
+				case cf[2] != "rc=0": // 11 without -c: trec_eval 10.0 exits 4, so does ranklab, naming the queries
+					if rc != 4 || !strings.Contains(errOut.String(), "has no ranking in the run: q1") || !strings.Contains(errOut.String(), "-c") ||
+						!strings.Contains(errOut.String(), "--trec-eval-9") || out.Len() != 0 {
+						t.Errorf("rc=%d stdout %q stderr %q, want 4 and a message naming q1, -c and --trec-eval-9", rc, out.String(), errOut.String())
+					}
 				default:
-					tag += ".v10"
+					if rc != 0 {
+						t.Fatalf("rc=%d: %s", rc, errOut.String())
+					}
+					compareFile(t, out.String(), filepath.Join(dir, "out."+tag+".v10.txt"))
 				}
-				if rc != 0 {
-					t.Fatalf("rc=%d: %s", rc, errOut.String())
+				// trec_eval 9.0.8's output with --trec-eval-9, for every case.
+				out.Reset()
+				errOut.Reset()
+				if rc := runEval(append([]string{"--trec-eval-9"}, args...), &out, &errOut); rc != 0 {
+					t.Fatalf("--trec-eval-9: rc=%d: %s", rc, errOut.String())
 				}
-				want, err := os.ReadFile(filepath.Join(dir, "out."+tag+".txt"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if out.String() != string(want) {
-					t.Errorf("output differs from out.%s.txt:\n%s\nwant\n%s", tag, out.String(), want)
-				}
+				compareFile(t, out.String(), filepath.Join(dir, "out."+tag+".v9.txt"))
 			})
 		}
 	}
 }
 
+// compareFile compares got with the file want.
+func compareFile(t *testing.T, got, want string) {
+	t.Helper()
+	w, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(w) {
+		t.Errorf("output differs from %s:\n%s\nwant\n%s", filepath.Base(want), got, w)
+	}
+}
+
 func TestParseEvalArgs(t *testing.T) {
+	official := []string{"official"}
 	tests := []struct {
 		args     []string
 		perQuery bool
@@ -79,13 +95,16 @@ func TestParseEvalArgs(t *testing.T) {
 		digits   int
 		format   string
 	}{
-		{[]string{"q", "r"}, false, eval.Options{}, defaultEvalMeasures, 4, "trec"},
-		{[]string{"-q", "-c", "-l", "2", "-M", "100", "-m", "P.5", "q", "r"}, true, eval.Options{RelLevel: 2, Depth: 100, AllQueries: true}, []string{"P.5"}, 4, "trec"},
-		{[]string{"-l2", "-M100", "-mP.5", "-mndcg_cut.10", "q", "r"}, false, eval.Options{RelLevel: 2, Depth: 100}, []string{"P.5", "ndcg_cut.10"}, 4, "trec"},
-		{[]string{"-qc", "-ml2", "q", "r"}, true, eval.Options{AllQueries: true}, []string{"l2"}, 4, "trec"},
-		{[]string{"-digits", "10", "-f", "json", "q", "r"}, false, eval.Options{}, defaultEvalMeasures, 10, "json"},
+		{[]string{"q", "r"}, false, eval.Options{}, official, 0, "trec"},
+		{[]string{"-q", "-c", "-l", "2", "-M", "100", "-m", "P.5", "q", "r"}, true, eval.Options{RelLevel: 2, Depth: 100, AllQueries: true}, []string{"P.5"}, 0, "trec"},
+		{[]string{"-l2", "-M100", "-mP.5", "-mndcg_cut.10", "q", "r"}, false, eval.Options{RelLevel: 2, Depth: 100}, []string{"P.5", "ndcg_cut.10"}, 0, "trec"},
+		{[]string{"-qc", "-ml2", "q", "r"}, true, eval.Options{AllQueries: true}, []string{"l2"}, 0, "trec"},
+		{[]string{"-digits", "10", "-f", "json", "q", "r"}, false, eval.Options{}, official, 10, "json"},
 		{[]string{"--digits=6", "-fcsv", "-m", "nDCG(dcg=exp-log2)@10", "q", "r"}, false, eval.Options{}, []string{"nDCG(dcg=exp-log2)@10"}, 6, "csv"},
-		{[]string{"q", "-q", "r"}, true, eval.Options{}, defaultEvalMeasures, 4, "trec"},
+		{[]string{"q", "-q", "r"}, true, eval.Options{}, official, 0, "trec"},
+		{[]string{"-JqN", "1000", "--trec-eval-9", "-a", "q", "r"}, true, eval.Options{JudgedOnly: true, NumDocs: 1000, TrecEval9: true}, []string{"all_trec"}, 0, "trec"},
+		{[]string{"--complete_rel_info_wanted", "--level_for_rel=3", "--meas", "map", "--", "q", "r"}, false, eval.Options{AllQueries: true, RelLevel: 3}, []string{"map"}, 0, "trec"},
+		{[]string{"-o", "-T", "trec_results", "-D", "0", "q", "r"}, false, eval.Options{}, official, 0, "trec"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -93,13 +112,14 @@ func TestParseEvalArgs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.perQuery != tc.perQuery || a.opt != tc.opt || !slices.Equal(a.measures, tc.measures) || a.digits != tc.digits || a.format != tc.format || a.qrels != "q" || a.run != "r" {
+			if a.perQuery != tc.perQuery || a.opt != tc.opt || !slices.Equal(a.measureArgs, tc.measures) || a.digits != tc.digits || a.format != tc.format || a.qrels != "q" || a.run != "r" {
 				t.Errorf("got %+v", a)
 			}
 		})
 	}
 	for _, bad := range [][]string{{"q"}, {"q", "r", "x"}, {"-x", "q", "r"}, {"-l", "q", "r"}, {"-l0", "q", "r"}, {"-lx", "q", "r"},
-		{"-M0", "q", "r"}, {"-f", "xml", "q", "r"}, {"-digits", "-1", "q", "r"}, {"q", "r", "-m"}} {
+		{"-M0", "q", "r"}, {"-M-5", "q", "r"}, {"-f", "xml", "q", "r"}, {"-digits", "-1", "q", "r"}, {"q", "r", "-m"}, {"-R", "xml", "q", "r"},
+		{"-T", "xml", "q", "r"}, {"--nosuch", "q", "r"}, {"-", "-"}, {"-D", "x", "q", "r"}} {
 		if a, err := parseEvalArgs(bad); err == nil {
 			t.Errorf("parseEvalArgs(%q) = %+v, want an error", bad, a)
 		}
@@ -111,7 +131,7 @@ func TestEvalHelpAndErrors(t *testing.T) {
 	if rc := runEval([]string{"-h"}, &out, &errOut); rc != 0 {
 		t.Errorf("-h: rc=%d", rc)
 	}
-	for _, flag := range []string{"-q", "-c", "-l N", "-M N", "-m MEASURE", "-digits N", "-f FORMAT", "-h"} {
+	for _, flag := range []string{"-q", "-c", "-n", "-l N", "-M N", "-J", "-N N", "-R FORMAT", "-T FORMAT", "-Z FILE", "-D N[.qid]", "-o", "-a", "-v", "--trec-eval-9", "-m MEASURE", "-digits N", "-f FORMAT", "-h"} {
 		if !strings.Contains(out.String(), "\n  "+flag) {
 			t.Errorf("-h does not document %s", flag)
 		}
@@ -123,7 +143,7 @@ func TestEvalHelpAndErrors(t *testing.T) {
 	os.WriteFile(run, []byte("q1 Q0 a 1 1 t\n"), 0o644)
 	out.Reset()
 	errOut.Reset()
-	if rc := runEval([]string{qrels, run}, &out, &errOut); rc != 1 || !strings.Contains(errOut.String(), qrels+":2: grade is not an integer") || out.Len() != 0 {
+	if rc := runEval([]string{qrels, run}, &out, &errOut); rc != 2 || !strings.Contains(errOut.String(), qrels+":2: grade is not an integer") || out.Len() != 0 {
 		t.Errorf("rc=%d stdout %q stderr %q", rc, out.String(), errOut.String())
 	}
 }
@@ -138,7 +158,8 @@ func TestEvalFormats(t *testing.T) {
 	if rc := runEval([]string{"-q", "-f", "csv", "--no-stamp", "-m", "RR", "-m", "num_ret", qrels, run}, &out, &errOut); rc != 0 {
 		t.Fatal(errOut.String())
 	}
-	want := "query,RR,NumRet\nq1,1,2\nq2,0.5,2\nall,0.75,4\n"
+	// Columns in trec_eval's order (num_ret before recip_rank), as -m gives them.
+	want := "query,NumRet,RR\nq1,2,1\nq2,2,0.5\nall,4,0.75\n"
 	if out.String() != want {
 		t.Errorf("csv:\n%s\nwant\n%s", out.String(), want)
 	}
@@ -149,4 +170,43 @@ func TestEvalFormats(t *testing.T) {
 	if !strings.Contains(out.String(), `"means": [`+"\n    0.75\n  ]") {
 		t.Errorf("json:\n%s", out.String())
 	}
+}
+
+// TestEvalWarnings: warnings name IDs with their control characters escaped, and a repeated -m
+// of one measure warns about the list trec_eval ignores.
+func TestEvalWarnings(t *testing.T) {
+	dir := t.TempDir()
+	qrels := filepath.Join(dir, "qrels")
+	run := filepath.Join(dir, "run")
+	os.WriteFile(qrels, []byte("q1 0 a 1\n"), 0o644)
+	os.WriteFile(run, []byte("q1 Q0 a 1 1 t\nq\x1b[31mred Q0 a 1 1 t\nq\x07bell Q0 a 1 1 t\n"), 0o644)
+	var out, errOut bytes.Buffer
+	if rc := runEval([]string{"-m", "P.5", "-m", "P.10", "-m", "map.5", qrels, run}, &out, &errOut); rc != 0 {
+		t.Fatalf("rc=%d: %s", rc, errOut.String())
+	}
+	msg := errOut.String()
+	if strings.ContainsAny(msg, "\x1b\x07") || !strings.Contains(msg, `"q\x1b[31mred"`) || !strings.Contains(msg, `"q\abell"`) {
+		t.Errorf("warning does not escape control characters: %q", msg)
+	}
+	if !strings.Contains(msg, "-m P.10 ignored") || !strings.Contains(msg, "(P.5)") || !strings.Contains(msg, "map takes no parameters") {
+		t.Errorf("no warning about the ignored -m lists: %q", msg)
+	}
+	if want := "P_5                   \tall\t0.2000\n"; !strings.Contains(out.String(), want) || strings.Contains(out.String(), "P_10") {
+		t.Errorf("output %q, want P_5 only (trec_eval keeps the first list)", out.String())
+	}
+}
+
+func FuzzParseEvalArgs(f *testing.F) {
+	for _, s := range []string{"-q -c -l2 -mP.5 q r", "--measure=map -- -q r", "-Z z -R prefs q r", "-qcnJ -N 5 -M 3 q r", "-digits 3 -f csv q r", "--Rel q r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := parseEvalArgs(strings.Fields(s))
+		if err == nil && !a.help && !a.version && (a.qrels == "" && a.run == "") {
+			t.Fatalf("%q: no error and no files", s)
+		}
+		if err == nil && !a.help && !a.version {
+			trecMeasures(a.measureArgs, a.opt.TrecEval9)
+		}
+	})
 }

@@ -102,12 +102,14 @@ func addLabStateFlags(fs *flag.FlagSet) labFlags {
 }
 
 // state returns the state the parsed flags describe: the link's state (or the default), with
-// the flags given explicitly overriding its fields. It does not validate the state's ranges.
+// the flags given explicitly overriding its fields. It does not validate the state's ranges:
+// the final state is validated (by its caller), not the link before the flags apply, so
+// "--link chunk=64&overlap=100 --overlap 32" is the valid state chunk 64, overlap 32.
 func (lf labFlags) state(fs *flag.FlagSet) (lab.State, error) {
 	s := lab.DefaultState()
 	if *lf.link != "" {
 		var err error
-		if s, err = lab.ParseLink(*lf.link); err != nil {
+		if s, err = s.WithLink(*lf.link); err != nil {
 			return s, fmt.Errorf("--link: %w", err)
 		}
 	}

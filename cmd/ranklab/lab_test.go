@@ -128,6 +128,26 @@ func TestLabLinkAndFlags(t *testing.T) {
 	}
 }
 
+// TestLabLinkThenFlagValidatesFinalState: a link whose state is invalid alone (overlap 100 >=
+// chunk 64) is fine when a flag fixes it, and a valid link made invalid by a flag is refused.
+func TestLabLinkThenFlagValidatesFinalState(t *testing.T) {
+	out, errOut, rc := runLabArgs("-f", "json", "--link", "chunk=64&overlap=100", "--overlap", "32")
+	if rc != 0 {
+		t.Fatalf("rc %d: %s", rc, errOut)
+	}
+	var got labJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.State.Chunk != 64 || got.State.Overlap != 32 {
+		t.Errorf("state %+v, want chunk 64 and overlap 32", got.State)
+	}
+	_, errOut, rc = runLabArgs("--link", "chunk=64&overlap=32", "--overlap", "64")
+	if rc != 1 || !strings.Contains(errOut, "overlap: 64 must be in 0..63") {
+		t.Errorf("rc %d, stderr %q; want the final state refused", rc, errOut)
+	}
+}
+
 func TestLabErrors(t *testing.T) {
 	cases := []struct {
 		args []string

@@ -1,11 +1,14 @@
 // Command ranklab evaluates rankings: a trec_eval-compatible evaluator, the lab, standalone
-// HTML pages, run comparison and BM25 on BEIR collections.
+// HTML pages, run comparison, BM25 and query likelihood on BEIR collections, chunk runs as RAG
+// pipelines read them, and run fusion.
 //
 //	ranklab eval [-q] [-c] [-l N] [-M N] [-m MEASURE]... QRELS RUN
 //	ranklab lab [--k N] [--rerank N] ... [-f text|json|csv]
 //	ranklab render lab|eval ... --out FILE.html
 //	ranklab compare QRELS RUN_A RUN_B [RUN...]
 //	ranklab beir run|sweep --data DIR ...
+//	ranklab rag QRELS CHUNK_RUN --map MAP [--budgets B,...]
+//	ranklab fuse [--method rrf|combsum|combmnz] [--norm ...] RUN RUN [RUN...]
 //
 // Each subcommand lives in its own file and registers itself in commands.
 package main

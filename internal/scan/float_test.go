@@ -36,3 +36,35 @@ func FuzzFastFloat(f *testing.F) {
 		}
 	})
 }
+
+func TestFloatGrammar(t *testing.T) {
+	for _, s := range []string{"1", "-1.5", "+2", "5.", ".5", "1e3", "1E-2", "1e+2", "0001.10", "1e-400", "123456789012345678901234567890"} {
+		if _, ok := Float([]byte(s)); !ok {
+			t.Errorf("Float(%q) refused", s)
+		}
+	}
+	for _, s := range []string{"", "1_000", "0x10", "0x1p4", "1e", "1e+", "1,5", "inf", "-Infinity", "nan", "1e400", "--1", "+-1", ".", "+.", "1.2.3", " 1", "1 ", "١"} {
+		if v, ok := Float([]byte(s)); ok {
+			t.Errorf("Float(%q) = %v, want a refusal", s, v)
+		}
+	}
+}
+
+// FuzzFloat checks Float against strconv.ParseFloat: whatever Float accepts is a decimal number
+// that ParseFloat reads to the same value, and every finite decimal number is accepted.
+func FuzzFloat(f *testing.F) {
+	for _, s := range []string{"1.5", "1_0", "0x1p3", "1e5", ".5e-3", "9e999", "-0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, ok := Float([]byte(s))
+		want, err := strconv.ParseFloat(s, 64)
+		dec := IsDecimal([]byte(s))
+		switch {
+		case ok && (!dec || err != nil || math.Float64bits(v) != math.Float64bits(want)):
+			t.Fatalf("Float(%q) = %v; ParseFloat = %v, %v; decimal %v", s, v, want, err, dec)
+		case !ok && dec && err == nil && !math.IsInf(want, 0):
+			t.Fatalf("Float(%q) refused a finite decimal number %v", s, want)
+		}
+	})
+}

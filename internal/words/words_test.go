@@ -2,6 +2,7 @@ package words
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,8 @@ func TestIDs(t *testing.T) {
 		{[]string{"q1", "q2"}, "q1, q2"},
 		{twelve[:10], "q1, q2, q3, q4, q5, q6, q7, q8, q9, q10"},
 		{twelve, "q1, q2, q3, q4, q5, q6, q7, q8, q9, q10, … (2 more)"},
+		{[]string{"q\x1b[31mred", "a b", "", "naïve"}, `"q\x1b[31mred", "a b", "", naïve`},
+		{[]string{strings.Repeat("x", 50)}, strings.Repeat("x", 40) + "… (50 bytes)"},
 	}
 	for _, tc := range tests {
 		if got := IDs(tc.ids); got != tc.want {

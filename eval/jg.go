@@ -1,0 +1,128 @@
+package eval
+
+import (
+	"io"
+	"slices"
+
+	"github.com/ranklab/ranklab/internal/scan"
+)
+
+// QrelsJG holds qrels with judgment groups (trec_eval's -R qrels_jg): query ID → judgment group
+// → doc ID → grade. Each group is a separate set of judgments of the query.
+type QrelsJG map[string]map[string]map[string]int
+
+// ReadQrelsJG reads qrels whose second field names a judgment group:
+//
+//	query-id judgment-group doc-id grade
+//
+// Comments, byte-order mark and errors are as for ReadQrels; a doc judged twice in one group of
+// a query is an error (ErrDuplicate).
+func ReadQrelsJG(r io.Reader, name string) (QrelsJG, error) {
+	q := QrelsJG{}
+	lines := scan.NewLines(r)
+	var f [][]byte
+	for lines.Next() {
+		line := lines.Line()
+		f, _ = scan.Fields(lines.Bytes(), f[:0], 0)
+		if len(f) == 0 {
+			return nil, parseErr(name, line, ErrEmptyLine, "")
+		}
+		if f[0][0] == '#' {
+			continue
+		}
+		if len(f) != 4 {
+			return nil, parseErr(name, line, ErrFieldCount, "got %d, want 4 (query-id judgment-group doc-id grade)", len(f))
+		}
+		g, err := parseGradeBytes(f[3])
+		if err != nil {
+			return nil, parseErr(name, line, ErrGrade, "%s", quoteField(f[3]))
+		}
+		groups := q[string(f[0])]
+		if groups == nil {
+			groups = map[string]map[string]int{}
+			q[string(f[0])] = groups
+		}
+		docs := groups[string(f[1])]
+		if docs == nil {
+			docs = map[string]int{}
+			groups[string(f[1])] = docs
+		}
+		if _, dup := docs[string(f[2])]; dup {
+			return nil, parseErr(name, line, ErrDuplicate, "%s judged twice in group %s of query %s", quoteField(f[2]), quoteField(f[1]), quoteField(f[0]))
+		}
+		docs[string(f[2])] = g
+	}
+	if err := lines.Err(); err != nil {
+		return nil, readErr(name, lines.Line(), err)
+	}
+	if len(q) == 0 {
+		return nil, parseErr(name, 0, ErrEmpty, "no judgment")
+	}
+	return q, nil
+}
+
+// ReadQrelsJGFile reads a qrels file with judgment groups (gzip or not; "-" for standard input).
+func ReadQrelsJGFile(path string) (QrelsJG, error) { return readFile(path, ReadQrelsJG) }
+
+// EvaluateJG computes the judgment-group measures of trec_eval -R qrels_jg (and runid, num_q)
+// for each query of jg: the run's ranking (as Evaluate ranks it) is judged by each group of the
+// query separately, and
+//
+//	map_avgjg             = Σ_groups AP / G
+//	P_avgjg@k             = Σ_groups P@k / G           (Measure{Name: "P_avgjg", Cutoff: k})
+//	Rprec_mult_avgjg at x = Σ_groups Rprec_mult(x) / G  (Param x)
+//
+// with G the number of groups of the query (the sum itself when G = 1). Queries: as Evaluate.
+func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result, error) {
+	ev, err := newEvaluator(measures, opt, inJG)
+	if err != nil {
+		return Result{}, err
+	}
+	qids := make(map[string]bool, len(jg))
+	for q := range jg {
+		qids[q] = true
+	}
+	names := func(m map[string]map[string]int) []string {
+		var out []string
+		for g := range m {
+			out = append(out, g)
+		}
+		slices.Sort(out) // trec_eval sums the groups in byte order
+		return out
+	}
+	rowFor := func(q string, docs []ScoredDoc) (row, error) {
+		groups := jg[q]
+		ranked := rankDocs(docs, opt.TrecEval9, false)
+		var qs []*query
+		for _, g := range names(groups) {
+			grades := ev.grades(ranked, groups[g])
+			qs = append(qs, newQuery(grades, judgedGrades(groups[g]), opt.JudgedOnly, nil))
+		}
+		r := row{vals: make([]float64, len(ev.cs))}
+		for j, c := range ev.cs {
+			sum := 0.0
+			for _, gq := range qs {
+				switch c.m.Name {
+				case NameMAPAvgJG:
+					sum += ap(gq, 0, c.L)
+				case NamePAvgJG:
+					sum += valueP(gq, c)
+				case NameRprecMultAvgJG:
+					sum += rprecMult(gq.rl, gq.numRel(c.L), c.L, c.x)
+				}
+			}
+			if len(qs) > 1 {
+				sum /= float64(len(qs))
+			}
+			switch c.m.Name {
+			case NameNumQ:
+				sum = 1
+			case NameRunID:
+				sum = 0
+			}
+			r.vals[j] = sum
+		}
+		return r, nil
+	}
+	return ev.assembleSets(qids, run, rowFor)
+}

@@ -1,0 +1,258 @@
+package rag
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ranklab/ranklab/eval"
+)
+
+// BudgetMeasure is a document measure cut by what a context of Tokens tokens holds rather than
+// by a rank: R@512tok, nDCG@512tok, Success@512tok. Like eval.Measure it is a comparable value
+// whose String parses back (ParseBudgetMeasure).
+//
+// With C_B the documents of the B-token context of a query (Context, then each document once at
+// the place of its first chunk, so i = 1 is the document of the best chunk in the context), g(d)
+// the qrels grade (0 when unjudged or negative), L the relevance level and R the query's number
+// of judged documents with grade >= L:
+//
+//	R@Btok       = #{d ∈ C_B: g(d) >= L} / R                          (0 when R = 0)
+//	Success@Btok = 1 if some d ∈ C_B has g(d) >= L, else 0
+//	nDCG@Btok    = Σ_{i=1..|C_B|} g(d_i) / log2(i+1)  /  IDCG          (0 when IDCG = 0)
+//	IDCG         = Σ_{j=1..n} g_j / log2(j+1) over ALL the query's positive judged grades
+//	               sorted descending (trec_eval's uncut ndcg ideal)
+//
+// They are computed by the evaluator itself (package eval) on the context's document list:
+// R@Btok is eval.Recall(0), nDCG@Btok eval.NDCG(0) and Success@Btok eval.Success(B) of
+// ContextRun (a B-token context holds at most B documents, so the cutoff B cuts nothing). The
+// ideal of nDCG@Btok does not depend on the budget or the system, so two systems at one budget
+// differ by their DCG alone, and every value grows with B.
+type BudgetMeasure struct {
+	Name   string // "R", "nDCG" or "Success" (NameR, NameNDCG, NameSuccess)
+	Tokens int    // the budget B, at least 1
+}
+
+// Names of the document budget measures: the evaluator's names of the measures they apply.
+var (
+	NameR       = eval.Recall(0).Name
+	NameNDCG    = eval.NDCG(0).Name
+	NameSuccess = eval.Success(1).Name
+)
+
+// RecallAt returns R@Btok, the share of the relevant documents in a context of tokens tokens.
+func RecallAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: NameR, Tokens: tokens} }
+
+// NDCGAt returns nDCG@Btok of a context of tokens tokens.
+func NDCGAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: NameNDCG, Tokens: tokens} }
+
+// SuccessAt returns Success@Btok: 1 when a context of tokens tokens holds a relevant document.
+func SuccessAt(tokens int) BudgetMeasure {
+	return BudgetMeasure{Name: NameSuccess, Tokens: tokens}
+}
+
+// BudgetMeasures returns nDCG, R and Success at each budget, budget-major.
+func BudgetMeasures(budgets ...int) []BudgetMeasure {
+	var out []BudgetMeasure
+	for _, b := range budgets {
+		out = append(out, NDCGAt(b), RecallAt(b), SuccessAt(b))
+	}
+	return out
+}
+
+// String returns "R@512tok", "nDCG@512tok" or "Success@512tok".
+func (m BudgetMeasure) String() string { return m.Name + "@" + strconv.Itoa(m.Tokens) + "tok" }
+
+// Validate reports an error when Name is not R, nDCG or Success or Tokens is below 1.
+func (m BudgetMeasure) Validate() error {
+	if m.Name != NameR && m.Name != NameNDCG && m.Name != NameSuccess {
+		return fmt.Errorf("budget measure %q: want R, nDCG or Success", m.Name)
+	}
+	if m.Tokens < 1 {
+		return fmt.Errorf("budget measure %s: the budget must be at least 1 token", m)
+	}
+	return nil
+}
+
+// ParseBudgetMeasure reads "R@512tok", "nDCG@512tok" or "Success@512tok";
+// ParseBudgetMeasure(m.String()) == m.
+func ParseBudgetMeasure(s string) (BudgetMeasure, error) {
+	name, rest, ok := strings.Cut(s, "@")
+	digits, ok2 := strings.CutSuffix(rest, "tok")
+	if !ok || !ok2 {
+		return BudgetMeasure{}, fmt.Errorf("budget measure %q: want NAME@Btok, e.g. nDCG@512tok", s)
+	}
+	b, err := strconv.Atoi(digits)
+	if err != nil || strconv.Itoa(b) != digits {
+		return BudgetMeasure{}, fmt.Errorf("budget measure %q: %q is not a token count", s, digits)
+	}
+	m := BudgetMeasure{Name: name, Tokens: b}
+	return m, m.Validate()
+}
+
+// docMeasure is the evaluator's measure that computes m on the context's document list.
+func (m BudgetMeasure) docMeasure() eval.Measure {
+	switch {
+	case m.Name == NameR:
+		return eval.Recall(0)
+	case m.Name == NameNDCG:
+		return eval.NDCG(0)
+	}
+	return eval.Success(m.Tokens)
+}
+
+// Context returns the chunks a context of budget tokens holds, from one query's chunk ranking
+// (any order; it is ranked in trec_eval's order first): walking the ranking, a chunk whose span
+// (document, start, end) equals one already taken is dropped at no cost (the deduplicated list);
+// every other chunk costs its length, and chunks are taken while the running total stays within
+// budget. The walk stops at the first chunk that does not fit, so the context is the longest
+// prefix of the deduplicated list whose lengths sum to at most budget: exactly "the first budget
+// tokens of the list, a chunk counting only when it fits whole". A first chunk longer than the
+// budget leaves the context empty. Overlapping chunks of one document are paid in full, as a
+// pipeline that concatenates chunk texts pays for them. It returns an error when a chunk is not
+// in m or is listed twice.
+func Context(chunks []eval.ScoredDoc, m ChunkMap, budget int) (ids []string, used int, err error) {
+	cs, err := resolve("the chunk list", chunks, m)
+	if err != nil {
+		return nil, 0, err
+	}
+	taken := contextOf(cs, budget)
+	ids = make([]string, len(taken))
+	for i, c := range taken {
+		ids[i] = c.id
+		used += c.span.Len()
+	}
+	return ids, used, nil
+}
+
+// contextOf is Context on resolved, ranked chunks.
+func contextOf(cs []chunked, budget int) []chunked {
+	seen := map[Span]bool{}
+	var out []chunked
+	used := 0
+	for _, c := range cs {
+		if seen[c.span] {
+			continue
+		}
+		if used+c.span.Len() > budget {
+			break
+		}
+		seen[c.span] = true
+		used += c.span.Len()
+		out = append(out, c)
+	}
+	return out
+}
+
+// ContextRun is the document run of what a context of budget tokens holds, for every query of a
+// chunk run: Context, then each document once at the place of its first chunk, the i-th of n
+// documents scored n − i (so every evaluator keeps that order). A query whose context is empty
+// keeps an empty ranking. It returns an error naming the query and chunk when a chunk is not in m.
+func ContextRun(run eval.Run, m ChunkMap, budget int) (eval.Run, error) {
+	if budget < 1 {
+		return eval.Run{}, fmt.Errorf("rag: ContextRun: budget %d: must be at least 1 token", budget)
+	}
+	out := eval.Run{Tag: run.Tag, Queries: make(map[string][]eval.ScoredDoc, len(run.Queries))}
+	for _, q := range slices.Sorted(maps.Keys(run.Queries)) {
+		cs, err := resolve(queryName(q), run.Queries[q], m)
+		if err != nil {
+			return eval.Run{}, err
+		}
+		out.Queries[q] = positional(firstAppearance(contextOf(cs, budget)))
+	}
+	return out, nil
+}
+
+// BudgetResult holds budget measures per query, looked up by measure like eval.Result.
+type BudgetResult struct {
+	Measures []BudgetMeasure
+	Queries  []string    // every qrels query, byte order
+	Values   [][]float64 // Values[i][j]: query i, measure j
+	Means    []float64   // arithmetic mean of each measure over Queries
+	Missing  []string    // qrels queries the run has no ranking for (scored 0)
+	Ignored  []string    // run queries absent from the qrels (not evaluated)
+}
+
+func (r BudgetResult) column(m BudgetMeasure) int {
+	if j := slices.Index(r.Measures, m); j >= 0 {
+		return j
+	}
+	panic(fmt.Sprintf("rag: budget measure %s was not evaluated", m))
+}
+
+// Mean returns the mean of m over the queries. It panics when m was not evaluated.
+func (r BudgetResult) Mean(m BudgetMeasure) float64 { return r.Means[r.column(m)] }
+
+// Column returns the values of m in the order of Queries. It panics when m was not evaluated.
+func (r BudgetResult) Column(m BudgetMeasure) []float64 {
+	j := r.column(m)
+	out := make([]float64, len(r.Queries))
+	for i := range r.Queries {
+		out[i] = r.Values[i][j]
+	}
+	return out
+}
+
+// EvaluateBudgets evaluates a chunk run on document qrels at token budgets: for each budget B of
+// the measures, the documents of ContextRun(run, m, B) are evaluated by eval with opt (RelLevel
+// applies; Depth must be 0) on every qrels query — a query the run lacks, or whose context is
+// empty, scores 0 — and the measures are looked up in the result. Inputs are not modified.
+func EvaluateBudgets(qrels eval.Qrels, run eval.Run, m ChunkMap, opt eval.Options, measures ...BudgetMeasure) (BudgetResult, error) {
+	if len(measures) == 0 {
+		return BudgetResult{}, fmt.Errorf("rag: EvaluateBudgets: no measure")
+	}
+	if opt.Depth != 0 {
+		return BudgetResult{}, fmt.Errorf("rag: EvaluateBudgets: Depth %d: the budget is the cut, Depth must be 0", opt.Depth)
+	}
+	opt.AllQueries = true
+	for _, bm := range measures {
+		if err := bm.Validate(); err != nil {
+			return BudgetResult{}, err
+		}
+	}
+	res := BudgetResult{Measures: slices.Clone(measures)}
+	budgets := map[int][]int{} // budget -> measure indices
+	for j, bm := range measures {
+		budgets[bm.Tokens] = append(budgets[bm.Tokens], j)
+	}
+	for _, b := range slices.Sorted(maps.Keys(budgets)) {
+		ctx, err := ContextRun(run, m, b)
+		if err != nil {
+			return BudgetResult{}, err
+		}
+		var ms []eval.Measure
+		for _, j := range budgets[b] {
+			ms = append(ms, measures[j].docMeasure())
+		}
+		er, err := opt.Evaluate(qrels, ctx, ms...)
+		if err != nil {
+			return BudgetResult{}, err
+		}
+		if res.Queries == nil {
+			res.Queries, res.Missing, res.Ignored = er.Queries, er.Missing, er.Ignored
+			res.Values = make([][]float64, len(er.Queries))
+			for i := range res.Values {
+				res.Values[i] = make([]float64, len(measures))
+			}
+		}
+		for k, j := range budgets[b] {
+			col := er.Column(ms[k])
+			for i := range col {
+				res.Values[i][j] = col[i]
+			}
+		}
+	}
+	res.Means = make([]float64, len(measures))
+	for j := range measures {
+		s := 0.0
+		for i := range res.Queries {
+			s += res.Values[i][j]
+		}
+		if len(res.Queries) > 0 {
+			res.Means[j] = s / float64(len(res.Queries))
+		}
+	}
+	return res, nil
+}
