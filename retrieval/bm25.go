@@ -172,6 +172,26 @@ func (ix *Index) queryTerms(terms []string) (ids []int32, counts []float64) {
 // in the Index doc), as a slice indexed by unit, and the units that match at least one
 // term, in ascending order. Units that match no term score 0.
 func (ix *Index) Scores(terms []string) (scores []float64, matched []int32) {
+	return ix.scoresBM25(terms, &ix.lengthNorm)
+}
+
+// scoresWith is Scores with the parameters p instead of the index's own: only the length
+// normalisation k1 · (1 − b + b · dl / avgdl) depends on them, so p's table is computed here
+// (256 entries) when p differs from the index's.
+func (ix *Index) scoresWith(terms []string, p BM25) ([]float64, []int32) {
+	if p == ix.params {
+		return ix.Scores(terms)
+	}
+	var norm [256]float64
+	avgdl := ix.AvgLength()
+	for b := range norm {
+		norm[b] = p.K1 * (1 - p.B + p.B*float64(byte4ToInt(uint8(b)))/avgdl)
+	}
+	return ix.scoresBM25(terms, &norm)
+}
+
+// scoresBM25 scores every unit with the length normalisation table lengthNorm.
+func (ix *Index) scoresBM25(terms []string, lengthNorm *[256]float64) (scores []float64, matched []int32) {
 	scores = make([]float64, len(ix.norms))
 	seen := make([]bool, len(ix.norms))
 	ids, counts := ix.queryTerms(terms)
@@ -180,7 +200,7 @@ func (ix *Index) Scores(terms []string) (scores []float64, matched []int32) {
 		w := counts[i] * ix.IDF(len(post))
 		for _, p := range post {
 			tf := float64(p.tf)
-			scores[p.unit] += w * tf / (tf + ix.lengthNorm[ix.norms[p.unit]])
+			scores[p.unit] += w * tf / (tf + lengthNorm[ix.norms[p.unit]])
 			if !seen[p.unit] {
 				seen[p.unit] = true
 				matched = append(matched, p.unit)

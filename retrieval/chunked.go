@@ -76,7 +76,11 @@ func NewSearcher(a Analyzer, m Model, docs []Document, chunks []Chunk, c Chunkin
 		s.window[u] = [2]int32{int32(ch.Window.Start), int32(ch.Window.End)}
 		s.indexed += ch.Len()
 	}
-	s.index = NewIndex(a, Anserini, texts)
+	p := Anserini // the index's own parameters: the BM25 model's, if it is one (QL ignores them)
+	if b, ok := m.(BM25); ok {
+		p = b
+	}
+	s.index = NewIndex(a, p, texts)
 	return s
 }
 

@@ -38,7 +38,9 @@ type Model interface {
 	scores(ix *Index, terms []string) ([]float64, []int32)
 }
 
-func (p BM25) scores(ix *Index, terms []string) ([]float64, []int32) { return ix.Scores(terms) }
+// scores ranks by BM25 with p's own k1 and b, whatever parameters the index was built with (a
+// Searcher copied with another BM25 model scores with that model).
+func (p BM25) scores(ix *Index, terms []string) ([]float64, []int32) { return ix.scoresWith(terms, p) }
 
 func (m QLDirichlet) scores(ix *Index, terms []string) ([]float64, []int32) {
 	return ix.QLScores(terms, m)

@@ -16,6 +16,9 @@
 #    chart container must report data-drawn="1", every formula must render (a MathML element
 #    with a size), and a notebook must draw at least one chart unless its metadata says
 #    {"ranklab": {"min_charts": 0}}.
+# 4. A saved, untrusted 00_lab in JupyterLab (scripts/untrusted-test.mjs, see below).
+# 5. Every decimal or fraction quoted in a markdown cell must be one the notebook printed
+#    (scripts/check-notebook-numbers.py), so text and output cannot drift apart.
 # Prints the run time of each notebook. Needs `bash kernel-setup/setup.sh --ci` first.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,7 +55,7 @@ echo "--- lint"
 
 mkdir -p "$out"   # only this run's notebooks' files are replaced: others may run a subset at the same time
 export RANKLAB_LIVE=static RANKLAB_OUT="$root/$out"
-html=(); times=()
+html=(); times=(); executed=()
 for nb in "${nbs[@]}"; do
   name=$(basename "$nb" .ipynb)
   min=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("metadata",{}).get("ranklab",{}).get("min_charts",1))' "$nb" 2>/dev/null || echo 1)
@@ -64,6 +67,7 @@ for nb in "${nbs[@]}"; do
       --output-dir "$out" --output "$name" "$nb" >"$out/$name.log" 2>&1; then
     ms=$(( $(date +%s%3N) - t0 ))
     times+=("$(printf '%-32s %4d.%d s' "$name" $((ms / 1000)) $((ms % 1000 / 100)))")
+    executed+=("$out/$name.ipynb")
     if [ $offline_math = 1 ]; then export_html=("$JPY" scripts/export-html.py --output-dir "$out" "$out/$name.ipynb")
     else export_html=("$JUPYTER" nbconvert --to html --output-dir "$out" "$out/$name.ipynb"); fi
     if "${export_html[@]}" >>"$out/$name.log" 2>&1; then
@@ -104,6 +108,14 @@ if [ -f "$out/00_lab.ipynb" ] && [ -x "$(dirname "$JUPYTER")/jupyter-lab" ]; the
   BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=00_lab.ipynb OUT="$out" timeout 240 node scripts/untrusted-test.mjs || fail=1
   kill "$userver" 2>/dev/null; wait "$userver" 2>/dev/null
   rm -rf "$ut"
+fi
+
+# 5. Every number a markdown cell quotes (decimals, fractions) is one the notebook's code printed
+#    (scripts/check-notebook-numbers.py states the rule and the opt-out comment).
+if [ ${#executed[@]} -gt 0 ]; then
+  echo "--- numbers quoted in markdown are printed"
+  "$PY" scripts/check-notebook-numbers.py --self-test >/dev/null || { "$PY" scripts/check-notebook-numbers.py --self-test; fail=1; }
+  "$PY" scripts/check-notebook-numbers.py "${executed[@]}" || fail=1
 fi
 
 echo "--- run times"

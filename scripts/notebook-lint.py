@@ -6,8 +6,8 @@
     python3 scripts/notebook-lint.py --clean < in.ipynb > out.ipynb  # the git clean filter
 
 A committed notebook must have no outputs and no execution counts (CI executes them; outputs live
-only in ci-artifacts/notebooks/), use the GoNB kernel, and wire the local module in its first
-code cell exactly as common to every notebook:
+only in ci-artifacts/notebooks/), keep every code cell to at most 30 non-blank lines, use the GoNB
+kernel, and wire the local module in its first code cell exactly as common to every notebook:
     !*go mod edit -require=github.com/ranklab/ranklab@v0.0.0 -replace=github.com/ranklab/ranklab=${GONB_DIR}/..
 
 What is checked is what git would commit: the staged version of a tracked notebook (the index;
@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 
+MAX_LINES = 30  # non-blank lines of a code cell: one idea per cell, readable without scrolling
 WIRING = ("!*go mod edit -require=github.com/ranklab/ranklab@v0.0.0 "
           "-replace=github.com/ranklab/ranklab=${GONB_DIR}/..")
 FIX = ("strip it with `make strip-notebooks` and `git add` it again, or register the git filter that "
@@ -57,6 +58,11 @@ def problems(where, nb):
         out.append(f"{where}: no code cell")
     elif source(code[0][1]).strip() != WIRING:
         out.append(f"{where}: cell {code[0][0] + 1}: first code cell must be exactly: {WIRING}")
+    for i, c in code:
+        lines = sum(1 for line in source(c).split("\n") if line.strip())
+        if lines > MAX_LINES:
+            out.append(f"{where}: cell {i + 1}: {lines} non-blank lines, more than {MAX_LINES}: split it "
+                       f"(one idea per cell; move helpers into a cell of their own)")
     dirty = 0
     for i, c in code:
         if c.get("outputs"):

@@ -1,5 +1,6 @@
 // Package stats holds the paired significance tests and multiple-comparison corrections used to
-// compare two retrieval runs query by query.
+// compare two retrieval runs query by query, and the power computations that say how many
+// queries such a comparison needs.
 //
 // The simplest call:
 //
@@ -36,4 +37,8 @@
 //     percentile interval is the one a reader can check by hand.
 //   - Corrections (Holm, Bonferroni) return adjusted p-values, capped at 1, in the input order;
 //     compare the adjusted value to α.
+//   - Design before the experiment (power.go): the power of the paired t-test and of the blocked
+//     ANOVA F test, exact from the noncentral t and F distributions (equal to SciPy's nct and
+//     ncf), and the smallest number of queries (topic set size, Sakai 2016) that reaches a
+//     power or an expected interval width: TopicsPairedT, TopicsANOVA, TopicsCI.
 package stats

@@ -62,3 +62,14 @@ func ExampleBootstrapCI() {
 	// Output:
 	// true
 }
+
+func ExampleTopicsPairedT() {
+	// Two systems whose per-query differences have standard deviation 0.1: how many queries
+	// does the paired t-test (α = 0.05) need to detect a true mean difference of 0.05 with
+	// probability 0.8? d_z = 0.05/0.1 = 0.5, the textbook "medium" paired effect: 34 queries.
+	n, _ := stats.TopicsPairedT(0.05, 0.1, 0.05, 0.8)
+	p, _ := stats.PowerPairedT(n, 0.05, 0.1, 0.05)
+	fmt.Printf("%d queries, power %.3f\n", n, p)
+	// Output:
+	// 34 queries, power 0.808
+}
