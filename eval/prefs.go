@@ -44,39 +44,24 @@ func ReadQrelsPrefs(r io.Reader, name string) (Prefs, error) {
 
 func readPrefs(r io.Reader, name string, fields int) (Prefs, error) {
 	p := Prefs{}
-	lines := scan.NewLines(r)
-	var f [][]byte
-	for lines.Next() {
-		line := lines.Line()
-		f, _ = scan.Fields(lines.Bytes(), f[:0], 0)
-		if len(f) == 0 {
-			return nil, parseErr(name, line, ErrEmptyLine, "")
-		}
-		if f[0][0] == '#' {
-			continue
-		}
-		if len(f) != fields {
-			want := "5 (query-id judgment-group sub-group doc-id level)"
-			if fields == 4 {
-				want = "4 (query-id judgment-group doc-id level)"
-			}
-			return nil, parseErr(name, line, ErrFieldCount, "got %d, want %s", len(f), want)
-		}
+	want := "5 (query-id judgment-group sub-group doc-id level)"
+	if fields == 4 {
+		want = "4 (query-id judgment-group doc-id level)"
+	}
+	err := readRecords(r, name, fields, want, "no judgment", func(f [][]byte, line int) error {
 		level, ok := scan.Float(f[fields-1])
 		if !ok {
-			return nil, parseErr(name, line, ErrLevel, "%s", quoteField(f[fields-1]))
+			return parseErr(name, line, ErrLevel, "%s", quoteField(f[fields-1]))
 		}
 		pr := Pref{JG: string(f[1]), JSG: "0", Doc: string(f[fields-2]), Level: level}
 		if fields == 5 {
 			pr.JSG = string(f[2])
 		}
 		p[string(f[0])] = append(p[string(f[0])], pr)
-	}
-	if err := lines.Err(); err != nil {
-		return nil, readErr(name, lines.Line(), err)
-	}
-	if len(p) == 0 {
-		return nil, parseErr(name, 0, ErrEmpty, "no judgment")
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -86,17 +71,6 @@ func ReadPrefsFile(path string) (Prefs, error) { return readFile(path, ReadPrefs
 
 // ReadQrelsPrefsFile reads a qrels file as preferences (see ReadQrelsPrefs).
 func ReadQrelsPrefsFile(path string) (Prefs, error) { return readFile(path, ReadQrelsPrefs) }
-
-// readFile opens path and reads it with read.
-func readFile[T any](path string, read func(io.Reader, string) (T, error)) (T, error) {
-	r, closeFn, err := openInput(path)
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	defer closeFn()
-	return read(r, path)
-}
 
 // EvaluatePrefs computes the preference measures (and runid, num_q) of trec_eval -R prefs for
 // each query of prefs, as trec_eval 10.0 does. For one query, the run's docs are ranked by
