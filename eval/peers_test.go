@@ -1,18 +1,17 @@
 package eval
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // The differential test: random qrels and runs evaluated by the peers (pytrec_eval, ir_measures,
@@ -20,13 +19,11 @@ import (
 //
 //	RANKLAB_PEERS_PYTHON=$(bash scripts/peers.sh | tail -1) go test ./eval -run TestPeers -v
 //
-// It skips without RANKLAB_PEERS_PYTHON, and fails instead with RANKLAB_PEERS=1 (what
-// scripts/test-all.sh exports, as for the other agreement tests).
+// It skips without the peers' environment (sharedtest.PeersPython), and fails instead with
+// RANKLAB_PEERS=1 (what scripts/test-all.sh exports, as for the other agreement tests).
 //
 // Expected values come from the peers themselves; the test documents where and why they differ
 // from ranklab's default (trec_eval 10.0) rules.
-
-const peersEnv = "RANKLAB_PEERS_PYTHON"
 
 // peerCase is one case of the manifest read by testdata/peers.py.
 type peerCase struct {
@@ -149,13 +146,7 @@ func randomPeerCase(rng *rand.Rand, dir string, i int, forRanx bool) peerCase {
 }
 
 func TestPeers(t *testing.T) {
-	py := os.Getenv(peersEnv)
-	if py == "" && os.Getenv("RANKLAB_PEERS") == "1" {
-		t.Fatalf("RANKLAB_PEERS=1 but %s is not set (scripts/test-all.sh sets both from scripts/peers.sh)", peersEnv)
-	}
-	if py == "" {
-		t.Skipf("%s is not set: the peers are not installed here (set %s=$(bash scripts/peers.sh | tail -1) to compare with pytrec_eval, ir_measures and ranx)", peersEnv, peersEnv)
-	}
+	py := sharedtest.PeersPython(t, "the comparison with pytrec_eval, ir_measures and ranx")
 	const n = 150
 	rng := rand.New(rand.NewPCG(14, 2026))
 	dir := t.TempDir()
@@ -175,18 +166,10 @@ func TestPeers(t *testing.T) {
 		}
 		cases = append(cases, c)
 	}
-	manifest := filepath.Join(dir, "manifest.json")
-	data, _ := json.Marshal(cases)
-	os.WriteFile(manifest, data, 0o644)
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(py, filepath.Join("testdata", "peers.py"), manifest)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s testdata/peers.py: %v\n%s", py, err, stderr.String())
-	}
 	var results []peerResult
-	if err := json.Unmarshal(stdout.Bytes(), &results); err != nil || len(results) != len(cases) {
-		t.Fatalf("peers.py output: %v (%d results for %d cases)", err, len(results), len(cases))
+	sharedtest.RunPython(t, py, filepath.Join("testdata", "peers.py"), cases, &results)
+	if len(results) != len(cases) {
+		t.Fatalf("peers.py output: %d results for %d cases", len(results), len(cases))
 	}
 	st := map[string]*peerStats{"pytrec_eval": {}, "ir_measures": {}, "ranx": {}, "pytrec_eval vs 10.0 rules": {}}
 	for i, c := range cases {
