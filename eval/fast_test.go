@@ -2,7 +2,6 @@ package eval
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"math"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 func init() {
@@ -166,12 +167,8 @@ func TestFastLargeBlocks(t *testing.T) {
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "run")
 	os.WriteFile(plain, []byte(b.String()), 0o644)
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write([]byte(b.String()))
-	zw.Close()
 	zipped := filepath.Join(dir, "run.gz")
-	os.WriteFile(zipped, gz.Bytes(), 0o644)
+	os.WriteFile(zipped, sharedtest.Gzip([]byte(b.String())), 0o644)
 	ms := []Measure{NDCG(10), P(10), Recall(100), RR(), AP()}
 	run, err := ReadRunFile(plain)
 	if err != nil {

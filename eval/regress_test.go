@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // Regression tests of issue 14: each wrong number found by trying real-world input.
@@ -55,14 +57,6 @@ func pipeTo(t *testing.T, data []byte) string {
 	return p
 }
 
-func gzipBytes(data []byte) []byte {
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(data)
-	zw.Close()
-	return b.Bytes()
-}
-
 // An ungrouped run read from a pipe (or standard input) gave num_ret 450848 of 500000: the
 // streaming path re-opened a path that a pipe cannot replay. It must give the file's result.
 func TestUngroupedRunFromPipe(t *testing.T) {
@@ -89,12 +83,12 @@ func TestUngroupedRunFromPipe(t *testing.T) {
 		}
 	}
 	t.Run("named pipe", func(t *testing.T) { check(t, pipeTo(t, []byte(text))) })
-	t.Run("gzipped through a named pipe", func(t *testing.T) { check(t, pipeTo(t, gzipBytes([]byte(text)))) })
+	t.Run("gzipped through a named pipe", func(t *testing.T) { check(t, pipeTo(t, sharedtest.Gzip([]byte(text)))) })
 	t.Run("named pipe, in many passes", func(t *testing.T) {
 		saved := passBudget
 		passBudget = 5000 // about 16 passes over the copy of the pipe
 		defer func() { passBudget = saved }()
-		check(t, pipeTo(t, gzipBytes([]byte(text))))
+		check(t, pipeTo(t, sharedtest.Gzip([]byte(text))))
 	})
 	t.Run("standard input", func(t *testing.T) {
 		r, w, err := os.Pipe()
@@ -130,7 +124,7 @@ func TestByteOrderMark(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, text := range map[string]string{"trec": bom + qrelsText, "beir": bom + beirText, "gzip": string(gzipBytes([]byte(bom + qrelsText)))} {
+	for name, text := range map[string]string{"trec": bom + qrelsText, "beir": bom + beirText, "gzip": string(sharedtest.Gzip([]byte(bom + qrelsText)))} {
 		q, err := ReadQrelsFile(write("qrels."+name, text))
 		if err != nil || !equalQrels(q, plainQrels) {
 			t.Errorf("qrels with a BOM (%s): %v, %v; want %v", name, q, err, plainQrels)
@@ -143,7 +137,7 @@ func TestByteOrderMark(t *testing.T) {
 	if err != nil || withBOM.Queries["q1"] == nil {
 		t.Fatalf("run with a BOM: %v, %v", withBOM.Queries, err)
 	}
-	for _, path := range []string{filepath.Join(dir, "run.bom"), write("run.bom.gz", string(gzipBytes([]byte(bom+runText))))} {
+	for _, path := range []string{filepath.Join(dir, "run.bom"), write("run.bom.gz", string(sharedtest.Gzip([]byte(bom+runText))))} {
 		got, err := EvaluateRunFile(plainQrels, path, ms...)
 		if err != nil || !slices.Equal(got.Summary, want.Summary) || !slices.Equal(got.Queries, []string{"q1", "q2"}) {
 			t.Errorf("%s: %v %v, want %v", path, got.Summary, err, want.Summary)
@@ -221,7 +215,7 @@ func TestTruncatedGzip(t *testing.T) {
 	for i := range 20000 {
 		fmt.Fprintf(&b, "q%d Q0 d%d 1 1.5 t\n", i/100, i)
 	}
-	full := gzipBytes([]byte(b.String()))
+	full := sharedtest.Gzip([]byte(b.String()))
 	cut := full[:len(full)*2/3]
 	p := filepath.Join(t.TempDir(), "run.gz")
 	os.WriteFile(p, cut, 0o644)
@@ -238,7 +232,7 @@ func TestTruncatedGzip(t *testing.T) {
 		}
 	}
 	q := filepath.Join(t.TempDir(), "qrels.gz")
-	os.WriteFile(q, gzipBytes([]byte("q1 0 a 1\n"))[:12], 0o644)
+	os.WriteFile(q, sharedtest.Gzip([]byte("q1 0 a 1\n"))[:12], 0o644)
 	if _, err := ReadQrelsFile(q); !errors.Is(err, ErrTruncated) || !strings.HasPrefix(err.Error(), q+":1: ") {
 		t.Errorf("a gzip header cut short: %v, want %s:1: and ErrTruncated", err, q)
 	}

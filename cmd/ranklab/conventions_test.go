@@ -3,25 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func writeFiles(t *testing.T, files map[string]string) string {
-	dir := t.TempDir()
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+	"github.com/ranklab/ranklab/internal/sharedtest"
+)
 
 func TestConventionsCommand(t *testing.T) {
 	// q7 has no ranking: pytrec_eval averages over q1, q2; trec_eval 10.0 stops.
-	dir := writeFiles(t, map[string]string{
+	dir := sharedtest.WriteTree(t, map[string]string{
 		"qrels": "q1 0 a 1\nq2 0 b 1\nq7 0 c 1\n",
 		"run":   "q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\nq2 Q0 x 1 1 t\nq2 Q0 b 2 0.5 t\n",
 	})
@@ -61,7 +52,7 @@ func TestConventionsCommand(t *testing.T) {
 }
 
 func TestCheckCommand(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := sharedtest.WriteTree(t, map[string]string{
 		"qrels": "1 0 a 1\n2 0 b 1\n",
 		"good":  "1 Q0 a 1 2 t\n2 Q0 b 1 1 t\n",
 		"bad":   "\xef\xbb\xbf1 Q0 a 1 2 t\n02 Q0 b 1 1 t\n",
@@ -96,7 +87,7 @@ func TestCompareRefusesFailingRun(t *testing.T) {
 		good.WriteString(q + " Q0 d1 1 2 t\n")
 		off.WriteString(strings.ToUpper(q) + " Q0 d1 1 2 t\n") // near-matching IDs: not a result
 	}
-	dir := writeFiles(t, map[string]string{"qrels": qrels.String(), "base": base.String(), "good": good.String(), "off": off.String()})
+	dir := sharedtest.WriteTree(t, map[string]string{"qrels": qrels.String(), "base": base.String(), "good": good.String(), "off": off.String()})
 	p := func(n string) string { return filepath.Join(dir, n) }
 	out, errOut, rc := runCompareArgs(p("qrels"), p("base"), p("good"), p("off"), "-m", "RR", "-f", "json")
 	if rc != 0 {
