@@ -146,15 +146,7 @@ func (ev *evaluator) grades(ranked []ScoredDoc, judged map[string]int) []int {
 	if ev.opt.Depth > 0 && len(ranked) > ev.opt.Depth {
 		ranked = ranked[:ev.opt.Depth]
 	}
-	out := make([]int, len(ranked))
-	for i, d := range ranked {
-		g, ok := judged[d.Doc]
-		if !ok {
-			g = Unjudged
-		}
-		out[i] = g
-	}
-	return out
+	return gradesOf(ranked, judged)
 }
 
 // judgedGrades lists the grades of a query's judged docs.

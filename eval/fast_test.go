@@ -252,21 +252,34 @@ func TestUngroupedPasses(t *testing.T) {
 		}
 		p := filepath.Join(dir, "run"+strconv.Itoa(iter))
 		os.WriteFile(p, []byte(text), 0o644)
-		opt := Options{AllQueries: iter%2 == 0}
-		var want Result
-		run, werr := ReadRunFile(p)
-		if werr == nil {
-			want, werr = opt.Evaluate(qrels, run, measures...)
-		}
-		got, gerr := opt.EvaluateRunFile(qrels, p, measures...)
-		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
-			t.Fatalf("iteration %d: errors differ: %v / %v", iter, werr, gerr)
-		}
-		if werr != nil {
-			continue
-		}
-		if !slices.Equal(got.Queries, want.Queries) || !slices.EqualFunc(got.Values, want.Values, func(a, b []float64) bool { return slices.EqualFunc(a, b, sameFloat) }) || got.RunID != want.RunID {
-			t.Fatalf("iteration %d: results differ", iter)
+		t.Logf("iteration %d", iter)
+		sameAsReadRun(t, Options{AllQueries: iter%2 == 0}, qrels, p, measures)
+	}
+}
+
+// sameAsReadRun evaluates the run file p with opt.EvaluateRunFile (the streaming path) and with
+// ReadRunFile + opt.Evaluate, and fails the test unless both give the same error, or the same
+// queries, run ID and values bit for bit.
+func sameAsReadRun(t *testing.T, opt Options, qrels Qrels, p string, measures []Measure) {
+	t.Helper()
+	var want Result
+	run, werr := ReadRunFile(p)
+	if werr == nil {
+		want, werr = opt.Evaluate(qrels, run, measures...)
+	}
+	got, gerr := opt.EvaluateRunFile(qrels, p, measures...)
+	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+		t.Fatalf("errors differ: ReadRun+Evaluate %v, EvaluateRunFile %v", werr, gerr)
+	}
+	if werr != nil {
+		return
+	}
+	if !slices.Equal(got.Queries, want.Queries) || got.RunID != want.RunID {
+		t.Fatalf("queries %v %q, want %v %q", got.Queries, got.RunID, want.Queries, want.RunID)
+	}
+	for i := range want.Values {
+		if !slices.EqualFunc(got.Values[i], want.Values[i], sameFloat) {
+			t.Fatalf("query %s differs", want.Queries[i])
 		}
 	}
 }

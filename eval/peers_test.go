@@ -194,6 +194,19 @@ type peerStats struct {
 	note                    string
 }
 
+// check counts one value compared: ranklab's got (found false when ranklab has none) against the
+// peer's want. A value that differs is an error, reported with format and args for the first 10.
+func (s *peerStats) check(t *testing.T, got float64, found bool, want any, format string, args ...any) {
+	t.Helper()
+	s.values++
+	if !found || !near(got, want) {
+		s.differ++
+		if s.differ <= 10 {
+			t.Errorf(format, args...)
+		}
+	}
+}
+
 // near reports whether got equals the peer's value want (a number or "NaN") to 1e-9.
 func near(got float64, want any) bool {
 	switch w := want.(type) {
@@ -244,13 +257,7 @@ func comparePytrec(t *testing.T, c peerCase, r peerResult, st map[string]*peerSt
 				continue
 			}
 			got, found := v9.Value(q, m)
-			s.values++
-			if !found || !near(got, want) {
-				s.differ++
-				if s.differ <= 10 {
-					t.Errorf("%s (level %d) query %s %s: ranklab %v, pytrec_eval %v", c.Run, c.Level, q, key, got, want)
-				}
-			}
+			s.check(t, got, found, want, "%s (level %d) query %s %s: ranklab %v, pytrec_eval %v", c.Run, c.Level, q, key, got, want)
 			s10.values++
 			if g10, _ := v10.Value(q, m); !near(g10, want) {
 				s10.differ++
@@ -305,13 +312,7 @@ func compareIR(t *testing.T, c peerCase, r peerResult, s *peerStats) {
 					continue
 				}
 			}
-			s.values++
-			if !found || !near(got, want) {
-				s.differ++
-				if s.differ <= 10 {
-					t.Errorf("%s query %s %s: ranklab %v, ir_measures %v", c.Run, q, name, got, want)
-				}
-			}
+			s.check(t, got, found, want, "%s query %s %s: ranklab %v, ir_measures %v", c.Run, q, name, got, want)
 		}
 	}
 }
@@ -342,13 +343,7 @@ func compareRanx(t *testing.T, c peerCase, r peerResult, s *peerStats) {
 				s.documented++
 				continue
 			}
-			s.values++
-			if !found || !near(got, want) {
-				s.differ++
-				if s.differ <= 10 {
-					t.Errorf("%s query %s %s: ranklab %v, ranx %v", c.Run, q, name, got, want)
-				}
-			}
+			s.check(t, got, found, want, "%s query %s %s: ranklab %v, ranx %v", c.Run, q, name, got, want)
 		}
 	}
 	if nanBpref > 0 {

@@ -263,32 +263,37 @@ func (pq *prefsQuery) ecJG(jg *jgCounts, recs []prefRec) error {
 					if d1 == d2 {
 						return fmt.Errorf("doc %s has two levels in one judgment sub-group", quoteString(docName(recs, d1)))
 					}
-					if d1 < d2 {
-						switch {
-						case d2 < njr:
-							jg.fulRet++
-						case d1 < njr:
-							jg.fulImp++
-						default:
-							jg.notoccur++
-						}
-					} else {
-						switch {
-						case d1 < njr:
-							jg.possRet++
-						case d2 < njr:
-							jg.possImp++
-						default:
-							jg.notoccur++
-						}
-					}
+					jg.count(d1, d2, njr)
 				}
 			}
 		}
 	}
+	jg.close()
+	return nil
+}
+
+// count counts one preference of doc id a over doc id b (ids below njr are retrieved, in rank
+// order): fulfilled when a ranks above b (ful_ret) or only a is retrieved (ful_imp), possible
+// when b ranks above a (poss_ret) or only b is retrieved (poss_imp), notoccur when neither is.
+func (jg *jgCounts) count(a, b, njr int) {
+	switch {
+	case a < njr && b < njr && b < a:
+		jg.possRet++
+	case a < njr && b < njr:
+		jg.fulRet++
+	case a < njr:
+		jg.fulImp++
+	case b < njr:
+		jg.possImp++
+	default:
+		jg.notoccur++
+	}
+}
+
+// close makes poss_ret and poss_imp count their fulfilled preferences too.
+func (jg *jgCounts) close() {
 	jg.possRet += jg.fulRet
 	jg.possImp += jg.fulImp
-	return nil
 }
 
 func docName(recs []prefRec, id int) string {
@@ -368,22 +373,10 @@ func (pq *prefsQuery) arrayJG(jg *jgCounts, recs []prefRec) error {
 				continue
 			}
 			pq.ca[i*nj+j]++
-			switch {
-			case i < njr && j < njr && j < i:
-				jg.possRet++
-			case i < njr && j < njr:
-				jg.fulRet++
-			case i < njr:
-				jg.fulImp++
-			case j < njr:
-				jg.possImp++
-			default:
-				jg.notoccur++
-			}
+			jg.count(i, j, njr)
 		}
 	}
-	jg.possRet += jg.fulRet
-	jg.possImp += jg.fulImp
+	jg.close()
 	return nil
 }
 
