@@ -56,6 +56,19 @@ func expected(groups []tieGroup, n int, judged []int, m eval.Measure, depth int)
 		return sum
 	}
 	one := func(int) float64 { return 1 }
+	// firstRelevant returns the first tie group above rank c holding a relevant doc, and its
+	// number of relevant docs r; ok is false when there is none.
+	firstRelevant := func(c int) (gr tieGroup, r int, ok bool) {
+		for _, gr := range groups {
+			if gr.start >= c {
+				break
+			}
+			if r := count(gr.grades, isRel); r > 0 {
+				return gr, r, true
+			}
+		}
+		return tieGroup{}, 0, false
+	}
 	rel := func(g int) float64 {
 		if isRel(g) {
 			return 1
@@ -121,42 +134,30 @@ func expected(groups []tieGroup, n int, judged []int, m eval.Measure, depth int)
 		return linear(limit(m.Cutoff), gain, func(p int) float64 { return 1 / math.Log2(float64(p+2)) }) / idcg
 	case eval.NameSuccess:
 		c := limit(m.Cutoff)
-		for _, gr := range groups {
-			if gr.start >= c {
-				break
-			}
-			r := count(gr.grades, isRel)
-			if r == 0 {
-				continue
-			}
-			size := len(gr.grades)
-			in := min(c, gr.start+size) - gr.start // positions of the group above the cut
-			return 1 - noneDrawn(size, r, in)
+		gr, r, ok := firstRelevant(c)
+		if !ok {
+			return 0
 		}
-		return 0
+		size := len(gr.grades)
+		in := min(c, gr.start+size) - gr.start // positions of the group above the cut
+		return 1 - noneDrawn(size, r, in)
 	case eval.NameRR:
 		c := limit(m.Cutoff)
-		for _, gr := range groups {
-			if gr.start >= c {
-				break
-			}
-			r := count(gr.grades, isRel)
-			if r == 0 {
-				continue
-			}
-			size := len(gr.grades)
-			sum := 0.0
-			p := float64(r) / float64(size) // P(first relevant at offset 0)
-			for j := 0; j <= size-r && gr.start+j < c; j++ {
-				sum += p / float64(gr.start+j+1)
-				// P(j+1) = P(j) · (size−r−j)/(size−1−j): one more non-relevant doc first
-				if size-1-j > 0 {
-					p *= float64(size-r-j) / float64(size-1-j)
-				}
-			}
-			return sum
+		gr, r, ok := firstRelevant(c)
+		if !ok {
+			return 0
 		}
-		return 0
+		size := len(gr.grades)
+		sum := 0.0
+		p := float64(r) / float64(size) // P(first relevant at offset 0)
+		for j := 0; j <= size-r && gr.start+j < c; j++ {
+			sum += p / float64(gr.start+j+1)
+			// P(j+1) = P(j) · (size−r−j)/(size−1−j): one more non-relevant doc first
+			if size-1-j > 0 {
+				p *= float64(size-r-j) / float64(size-1-j)
+			}
+		}
+		return sum
 	case eval.NameAP:
 		if R == 0 {
 			return 0

@@ -2,6 +2,7 @@ package conventions_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -243,15 +244,7 @@ func fixture(seed uint64, gaps, runOnly bool) (qrels, run string) {
 			lines[i] = line{d, s}
 		}
 		if qi%3 != 0 { // score order, ties in random order; every third query stays shuffled
-			slices.SortStableFunc(lines, func(a, b line) int {
-				switch {
-				case a.score > b.score:
-					return -1
-				case a.score < b.score:
-					return 1
-				}
-				return 0
-			})
+			slices.SortStableFunc(lines, func(a, b line) int { return cmp.Compare(b.score, a.score) })
 		}
 		missing := gaps && qi%10 == 4
 		if !missing {
