@@ -2,13 +2,14 @@ package main
 
 import (
 	"bytes"
-	"github.com/ranklab/ranklab/eval"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/eval"
 )
 
 // beirData returns ../shared/data/<name> from the module root (two levels up), skipping the

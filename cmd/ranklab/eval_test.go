@@ -2,12 +2,13 @@ package main
 
 import (
 	"bytes"
-	"github.com/ranklab/ranklab/eval"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/eval"
 )
 
 // anchorsDir returns ../shared/anchors/trec_eval next to the module root, or skips.
