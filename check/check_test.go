@@ -3,7 +3,6 @@ package check
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,16 +13,10 @@ import (
 func files(t *testing.T, qrels string, runs ...string) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
-	qp := filepath.Join(dir, "qrels")
-	if err := os.WriteFile(qp, []byte(qrels), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	qp := sharedtest.WriteFile(t, dir, "qrels", qrels)
 	var rps []string
 	for i, r := range runs {
-		p := filepath.Join(dir, "run"+string(rune('a'+i)))
-		if err := os.WriteFile(p, []byte(r), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		p := sharedtest.WriteFile(t, dir, "run"+string(rune('a'+i)), r)
 		rps = append(rps, p)
 	}
 	return qp, rps

@@ -132,22 +132,18 @@ func expected(groups []tieGroup, n int, judged []int, m eval.Measure, depth int)
 			return 0
 		}
 		return linear(limit(m.Cutoff), gain, func(p int) float64 { return 1 / math.Log2(float64(p+2)) }) / idcg
-	case eval.NameSuccess:
+	case eval.NameSuccess, eval.NameRR:
+		// Both depend only on the first tie group above the cut that holds a relevant doc.
 		c := limit(m.Cutoff)
 		gr, r, ok := firstRelevant(c)
 		if !ok {
 			return 0
 		}
 		size := len(gr.grades)
-		in := min(c, gr.start+size) - gr.start // positions of the group above the cut
-		return 1 - noneDrawn(size, r, in)
-	case eval.NameRR:
-		c := limit(m.Cutoff)
-		gr, r, ok := firstRelevant(c)
-		if !ok {
-			return 0
+		if m.Name == eval.NameSuccess {
+			in := min(c, gr.start+size) - gr.start // positions of the group above the cut
+			return 1 - noneDrawn(size, r, in)
 		}
-		size := len(gr.grades)
 		sum := 0.0
 		p := float64(r) / float64(size) // P(first relevant at offset 0)
 		for j := 0; j <= size-r && gr.start+j < c; j++ {

@@ -51,14 +51,8 @@ func runPeers(t *testing.T, py string, cases []peerCase) (map[string]peerScores,
 	spec := make([]peerCase, len(cases))
 	for i, c := range cases {
 		spec[i] = c
-		spec[i].Qrels = filepath.Join(dir, fmt.Sprintf("qrels.%d", i))
-		spec[i].Run = filepath.Join(dir, fmt.Sprintf("run.%d", i))
-		if err := os.WriteFile(spec[i].Qrels, []byte(c.Qrels), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(spec[i].Run, []byte(c.Run), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		spec[i].Qrels = sharedtest.WriteFile(t, dir, fmt.Sprintf("qrels.%d", i), c.Qrels)
+		spec[i].Run = sharedtest.WriteFile(t, dir, fmt.Sprintf("run.%d", i), c.Run)
 	}
 	var raw struct {
 		Versions map[string]string                     `json:"versions"`

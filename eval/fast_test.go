@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,10 +100,7 @@ func TestFastMatchesSimple(t *testing.T) {
 		if len(qrels) == 0 || text == "" {
 			continue
 		}
-		path := filepath.Join(dir, "run"+strconv.Itoa(iter))
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := sharedtest.WriteFile(t, dir, "run"+strconv.Itoa(iter), text)
 		opt := Options{RelLevel: rng.IntN(3), AllQueries: rng.IntN(2) == 0, JudgedOnly: rng.IntN(4) == 0,
 			TrecEval9: rng.IntN(4) == 0, NumDocs: rng.IntN(2) * 1000}
 		if rng.IntN(3) == 0 {
@@ -165,10 +160,8 @@ func TestFastLargeBlocks(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	plain := filepath.Join(dir, "run")
-	os.WriteFile(plain, []byte(b.String()), 0o644)
-	zipped := filepath.Join(dir, "run.gz")
-	os.WriteFile(zipped, sharedtest.Gzip([]byte(b.String())), 0o644)
+	plain := sharedtest.WriteFile(t, dir, "run", b.String())
+	zipped := sharedtest.WriteFile(t, dir, "run.gz", sharedtest.Gzip([]byte(b.String())))
 	ms := []Measure{NDCG(10), P(10), Recall(100), RR(), AP()}
 	run, err := ReadRunFile(plain)
 	if err != nil {
@@ -209,8 +202,7 @@ func TestFastErrors(t *testing.T) {
 	}
 	for name, text := range tests {
 		t.Run(name, func(t *testing.T) {
-			p := filepath.Join(dir, "run")
-			os.WriteFile(p, []byte(text), 0o644)
+			p := sharedtest.WriteFile(t, dir, "run", text)
 			_, rerr := ReadRunFile(p)
 			_, ferr := EvaluateRunFile(qrels, p, RR())
 			if rerr == nil || ferr == nil || rerr.Error() != ferr.Error() {
@@ -250,8 +242,7 @@ func TestUngroupedPasses(t *testing.T) {
 				text = strings.Join(lines[:k], "") + lines[max(k-3, 0)] + strings.Join(lines[k:], "")
 			}
 		}
-		p := filepath.Join(dir, "run"+strconv.Itoa(iter))
-		os.WriteFile(p, []byte(text), 0o644)
+		p := sharedtest.WriteFile(t, dir, "run"+strconv.Itoa(iter), text)
 		t.Logf("iteration %d", iter)
 		sameAsReadRun(t, Options{AllQueries: iter%2 == 0}, qrels, p, measures)
 	}

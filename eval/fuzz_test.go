@@ -1,10 +1,10 @@
 package eval
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // checkErrorNamesFile fails unless err is nil or a message starting with the file name.
@@ -76,10 +76,7 @@ func FuzzEvaluateRunFile(f *testing.F) {
 	measures, _ := ParseMeasures("all_trec", "Judged@2", "nDCG(dcg=exp-log2)@3")
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, in string) {
-		p := filepath.Join(dir, "run")
-		if err := os.WriteFile(p, []byte(in), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		p := sharedtest.WriteFile(t, dir, "run", in)
 		sameAsReadRun(t, Options{AllQueries: true}, qrels, p, measures)
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -67,7 +66,7 @@ var (
 // negative grade as judged non-relevant); otherwise the run has ties, float32 ties (16777217
 // and 16777216, 1 and 1+1e-9), negative grades, graded and binary judgments, queries only in
 // the qrels or only in the run, and rankings shorter and longer than the cutoffs.
-func randomPeerCase(rng *rand.Rand, dir string, i int, forRanx bool) peerCase {
+func randomPeerCase(t *testing.T, rng *rand.Rand, dir string, i int, forRanx bool) peerCase {
 	c := peerCase{qrels: Qrels{}, run: Run{Tag: "r", RunID: "r", Queries: map[string][]ScoredDoc{}}, binary: rng.IntN(3) == 0, Level: 1}
 	if !forRanx && rng.IntN(4) == 0 {
 		c.Level = 2
@@ -136,12 +135,10 @@ func randomPeerCase(rng *rand.Rand, dir string, i int, forRanx bool) peerCase {
 		}
 	}
 	if len(c.qrels) == 0 || len(c.run.Queries) == 0 {
-		return randomPeerCase(rng, dir, i, forRanx)
+		return randomPeerCase(t, rng, dir, i, forRanx)
 	}
-	c.Qrels = filepath.Join(dir, fmt.Sprintf("qrels%d", i))
-	c.Run = filepath.Join(dir, fmt.Sprintf("run%d", i))
-	os.WriteFile(c.Qrels, []byte(qb.String()), 0o644)
-	os.WriteFile(c.Run, []byte(rb.String()), 0o644)
+	c.Qrels = sharedtest.WriteFile(t, dir, fmt.Sprintf("qrels%d", i), qb.String())
+	c.Run = sharedtest.WriteFile(t, dir, fmt.Sprintf("run%d", i), rb.String())
 	return c
 }
 
@@ -153,7 +150,7 @@ func TestPeers(t *testing.T) {
 	var cases []peerCase
 	for i := range n {
 		forRanx := i%3 == 2
-		c := randomPeerCase(rng, dir, i, forRanx)
+		c := randomPeerCase(t, rng, dir, i, forRanx)
 		if forRanx {
 			for name := range ranxMeasures {
 				if name != "rbp.8" || c.binary {

@@ -3,7 +3,6 @@ package eval
 import (
 	"errors"
 	"maps"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,10 +97,7 @@ func TestReadQrelsFile(t *testing.T) {
 	files := map[string][]byte{"qrels.txt": []byte(trec), "qrels.tsv": []byte(beir), "qrels.bin": sharedtest.Gzip([]byte(beir))}
 	for name, content := range files {
 		t.Run(name, func(t *testing.T) {
-			p := filepath.Join(dir, name)
-			if err := os.WriteFile(p, content, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			p := sharedtest.WriteFile(t, dir, name, content)
 			got, err := ReadQrelsFile(p)
 			if err != nil {
 				t.Fatal(err)

@@ -102,8 +102,7 @@ func TestUngroupedRunFromPipe(t *testing.T) {
 		check(t, "-")
 	})
 	t.Run("regular file", func(t *testing.T) {
-		p := filepath.Join(t.TempDir(), "run")
-		os.WriteFile(p, []byte(text), 0o644)
+		p := sharedtest.WriteFile(t, "", "run", text)
 		check(t, p)
 	})
 }
@@ -116,8 +115,7 @@ func TestByteOrderMark(t *testing.T) {
 	runText := "q1 Q0 b 1 3 t\nq1 Q0 a 2 2 t\nq2 Q0 c 1 1 t\n"
 	dir := t.TempDir()
 	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(text), 0o644)
+		p := sharedtest.WriteFile(t, dir, name, text)
 		return p
 	}
 	plainQrels, err := ReadQrelsFile(write("qrels", qrelsText))
@@ -199,8 +197,7 @@ func TestDuplicateFirstLine(t *testing.T) {
 		fmt.Fprintf(&b, "q%d Q0 d 1 1 t\n", i)
 	}
 	b.WriteString("qx Q0 a 1 1 t\nqx Q0 b 2 1 t\nqx Q0 a 3 1 t\n") // lines 125001, 125002, 125003
-	p := filepath.Join(t.TempDir(), "run")
-	os.WriteFile(p, []byte(b.String()), 0o644)
+	p := sharedtest.WriteFile(t, "", "run", b.String())
 	_, err := EvaluateRunFile(Qrels{"qx": {"a": 1}}, p, P(1))
 	want := p + `:125003: duplicate doc: "a" listed twice for query "qx" (first on line 125001)`
 	if err == nil || err.Error() != want {
@@ -217,8 +214,7 @@ func TestTruncatedGzip(t *testing.T) {
 	}
 	full := sharedtest.Gzip([]byte(b.String()))
 	cut := full[:len(full)*2/3]
-	p := filepath.Join(t.TempDir(), "run.gz")
-	os.WriteFile(p, cut, 0o644)
+	p := sharedtest.WriteFile(t, "", "run.gz", cut)
 	// What the complete lines before the cut are: decompress as far as possible.
 	zr, _ := gzip.NewReader(bytes.NewReader(cut))
 	part, _ := io.ReadAll(zr)
@@ -231,8 +227,7 @@ func TestTruncatedGzip(t *testing.T) {
 			t.Errorf("%s: %v\nwant %s", name, err, want)
 		}
 	}
-	q := filepath.Join(t.TempDir(), "qrels.gz")
-	os.WriteFile(q, sharedtest.Gzip([]byte("q1 0 a 1\n"))[:12], 0o644)
+	q := sharedtest.WriteFile(t, "", "qrels.gz", sharedtest.Gzip([]byte("q1 0 a 1\n"))[:12])
 	if _, err := ReadQrelsFile(q); !errors.Is(err, ErrTruncated) || !strings.HasPrefix(err.Error(), q+":1: ") {
 		t.Errorf("a gzip header cut short: %v, want %s:1: and ErrTruncated", err, q)
 	}

@@ -3,10 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 const cmpData = "../../compare/testdata"
@@ -88,10 +89,8 @@ func TestCompareCommandJSONAndSeed(t *testing.T) {
 
 func TestCompareCommandErrors(t *testing.T) {
 	dir := t.TempDir()
-	other := filepath.Join(dir, "other.run")
-	os.WriteFile(other, []byte("x1 Q0 d1 1 1 t\n"), 0o644)
-	bad := filepath.Join(dir, "bad.run")
-	os.WriteFile(bad, []byte("q1 Q0 d1 1 1 t\nq1 Q0 d2\n"), 0o644)
+	other := sharedtest.WriteFile(t, dir, "other.run", "x1 Q0 d1 1 1 t\n")
+	bad := sharedtest.WriteFile(t, dir, "bad.run", "q1 Q0 d1 1 1 t\nq1 Q0 d2\n")
 	q, a := cmpData+"/qrels", cmpData+"/run.a"
 	tests := []struct {
 		name string

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // anchorsDir returns ../shared/anchors/trec_eval next to the module root, or skips.
@@ -138,10 +139,8 @@ func TestEvalHelpAndErrors(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	qrels := filepath.Join(dir, "qrels")
-	run := filepath.Join(dir, "run")
-	os.WriteFile(qrels, []byte("q1 0 a 1\nq1 0 b x\n"), 0o644)
-	os.WriteFile(run, []byte("q1 Q0 a 1 1 t\n"), 0o644)
+	qrels := sharedtest.WriteFile(t, dir, "qrels", "q1 0 a 1\nq1 0 b x\n")
+	run := sharedtest.WriteFile(t, dir, "run", "q1 Q0 a 1 1 t\n")
 	out.Reset()
 	errOut.Reset()
 	if rc := runEval([]string{qrels, run}, &out, &errOut); rc != 2 || !strings.Contains(errOut.String(), qrels+":2: grade is not an integer") || out.Len() != 0 {
@@ -151,10 +150,8 @@ func TestEvalHelpAndErrors(t *testing.T) {
 
 func TestEvalFormats(t *testing.T) {
 	dir := t.TempDir()
-	qrels := filepath.Join(dir, "qrels")
-	run := filepath.Join(dir, "run")
-	os.WriteFile(qrels, []byte("q1 0 a 1\nq2 0 b 2\n"), 0o644)
-	os.WriteFile(run, []byte("q1 Q0 a 1 1 t\nq1 Q0 c 2 0.5 t\nq2 Q0 c 1 3 t\nq2 Q0 b 2 2 t\n"), 0o644)
+	qrels := sharedtest.WriteFile(t, dir, "qrels", "q1 0 a 1\nq2 0 b 2\n")
+	run := sharedtest.WriteFile(t, dir, "run", "q1 Q0 a 1 1 t\nq1 Q0 c 2 0.5 t\nq2 Q0 c 1 3 t\nq2 Q0 b 2 2 t\n")
 	var out, errOut bytes.Buffer
 	if rc := runEval([]string{"-q", "-f", "csv", "--no-stamp", "-m", "RR", "-m", "num_ret", qrels, run}, &out, &errOut); rc != 0 {
 		t.Fatal(errOut.String())
@@ -177,10 +174,8 @@ func TestEvalFormats(t *testing.T) {
 // of one measure warns about the list trec_eval ignores.
 func TestEvalWarnings(t *testing.T) {
 	dir := t.TempDir()
-	qrels := filepath.Join(dir, "qrels")
-	run := filepath.Join(dir, "run")
-	os.WriteFile(qrels, []byte("q1 0 a 1\n"), 0o644)
-	os.WriteFile(run, []byte("q1 Q0 a 1 1 t\nq\x1b[31mred Q0 a 1 1 t\nq\x07bell Q0 a 1 1 t\n"), 0o644)
+	qrels := sharedtest.WriteFile(t, dir, "qrels", "q1 0 a 1\n")
+	run := sharedtest.WriteFile(t, dir, "run", "q1 Q0 a 1 1 t\nq\x1b[31mred Q0 a 1 1 t\nq\x07bell Q0 a 1 1 t\n")
 	var out, errOut bytes.Buffer
 	if rc := runEval([]string{"-m", "P.5", "-m", "P.10", "-m", "map.5", qrels, run}, &out, &errOut); rc != 0 {
 		t.Fatalf("rc=%d: %s", rc, errOut.String())

@@ -10,21 +10,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // stampFiles writes a small qrels and run whose IDs are markup, and returns their paths and
 // SHA-256 (computed here from the bytes written).
 func stampFiles(t *testing.T) (qrels, run, qsum, rsum string) {
 	dir := t.TempDir()
-	qrels, run = filepath.Join(dir, "q<b>.txt"), filepath.Join(dir, "run&1.txt")
 	qb := []byte("q1 0 a 1\nq2 0 b 2\n")
 	rb := []byte("q1 Q0 a 1 1 t\nq1 Q0 c 2 0.5 t\nq2 Q0 c 1 3 t\nq2 Q0 b 2 2 t\n")
-	if err := os.WriteFile(qrels, qb, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(run, rb, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	qrels, run = sharedtest.WriteFile(t, dir, "q<b>.txt", qb), sharedtest.WriteFile(t, dir, "run&1.txt", rb)
 	hq, hr := sha256.Sum256(qb), sha256.Sum256(rb)
 	return qrels, run, hex.EncodeToString(hq[:]), hex.EncodeToString(hr[:])
 }

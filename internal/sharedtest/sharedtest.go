@@ -6,8 +6,10 @@ package sharedtest
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ranklab/ranklab/nb"
@@ -24,19 +26,30 @@ func Path(t testing.TB, elem ...string) string {
 	return p
 }
 
-// WriteTree writes name → content into a new temporary folder and returns the folder. A name
-// may hold folders ("qrels/test.tsv"); they are made.
+// WriteFile writes data to the file name in the folder dir (t.TempDir() when dir is "") and
+// returns the file's path. A name may hold folders ("qrels/test.tsv"); they are made. It fails
+// the test when the file cannot be written.
+func WriteFile[D string | []byte](t testing.TB, dir, name string, data D) string {
+	t.Helper()
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// WriteTree writes name → content (WriteFile) into a new temporary folder and returns the folder.
 func WriteTree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		WriteFile(t, dir, name, content)
 	}
 	return dir
 }
@@ -48,4 +61,24 @@ func Gzip(data []byte) []byte {
 	zw.Write(data) // a bytes.Buffer does not fail
 	zw.Close()
 	return b.Bytes()
+}
+
+// LineDiff lists the lines in which got and want differ, one "line N: got ..., want ..." each
+// (quoted), "" when they are equal.
+func LineDiff(got, want string) string {
+	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
+	var b strings.Builder
+	for i := range max(len(gl), len(wl)) {
+		var g, w string
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			fmt.Fprintf(&b, "line %d: got  %q\n        want %q\n", i+1, g, w)
+		}
+	}
+	return b.String()
 }
