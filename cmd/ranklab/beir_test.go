@@ -3,31 +3,19 @@ package main
 import (
 	"bytes"
 	"math"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
-
-// beirData returns ../shared/data/<name> from the module root (two levels up), skipping the
-// test when it is absent.
-func beirData(t *testing.T, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "data", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s absent: %v", p, err)
-	}
-	return p
-}
 
 // TestBEIRRunSciFact reproduces Anserini's published BM25 flat figures on SciFact test
 // (nDCG@10 0.6789, R@100 0.9253; ../shared/data/README.md) from `ranklab beir run`,
 // evaluated by the project's evaluator and, when registered, by `ranklab eval`.
 func TestBEIRRunSciFact(t *testing.T) {
-	dir := beirData(t, "scifact")
+	dir := sharedtest.Path(t, "data", "scifact")
 	out := filepath.Join(t.TempDir(), "bm25.run")
 	var stdout, stderr bytes.Buffer
 	if code := dispatch([]string{"beir", "run", "--data", dir, "--out", out}, &stdout, &stderr); code != 0 {
@@ -62,13 +50,7 @@ func TestBEIRRunSciFact(t *testing.T) {
 	if code := dispatch([]string{"eval", "-c", "-m", "ndcg_cut.10", "-m", "recall.100", qrelsPath, out}, &stdout, &stderr); code != 0 {
 		t.Fatalf("eval: exit %d: %s", code, stderr.String())
 	}
-	got := map[string]float64{}
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 3 && f[1] == "all" {
-			got[f[0]], _ = strconv.ParseFloat(f[2], 64)
-		}
-	}
+	got := sharedtest.AllLines(t, stdout.String())
 	if math.Abs(got["ndcg_cut_10"]-ndcgAnserini) > 0.003 || math.Abs(got["recall_100"]-recallAnserini) > 0.01 {
 		t.Errorf("ranklab eval: %v; want ndcg_cut_10 %.4f ± 0.003, recall_100 %.4f ± 0.01\n%s", got, ndcgAnserini, recallAnserini, stdout.String())
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,4 +82,23 @@ func LineDiff(got, want string) string {
 		}
 	}
 	return b.String()
+}
+
+// AllLines returns the "all" lines of trec_eval's output text (name, "all", value, separated by
+// white space): trec_eval name → value. It fails the test on a value that is not a number.
+func AllLines(t testing.TB, text string) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 || f[1] != "all" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			t.Fatalf("trec_eval output: %q: %v", line, err)
+		}
+		out[f[0]] = v
+	}
+	return out
 }
