@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"math"
 	"path/filepath"
 	"strings"
@@ -17,9 +16,8 @@ import (
 func TestBEIRRunSciFact(t *testing.T) {
 	dir := sharedtest.Path(t, "data", "scifact")
 	out := filepath.Join(t.TempDir(), "bm25.run")
-	var stdout, stderr bytes.Buffer
-	if code := dispatch([]string{"beir", "run", "--data", dir, "--out", out}, &stdout, &stderr); code != 0 {
-		t.Fatalf("beir run: exit %d: %s", code, stderr.String())
+	if _, stderr, code := runCmd("beir", "run", "--data", dir, "--out", out); code != 0 {
+		t.Fatalf("beir run: exit %d: %s", code, stderr)
 	}
 	run, err := eval.ReadRunFile(out)
 	if err != nil {
@@ -45,14 +43,13 @@ func TestBEIRRunSciFact(t *testing.T) {
 		t.Log("ranklab eval not registered: checked with eval.Evaluate only")
 		return
 	}
-	stdout.Reset()
-	stderr.Reset()
-	if code := dispatch([]string{"eval", "-c", "-m", "ndcg_cut.10", "-m", "recall.100", qrelsPath, out}, &stdout, &stderr); code != 0 {
-		t.Fatalf("eval: exit %d: %s", code, stderr.String())
+	stdout, stderr, code := runCmd("eval", "-c", "-m", "ndcg_cut.10", "-m", "recall.100", qrelsPath, out)
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, stderr)
 	}
-	got := sharedtest.AllLines(t, stdout.String())
+	got := sharedtest.AllLines(t, stdout)
 	if math.Abs(got["ndcg_cut_10"]-ndcgAnserini) > 0.003 || math.Abs(got["recall_100"]-recallAnserini) > 0.01 {
-		t.Errorf("ranklab eval: %v; want ndcg_cut_10 %.4f ± 0.003, recall_100 %.4f ± 0.01\n%s", got, ndcgAnserini, recallAnserini, stdout.String())
+		t.Errorf("ranklab eval: %v; want ndcg_cut_10 %.4f ± 0.003, recall_100 %.4f ± 0.01\n%s", got, ndcgAnserini, recallAnserini, stdout)
 	}
 }
 
@@ -75,9 +72,8 @@ func TestBEIRUsageErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			if code := dispatch(tc.args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), tc.want) {
-				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr.String(), tc.want)
+			if _, stderr, code := runCmd(tc.args...); code == 0 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr, tc.want)
 			}
 		})
 	}

@@ -11,12 +11,6 @@ import (
 	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
-func runCmd(args ...string) (stdout, stderr string, rc int) {
-	var o, e bytes.Buffer
-	rc = dispatch(args, &o, &e)
-	return o.String(), e.String(), rc
-}
-
 const (
 	fuseRunA = "q1 Q0 a 1 3 A\nq1 Q0 b 2 2 A\nq1 Q0 c 3 1 A\n"
 	fuseRunB = "q1 Q0 b 1 10 B\nq1 Q0 d 2 5 B\n"
