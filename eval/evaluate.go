@@ -60,11 +60,7 @@ func (opt Options) Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	runQueries := make(map[string]bool, len(run.Queries))
-	for q := range run.Queries {
-		runQueries[q] = true
-	}
-	res, err := ev.assemble(qrels, runQueries, func(q string) (row, error) {
+	res, err := ev.assemble(qrels, querySet(run.Queries), func(q string) (row, error) {
 		docs := run.Queries[q]
 		if err := checkDuplicates(q, docs); err != nil {
 			return row{}, err

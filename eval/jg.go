@@ -52,10 +52,6 @@ func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result,
 	if err != nil {
 		return Result{}, err
 	}
-	qids := make(map[string]bool, len(jg))
-	for q := range jg {
-		qids[q] = true
-	}
 	names := func(m map[string]map[string]int) []string {
 		var out []string
 		for g := range m {
@@ -98,5 +94,5 @@ func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result,
 		}
 		return r, nil
 	}
-	return ev.assembleSets(qids, run, rowFor)
+	return ev.assembleSets(querySet(jg), run, rowFor)
 }

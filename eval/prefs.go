@@ -107,10 +107,6 @@ func (opt Options) EvaluatePrefs(prefs Prefs, run Run, measures ...Measure) (Res
 	if err != nil {
 		return Result{}, err
 	}
-	qids := make(map[string]bool, len(prefs))
-	for q := range prefs {
-		qids[q] = true
-	}
 	rowFor := func(q string, docs []ScoredDoc) (row, error) {
 		pq, err := newPrefsQuery(q, prefs[q], rankDocs(docs, opt.TrecEval9, true), opt.Depth)
 		if err != nil {
@@ -128,11 +124,7 @@ func (opt Options) EvaluatePrefs(prefs Prefs, run Run, measures ...Measure) (Res
 		}
 		return r, nil
 	}
-	res, err := ev.assembleSets(qids, run, rowFor)
-	if err != nil {
-		return Result{}, err
-	}
-	return res, nil
+	return ev.assembleSets(querySet(prefs), run, rowFor)
 }
 
 // jgCounts are the preference counts of one judgment group.

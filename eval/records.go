@@ -62,3 +62,12 @@ func inner[V any](m map[string]map[string]V, k string) map[string]V {
 	}
 	return in
 }
+
+// querySet returns the set of m's keys: the query IDs of relevance information or of a run.
+func querySet[V any](m map[string]V) map[string]bool {
+	set := make(map[string]bool, len(m))
+	for q := range m {
+		set[q] = true
+	}
+	return set
+}

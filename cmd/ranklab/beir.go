@@ -40,21 +40,7 @@ document measures and at token budgets (R, nDCG and Success of what a context of
 holds), with paired tests against whole documents.`
 
 func runBEIR(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stderr, beirUsage)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	switch args[0] {
-	case "run":
-		return beirRun(args[1:], stdout, stderr)
-	case "sweep":
-		return beirSweep(args[1:], stdout, stderr)
-	}
-	fmt.Fprintf(stderr, "ranklab beir: unknown action %q (want run or sweep)\n%s\n", args[0], beirUsage)
-	return 2
+	return runAction("ranklab beir", "action", beirUsage, []action{{"run", beirRun}, {"sweep", beirSweep}}, args, stdout, stderr)
 }
 
 // beirFlags are the flags both actions share.

@@ -24,6 +24,34 @@ func failer(stderr io.Writer, who string) func(status int, format string, a ...a
 	}
 }
 
+// action is one verb of a subcommand that has several (ranklab beir run, ranklab render lab).
+type action struct {
+	name string
+	run  func(args []string, stdout, stderr io.Writer) int
+}
+
+// runAction runs the action named by args[0] with the arguments after it. Without arguments it
+// prints usage and returns 2, with -h or --help it prints usage and returns 0; an unknown name is
+// an error naming who's actions (noun: "action", "page").
+func runAction(who, noun, usage string, actions []action, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(stderr, usage)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	names := make([]string, len(actions))
+	for i, a := range actions {
+		if a.name == args[0] {
+			return a.run(args[1:], stdout, stderr)
+		}
+		names[i] = a.name
+	}
+	fmt.Fprintf(stderr, "%s: unknown %s %q (want %s)\n%s\n", who, noun, args[0], strings.Join(names, " or "), usage)
+	return 2
+}
+
 // flagStatus is the exit status after fs.Parse's error err: 0 after -h (fs.Usage has printed the
 // help), bad otherwise (the flag package has named the flag).
 func flagStatus(err error, bad int) int {

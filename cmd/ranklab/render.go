@@ -30,21 +30,7 @@ leaves it out.`
 
 // runRender dispatches "render lab" and "render eval".
 func runRender(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stderr, renderUsage)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	switch args[0] {
-	case "lab":
-		return renderLab(args[1:], stdout, stderr)
-	case "eval":
-		return renderEval(args[1:], stdout, stderr)
-	}
-	fmt.Fprintf(stderr, "ranklab render: unknown page %q (want lab or eval)\n%s\n", args[0], renderUsage)
-	return 2
+	return runAction("ranklab render", "page", renderUsage, []action{{"lab", renderLab}, {"eval", renderEval}}, args, stdout, stderr)
 }
 
 // renderLab writes the whole lab (both panels) for one state.
