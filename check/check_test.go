@@ -1,28 +1,22 @@
 package check
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // files writes qrels and runs into a temporary folder and returns their paths.
 func files(t *testing.T, qrels string, runs ...string) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
-	qp := filepath.Join(dir, "qrels")
-	if err := os.WriteFile(qp, []byte(qrels), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	qp := sharedtest.WriteFile(t, dir, "qrels", qrels)
 	var rps []string
 	for i, r := range runs {
-		p := filepath.Join(dir, "run"+string(rune('a'+i)))
-		if err := os.WriteFile(p, []byte(r), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		p := sharedtest.WriteFile(t, dir, "run"+string(rune('a'+i)), r)
 		rps = append(rps, p)
 	}
 	return qp, rps
@@ -95,15 +89,10 @@ func TestChecks(t *testing.T) {
 func TestCleanRunAndGzip(t *testing.T) {
 	qp, rps := files(t, goodQrels, "1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n2 Q0 c 1 1 t\n3 Q0 e 1 1 t\n")
 	gz := rps[0] + ".gz"
-	f, err := os.Create(gz)
-	if err != nil {
+	data, _ := os.ReadFile(rps[0])
+	if err := os.WriteFile(gz, sharedtest.Gzip(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w := gzip.NewWriter(f)
-	data, _ := os.ReadFile(rps[0])
-	w.Write(data)
-	w.Close()
-	f.Close()
 	r, err := Files(qp, []string{rps[0], gz}, Options{})
 	if err != nil {
 		t.Fatal(err)

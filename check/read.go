@@ -104,6 +104,20 @@ func (r *reader) blankOrComment(b []byte, n int) bool {
 // checkID reports the characters in an ID that make tools or files disagree: control
 // characters, invalid UTF-8, invisible or Unicode space characters (errors: the ID is not what
 // it looks like), and "#" or quotes (warnings: comment and quoting rules of CSV readers).
+// firstTime checks the query and doc IDs of line n and reports whether doc d is new for query
+// q; a doc seen before (first holds the line of each query and doc) is an error whose message
+// says it was listed (verb) twice and what tools then do (effect).
+func (r *reader) firstTime(first map[[2]string]int, q, d string, n int, verb, effect string) bool {
+	r.checkID("query", q, n, q)
+	r.checkID("doc", d, n, q)
+	if prev, dup := first[[2]string{q, d}]; dup {
+		r.add(Error, CodeDuplicate, n, q, "doc %q %s twice for query %q (first on line %d): %s", d, verb, q, prev, effect)
+		return false
+	}
+	first[[2]string{q, d}] = n
+	return true
+}
+
 func (r *reader) checkID(kind, id string, n int, query string) {
 	key := kind + "\x00" + id
 	if r.ids[key] {
@@ -165,13 +179,9 @@ func readRun(in io.Reader, path string) runFile {
 			r.add(Error, CodeParse, n, q, "score %q is not a finite number", f[4])
 			return
 		}
-		r.checkID("query", q, n, q)
-		r.checkID("doc", d, n, q)
-		if prev, dup := first[[2]string{q, d}]; dup {
-			r.add(Error, CodeDuplicate, n, q, "doc %q listed twice for query %q (first on line %d): trec_eval refuses the run, dict-based tools keep one score silently", d, q, prev)
+		if !r.firstTime(first, q, d, n, "listed", "trec_eval refuses the run, dict-based tools keep one score silently") {
 			return
 		}
-		first[[2]string{q, d}] = n
 		rank, rerr := strconv.Atoi(string(f[3]))
 		if _, ok := rf.queries[q]; !ok {
 			rf.order = append(rf.order, q)
@@ -226,13 +236,9 @@ func readQrels(in io.Reader, path string) qrelsFile {
 			r.add(Error, CodeParse, n, q, "grade %q is not an integer", g)
 			return
 		}
-		r.checkID("query", q, n, q)
-		r.checkID("doc", d, n, q)
-		if prev, dup := first[[2]string{q, d}]; dup {
-			r.add(Error, CodeDuplicate, n, q, "doc %q judged twice for query %q (first on line %d): tools keep the first, the last or refuse", d, q, prev)
+		if !r.firstTime(first, q, d, n, "judged", "tools keep the first, the last or refuse") {
 			return
 		}
-		first[[2]string{q, d}] = n
 		if qf.judged[q] == nil {
 			qf.judged[q] = map[string]int{}
 		}

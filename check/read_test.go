@@ -19,6 +19,25 @@ func hasFinding(fs []Finding, sev Severity, code string) bool {
 }
 
 // runSeeds are inputs of every kind the reader meets: well formed, broken in each checked way.
+// cleanFor checks the findings of a lenient read of file (lines lines long): each names the file
+// and a line in it (or the line after, or 0). It reports whether the file is clean for eval's
+// readers (no parse, duplicate or empty-file error) and whether eval's readers can be compared
+// with the lenient one at all (not when it holds "#" lines, blank lines or a byte-order mark,
+// on which they differ).
+func cleanFor(t *testing.T, findings []Finding, lines int, file string) (clean, comparable bool) {
+	t.Helper()
+	for _, fd := range findings {
+		if fd.Line < 0 || fd.Line > lines+1 || fd.File != file {
+			t.Fatalf("finding out of the file: %+v (%d lines)", fd, lines)
+		}
+	}
+	clean = !hasFinding(findings, Error, CodeParse) && !hasFinding(findings, Error, CodeDuplicate) &&
+		!hasFinding(findings, Error, CodeEmpty)
+	comparable = !hasFinding(findings, Warning, CodeComment) && !hasFinding(findings, Warning, CodeBlank) &&
+		!hasFinding(findings, Error, CodeBOM)
+	return clean, comparable
+}
+
 var runSeeds = []string{
 	"q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1 t\n",
 	"\xef\xbb\xbfq1 Q0 d1 1 2.5 t\n",
@@ -40,11 +59,6 @@ func FuzzReadRun(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		rf := readRun(strings.NewReader(s), "run")
-		for _, fd := range rf.findings {
-			if fd.Line < 0 || fd.Line > rf.lines+1 || fd.File != "run" {
-				t.Fatalf("finding out of the file: %+v (%d lines)", fd, rf.lines)
-			}
-		}
 		for q, docs := range rf.queries {
 			seen := map[string]bool{}
 			for _, d := range docs {
@@ -54,10 +68,9 @@ func FuzzReadRun(f *testing.F) {
 				seen[d.doc] = true
 			}
 		}
-		clean := !hasFinding(rf.findings, Error, CodeParse) && !hasFinding(rf.findings, Error, CodeDuplicate) &&
-			!hasFinding(rf.findings, Error, CodeEmpty)
-		if hasFinding(rf.findings, Warning, CodeComment) || hasFinding(rf.findings, Warning, CodeBlank) || hasFinding(rf.findings, Error, CodeBOM) {
-			return // readers differ on "#" lines, blank lines and the mark: nothing to compare
+		clean, comparable := cleanFor(t, rf.findings, rf.lines, "run")
+		if !comparable {
+			return
 		}
 		run, err := eval.ReadRun(strings.NewReader(s), "run")
 		if clean != (err == nil) {
@@ -103,15 +116,9 @@ func FuzzReadQrels(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		qf := readQrels(strings.NewReader(s), "qrels")
-		for _, fd := range qf.findings {
-			if fd.Line < 0 || fd.Line > qf.lines+1 {
-				t.Fatalf("finding out of the file: %+v", fd)
-			}
-		}
-		clean := !hasFinding(qf.findings, Error, CodeParse) && !hasFinding(qf.findings, Error, CodeDuplicate) &&
-			!hasFinding(qf.findings, Error, CodeEmpty)
-		if hasFinding(qf.findings, Warning, CodeComment) || hasFinding(qf.findings, Warning, CodeBlank) || hasFinding(qf.findings, Error, CodeBOM) {
-			return // readers differ on "#" lines, blank lines and the mark: nothing to compare
+		clean, comparable := cleanFor(t, qf.findings, qf.lines, "qrels")
+		if !comparable {
+			return
 		}
 		var q eval.Qrels
 		var err error

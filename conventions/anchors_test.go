@@ -1,11 +1,9 @@
 package conventions_test
 
 import (
-	"bufio"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -13,29 +11,6 @@ import (
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/sharedtest"
 )
-
-// allLines reads trec_eval's "all" lines of an output file: trec_eval name → value.
-func allLines(t *testing.T, path string) map[string]float64 {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[string]float64{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 3 && fs[1] == "all" {
-			v, err := strconv.ParseFloat(fs[2], 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[fs[0]] = v
-		}
-	}
-	return out
-}
 
 // TestTrecEvalRowsAgainstAnchors checks the trec_eval rows against what the trec_eval binaries
 // printed on the reference cases in ../shared/anchors/trec_eval: 10.0 (default and -c) at 10
@@ -82,7 +57,11 @@ func TestTrecEvalRowsAgainstAnchors(t *testing.T) {
 			for _, ref := range refs {
 				var want map[string]float64
 				if !ref.stop {
-					want = allLines(t, ref.file)
+					out, err := os.ReadFile(ref.file)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = sharedtest.AllLines(t, string(out))
 				}
 				for j, m := range measures {
 					c, _ := table.Cell(ref.row, m)

@@ -56,6 +56,19 @@ func expected(groups []tieGroup, n int, judged []int, m eval.Measure, depth int)
 		return sum
 	}
 	one := func(int) float64 { return 1 }
+	// firstRelevant returns the first tie group above rank c holding a relevant doc, and its
+	// number of relevant docs r; ok is false when there is none.
+	firstRelevant := func(c int) (gr tieGroup, r int, ok bool) {
+		for _, gr := range groups {
+			if gr.start >= c {
+				break
+			}
+			if r := count(gr.grades, isRel); r > 0 {
+				return gr, r, true
+			}
+		}
+		return tieGroup{}, 0, false
+	}
 	rel := func(g int) float64 {
 		if isRel(g) {
 			return 1
@@ -119,44 +132,28 @@ func expected(groups []tieGroup, n int, judged []int, m eval.Measure, depth int)
 			return 0
 		}
 		return linear(limit(m.Cutoff), gain, func(p int) float64 { return 1 / math.Log2(float64(p+2)) }) / idcg
-	case eval.NameSuccess:
+	case eval.NameSuccess, eval.NameRR:
+		// Both depend only on the first tie group above the cut that holds a relevant doc.
 		c := limit(m.Cutoff)
-		for _, gr := range groups {
-			if gr.start >= c {
-				break
-			}
-			r := count(gr.grades, isRel)
-			if r == 0 {
-				continue
-			}
-			size := len(gr.grades)
+		gr, r, ok := firstRelevant(c)
+		if !ok {
+			return 0
+		}
+		size := len(gr.grades)
+		if m.Name == eval.NameSuccess {
 			in := min(c, gr.start+size) - gr.start // positions of the group above the cut
 			return 1 - noneDrawn(size, r, in)
 		}
-		return 0
-	case eval.NameRR:
-		c := limit(m.Cutoff)
-		for _, gr := range groups {
-			if gr.start >= c {
-				break
+		sum := 0.0
+		p := float64(r) / float64(size) // P(first relevant at offset 0)
+		for j := 0; j <= size-r && gr.start+j < c; j++ {
+			sum += p / float64(gr.start+j+1)
+			// P(j+1) = P(j) · (size−r−j)/(size−1−j): one more non-relevant doc first
+			if size-1-j > 0 {
+				p *= float64(size-r-j) / float64(size-1-j)
 			}
-			r := count(gr.grades, isRel)
-			if r == 0 {
-				continue
-			}
-			size := len(gr.grades)
-			sum := 0.0
-			p := float64(r) / float64(size) // P(first relevant at offset 0)
-			for j := 0; j <= size-r && gr.start+j < c; j++ {
-				sum += p / float64(gr.start+j+1)
-				// P(j+1) = P(j) · (size−r−j)/(size−1−j): one more non-relevant doc first
-				if size-1-j > 0 {
-					p *= float64(size-r-j) / float64(size-1-j)
-				}
-			}
-			return sum
 		}
-		return 0
+		return sum
 	case eval.NameAP:
 		if R == 0 {
 			return 0

@@ -1,6 +1,7 @@
 package conventions
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -68,24 +69,10 @@ func arrange(docs []eval.ScoredDoc, o Order, float32Scores bool) []eval.ScoredDo
 		return eval.Rank(out)
 	case ScoreDocAsc:
 		slices.SortFunc(out, func(a, b eval.ScoredDoc) int {
-			switch {
-			case a.Score > b.Score:
-				return -1
-			case a.Score < b.Score:
-				return 1
-			}
-			return strings.Compare(a.Doc, b.Doc)
+			return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Doc, b.Doc))
 		})
 	case ScoreStable:
-		slices.SortStableFunc(out, func(a, b eval.ScoredDoc) int {
-			switch {
-			case a.Score > b.Score:
-				return -1
-			case a.Score < b.Score:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(out, func(a, b eval.ScoredDoc) int { return cmp.Compare(b.Score, a.Score) })
 	case ScoreQuicksort:
 		keys := make([]float64, len(out))
 		for i, d := range out {

@@ -2,13 +2,13 @@ package conventions_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,35 +16,9 @@ import (
 
 	"github.com/ranklab/ranklab/conventions"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
 	"github.com/ranklab/ranklab/retrieval"
 )
-
-// peerPython returns the python of the peers' virtual environment (scripts/peers.sh). With
-// RANKLAB_PEERS=1 (as scripts/test-all.sh sets it in CI) the environment must be there: the
-// test fails rather than skips. The python is $RANKLAB_PEERS_PYTHON, else the default venv of
-// scripts/peers.sh when its pins stamp is present.
-func peerPython(t *testing.T) string {
-	t.Helper()
-	required := os.Getenv("RANKLAB_PEERS") == "1"
-	py := os.Getenv("RANKLAB_PEERS_PYTHON")
-	if py == "" {
-		venv := os.Getenv("RANKLAB_PEERS_VENV")
-		if venv == "" {
-			home, _ := os.UserHomeDir()
-			venv = filepath.Join(home, ".cache", "ranklab", "peers-venv")
-		}
-		if _, err := os.Stat(filepath.Join(venv, ".ranklab-pins")); err == nil {
-			py = filepath.Join(venv, "bin", "python")
-		}
-	}
-	if py == "" {
-		if required {
-			t.Fatal("RANKLAB_PEERS=1 but no peers environment: run py=$(bash scripts/peers.sh | tail -1) and set RANKLAB_PEERS_PYTHON=$py")
-		}
-		t.Skip("peers' virtual environment absent (scripts/peers.sh); CI runs this test with RANKLAB_PEERS=1 RANKLAB_PEERS_PYTHON=$(bash scripts/peers.sh | tail -1)")
-	}
-	return py
-}
 
 // peerResult is what testdata/peers.py prints for one convention and measure.
 type peerResult struct {
@@ -77,36 +51,14 @@ func runPeers(t *testing.T, py string, cases []peerCase) (map[string]peerScores,
 	spec := make([]peerCase, len(cases))
 	for i, c := range cases {
 		spec[i] = c
-		spec[i].Qrels = filepath.Join(dir, fmt.Sprintf("qrels.%d", i))
-		spec[i].Run = filepath.Join(dir, fmt.Sprintf("run.%d", i))
-		if err := os.WriteFile(spec[i].Qrels, []byte(c.Qrels), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(spec[i].Run, []byte(c.Run), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	js, err := json.Marshal(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	specPath := filepath.Join(dir, "cases.json")
-	if err := os.WriteFile(specPath, js, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(py, filepath.Join("testdata", "peers.py"), specPath)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("peers.py: %v\n%s", err, stderr.String())
+		spec[i].Qrels = sharedtest.WriteFile(t, dir, fmt.Sprintf("qrels.%d", i), c.Qrels)
+		spec[i].Run = sharedtest.WriteFile(t, dir, fmt.Sprintf("run.%d", i), c.Run)
 	}
 	var raw struct {
 		Versions map[string]string                     `json:"versions"`
 		Cases    map[string]map[string]json.RawMessage `json:"cases"`
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &raw); err != nil {
-		t.Fatalf("peers.py output: %v\n%s", err, stdout.String())
-	}
+	sharedtest.RunPython(t, py, filepath.Join("testdata", "peers.py"), spec, &raw)
 	out := map[string]peerScores{}
 	for name, convs := range raw.Cases {
 		ps := peerScores{results: map[string]map[string]peerResult{}, unavailable: map[string]string{}}
@@ -286,15 +238,7 @@ func fixture(seed uint64, gaps, runOnly bool) (qrels, run string) {
 			lines[i] = line{d, s}
 		}
 		if qi%3 != 0 { // score order, ties in random order; every third query stays shuffled
-			slices.SortStableFunc(lines, func(a, b line) int {
-				switch {
-				case a.score > b.score:
-					return -1
-				case a.score < b.score:
-					return 1
-				}
-				return 0
-			})
+			slices.SortStableFunc(lines, func(a, b line) int { return cmp.Compare(b.score, a.score) })
 		}
 		missing := gaps && qi%10 == 4
 		if !missing {
@@ -336,10 +280,7 @@ var peerMeasures = []string{"nDCG@10", "nDCG@5", "nDCG", "R@10", "R@100", "RR@3"
 // that exercise each rule, including the ways the tools fail, and on BM25 over SciFact test
 // (the closing note's table) when ../shared holds SciFact and -short is not given.
 func TestConventionsAgainstPeers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the peer comparison runs in the full pass (scripts/test-all.sh runs -race -short, then the full tests without -race)")
-	}
-	py := peerPython(t)
+	py := sharedtest.PeersPython(t, "the conventions' agreement test")
 	var cases []peerCase
 	for _, tc := range []struct {
 		name          string

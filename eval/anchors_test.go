@@ -179,7 +179,7 @@ func checkAnchor(t *testing.T, c anchorCmd, eval func(string, string, []string, 
 	// same counts a reference file the output equals byte for byte.
 	same := func(got, name string) {
 		if want := ref(name); got != want {
-			t.Errorf("differs from %s:\n%s", name, lineDiff(got, want))
+			t.Errorf("differs from %s:\n%s", name, sharedtest.LineDiff(got, want))
 			return
 		}
 		files++
@@ -225,23 +225,4 @@ func closeNumbers(t *testing.T, got, want string, tol float64) (int, bool) {
 		ok = false
 	}
 	return n, ok
-}
-
-// lineDiff lists the lines that differ.
-func lineDiff(got, want string) string {
-	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
-	var b strings.Builder
-	for i := 0; i < max(len(gl), len(wl)); i++ {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			b.WriteString("line " + strconv.Itoa(i+1) + ": got  " + strconv.Quote(g) + "\n        want " + strconv.Quote(w) + "\n")
-		}
-	}
-	return b.String()
 }

@@ -60,11 +60,7 @@ func (opt Options) Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	runQueries := make(map[string]bool, len(run.Queries))
-	for q := range run.Queries {
-		runQueries[q] = true
-	}
-	res, err := ev.assemble(qrels, runQueries, func(q string) (row, error) {
+	res, err := ev.assemble(qrels, querySet(run.Queries), func(q string) (row, error) {
 		docs := run.Queries[q]
 		if err := checkDuplicates(q, docs); err != nil {
 			return row{}, err
@@ -146,15 +142,7 @@ func (ev *evaluator) grades(ranked []ScoredDoc, judged map[string]int) []int {
 	if ev.opt.Depth > 0 && len(ranked) > ev.opt.Depth {
 		ranked = ranked[:ev.opt.Depth]
 	}
-	out := make([]int, len(ranked))
-	for i, d := range ranked {
-		g, ok := judged[d.Doc]
-		if !ok {
-			g = Unjudged
-		}
-		out[i] = g
-	}
-	return out
+	return gradesOf(ranked, judged)
 }
 
 // judgedGrades lists the grades of a query's judged docs.

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 func evalFixture() (Qrels, Run) {
@@ -162,7 +164,7 @@ func TestWriteTrecEval(t *testing.T) {
 		"P_2                   \tall\t0.5000\n" +
 		"RR@1                  \tall\t0.0000\n"
 	if buf.String() != want {
-		t.Errorf("got\n%s", lineDiff(buf.String(), want))
+		t.Errorf("got\n%s", sharedtest.LineDiff(buf.String(), want))
 	}
 }
 

@@ -2,17 +2,16 @@ package eval
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 func init() {
@@ -101,10 +100,7 @@ func TestFastMatchesSimple(t *testing.T) {
 		if len(qrels) == 0 || text == "" {
 			continue
 		}
-		path := filepath.Join(dir, "run"+strconv.Itoa(iter))
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := sharedtest.WriteFile(t, dir, "run"+strconv.Itoa(iter), text)
 		opt := Options{RelLevel: rng.IntN(3), AllQueries: rng.IntN(2) == 0, JudgedOnly: rng.IntN(4) == 0,
 			TrecEval9: rng.IntN(4) == 0, NumDocs: rng.IntN(2) * 1000}
 		if rng.IntN(3) == 0 {
@@ -164,14 +160,8 @@ func TestFastLargeBlocks(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	plain := filepath.Join(dir, "run")
-	os.WriteFile(plain, []byte(b.String()), 0o644)
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write([]byte(b.String()))
-	zw.Close()
-	zipped := filepath.Join(dir, "run.gz")
-	os.WriteFile(zipped, gz.Bytes(), 0o644)
+	plain := sharedtest.WriteFile(t, dir, "run", b.String())
+	zipped := sharedtest.WriteFile(t, dir, "run.gz", sharedtest.Gzip([]byte(b.String())))
 	ms := []Measure{NDCG(10), P(10), Recall(100), RR(), AP()}
 	run, err := ReadRunFile(plain)
 	if err != nil {
@@ -212,8 +202,7 @@ func TestFastErrors(t *testing.T) {
 	}
 	for name, text := range tests {
 		t.Run(name, func(t *testing.T) {
-			p := filepath.Join(dir, "run")
-			os.WriteFile(p, []byte(text), 0o644)
+			p := sharedtest.WriteFile(t, dir, "run", text)
 			_, rerr := ReadRunFile(p)
 			_, ferr := EvaluateRunFile(qrels, p, RR())
 			if rerr == nil || ferr == nil || rerr.Error() != ferr.Error() {
@@ -253,23 +242,35 @@ func TestUngroupedPasses(t *testing.T) {
 				text = strings.Join(lines[:k], "") + lines[max(k-3, 0)] + strings.Join(lines[k:], "")
 			}
 		}
-		p := filepath.Join(dir, "run"+strconv.Itoa(iter))
-		os.WriteFile(p, []byte(text), 0o644)
-		opt := Options{AllQueries: iter%2 == 0}
-		var want Result
-		run, werr := ReadRunFile(p)
-		if werr == nil {
-			want, werr = opt.Evaluate(qrels, run, measures...)
-		}
-		got, gerr := opt.EvaluateRunFile(qrels, p, measures...)
-		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
-			t.Fatalf("iteration %d: errors differ: %v / %v", iter, werr, gerr)
-		}
-		if werr != nil {
-			continue
-		}
-		if !slices.Equal(got.Queries, want.Queries) || !slices.EqualFunc(got.Values, want.Values, func(a, b []float64) bool { return slices.EqualFunc(a, b, sameFloat) }) || got.RunID != want.RunID {
-			t.Fatalf("iteration %d: results differ", iter)
+		p := sharedtest.WriteFile(t, dir, "run"+strconv.Itoa(iter), text)
+		t.Logf("iteration %d", iter)
+		sameAsReadRun(t, Options{AllQueries: iter%2 == 0}, qrels, p, measures)
+	}
+}
+
+// sameAsReadRun evaluates the run file p with opt.EvaluateRunFile (the streaming path) and with
+// ReadRunFile + opt.Evaluate, and fails the test unless both give the same error, or the same
+// queries, run ID and values bit for bit.
+func sameAsReadRun(t *testing.T, opt Options, qrels Qrels, p string, measures []Measure) {
+	t.Helper()
+	var want Result
+	run, werr := ReadRunFile(p)
+	if werr == nil {
+		want, werr = opt.Evaluate(qrels, run, measures...)
+	}
+	got, gerr := opt.EvaluateRunFile(qrels, p, measures...)
+	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+		t.Fatalf("errors differ: ReadRun+Evaluate %v, EvaluateRunFile %v", werr, gerr)
+	}
+	if werr != nil {
+		return
+	}
+	if !slices.Equal(got.Queries, want.Queries) || got.RunID != want.RunID {
+		t.Fatalf("queries %v %q, want %v %q", got.Queries, got.RunID, want.Queries, want.RunID)
+	}
+	for i := range want.Values {
+		if !slices.EqualFunc(got.Values[i], want.Values[i], sameFloat) {
+			t.Fatalf("query %s differs", want.Queries[i])
 		}
 	}
 }

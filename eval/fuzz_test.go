@@ -1,12 +1,10 @@
 package eval
 
 import (
-	"math"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // checkErrorNamesFile fails unless err is nil or a message starting with the file name.
@@ -78,31 +76,8 @@ func FuzzEvaluateRunFile(f *testing.F) {
 	measures, _ := ParseMeasures("all_trec", "Judged@2", "nDCG(dcg=exp-log2)@3")
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, in string) {
-		p := filepath.Join(dir, "run")
-		if err := os.WriteFile(p, []byte(in), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		opt := Options{AllQueries: true}
-		var want Result
-		run, werr := ReadRunFile(p)
-		if werr == nil {
-			want, werr = opt.Evaluate(qrels, run, measures...)
-		}
-		got, gerr := opt.EvaluateRunFile(qrels, p, measures...)
-		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
-			t.Fatalf("errors differ: ReadRun+Evaluate %v, EvaluateRunFile %v", werr, gerr)
-		}
-		if werr != nil {
-			return
-		}
-		if !slices.Equal(got.Queries, want.Queries) || got.RunID != want.RunID {
-			t.Fatalf("queries %v %q, want %v %q", got.Queries, got.RunID, want.Queries, want.RunID)
-		}
-		for i := range want.Values {
-			if !slices.EqualFunc(got.Values[i], want.Values[i], func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
-				t.Fatalf("query %s differs", want.Queries[i])
-			}
-		}
+		p := sharedtest.WriteFile(t, dir, "run", in)
+		sameAsReadRun(t, Options{AllQueries: true}, qrels, p, measures)
 	})
 }
 

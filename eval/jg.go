@@ -3,8 +3,6 @@ package eval
 import (
 	"io"
 	"slices"
-
-	"github.com/ranklab/ranklab/internal/scan"
 )
 
 // QrelsJG holds qrels with judgment groups (trec_eval's -R qrels_jg): query ID → judgment group
@@ -19,44 +17,20 @@ type QrelsJG map[string]map[string]map[string]int
 // a query is an error (ErrDuplicate).
 func ReadQrelsJG(r io.Reader, name string) (QrelsJG, error) {
 	q := QrelsJG{}
-	lines := scan.NewLines(r)
-	var f [][]byte
-	for lines.Next() {
-		line := lines.Line()
-		f, _ = scan.Fields(lines.Bytes(), f[:0], 0)
-		if len(f) == 0 {
-			return nil, parseErr(name, line, ErrEmptyLine, "")
-		}
-		if f[0][0] == '#' {
-			continue
-		}
-		if len(f) != 4 {
-			return nil, parseErr(name, line, ErrFieldCount, "got %d, want 4 (query-id judgment-group doc-id grade)", len(f))
-		}
+	err := readRecords(r, name, 4, "4 (query-id judgment-group doc-id grade)", "no judgment", func(f [][]byte, line int) error {
 		g, err := parseGradeBytes(f[3])
 		if err != nil {
-			return nil, parseErr(name, line, ErrGrade, "%s", quoteField(f[3]))
+			return parseErr(name, line, ErrGrade, "%s", quoteField(f[3]))
 		}
-		groups := q[string(f[0])]
-		if groups == nil {
-			groups = map[string]map[string]int{}
-			q[string(f[0])] = groups
-		}
-		docs := groups[string(f[1])]
-		if docs == nil {
-			docs = map[string]int{}
-			groups[string(f[1])] = docs
-		}
+		docs := inner(inner(q, string(f[0])), string(f[1]))
 		if _, dup := docs[string(f[2])]; dup {
-			return nil, parseErr(name, line, ErrDuplicate, "%s judged twice in group %s of query %s", quoteField(f[2]), quoteField(f[1]), quoteField(f[0]))
+			return parseErr(name, line, ErrDuplicate, "%s judged twice in group %s of query %s", quoteField(f[2]), quoteField(f[1]), quoteField(f[0]))
 		}
 		docs[string(f[2])] = g
-	}
-	if err := lines.Err(); err != nil {
-		return nil, readErr(name, lines.Line(), err)
-	}
-	if len(q) == 0 {
-		return nil, parseErr(name, 0, ErrEmpty, "no judgment")
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return q, nil
 }
@@ -77,10 +51,6 @@ func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result,
 	ev, err := newEvaluator(measures, opt, inJG)
 	if err != nil {
 		return Result{}, err
-	}
-	qids := make(map[string]bool, len(jg))
-	for q := range jg {
-		qids[q] = true
 	}
 	names := func(m map[string]map[string]int) []string {
 		var out []string
@@ -124,5 +94,5 @@ func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result,
 		}
 		return r, nil
 	}
-	return ev.assembleSets(qids, run, rowFor)
+	return ev.assembleSets(querySet(jg), run, rowFor)
 }

@@ -262,10 +262,9 @@ func valueRNDCG(q *query, c *compiled) float64 {
 	old := it.g
 	dcg, idcg, sum := 0.0, 0.0, 0.0
 	changes := 0
-	i, n := 0, len(q.rl)
-	for ; i < n && it.g > 0; i++ {
-		rg := t.gain(q.rl[i])
-		ig := it.next()
+	// step takes the ideal gain ig of the next rank: a change of the ideal gain closes a segment,
+	// whose nDCG so far is summed.
+	step := func(ig float64) {
 		if old != ig {
 			if idcg > 0 {
 				sum += dcg / idcg
@@ -273,6 +272,12 @@ func valueRNDCG(q *query, c *compiled) float64 {
 			}
 			old = ig
 		}
+	}
+	i, n := 0, len(q.rl)
+	for ; i < n && it.g > 0; i++ {
+		rg := t.gain(q.rl[i])
+		ig := it.next()
+		step(ig)
 		if rg != 0 {
 			dcg += rg / math.Log2(float64(i+2))
 		}
@@ -293,13 +298,7 @@ func valueRNDCG(q *query, c *compiled) float64 {
 	}
 	for ; it.g > 0; i++ {
 		ig := it.next()
-		if old != ig {
-			if idcg > 0 {
-				sum += dcg / idcg
-				changes++
-			}
-			old = ig
-		}
+		step(ig)
 		if ig > 0 {
 			idcg += ig / math.Log2(float64(i+2))
 		}

@@ -1,18 +1,16 @@
 package eval
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // The differential test: random qrels and runs evaluated by the peers (pytrec_eval, ir_measures,
@@ -20,13 +18,11 @@ import (
 //
 //	RANKLAB_PEERS_PYTHON=$(bash scripts/peers.sh | tail -1) go test ./eval -run TestPeers -v
 //
-// It skips without RANKLAB_PEERS_PYTHON, and fails instead with RANKLAB_PEERS=1 (what
-// scripts/test-all.sh exports, as for the other agreement tests).
+// It skips without the peers' environment (sharedtest.PeersPython), and fails instead with
+// RANKLAB_PEERS=1 (what scripts/test-all.sh exports, as for the other agreement tests).
 //
 // Expected values come from the peers themselves; the test documents where and why they differ
 // from ranklab's default (trec_eval 10.0) rules.
-
-const peersEnv = "RANKLAB_PEERS_PYTHON"
 
 // peerCase is one case of the manifest read by testdata/peers.py.
 type peerCase struct {
@@ -70,7 +66,7 @@ var (
 // negative grade as judged non-relevant); otherwise the run has ties, float32 ties (16777217
 // and 16777216, 1 and 1+1e-9), negative grades, graded and binary judgments, queries only in
 // the qrels or only in the run, and rankings shorter and longer than the cutoffs.
-func randomPeerCase(rng *rand.Rand, dir string, i int, forRanx bool) peerCase {
+func randomPeerCase(t *testing.T, rng *rand.Rand, dir string, i int, forRanx bool) peerCase {
 	c := peerCase{qrels: Qrels{}, run: Run{Tag: "r", RunID: "r", Queries: map[string][]ScoredDoc{}}, binary: rng.IntN(3) == 0, Level: 1}
 	if !forRanx && rng.IntN(4) == 0 {
 		c.Level = 2
@@ -139,33 +135,22 @@ func randomPeerCase(rng *rand.Rand, dir string, i int, forRanx bool) peerCase {
 		}
 	}
 	if len(c.qrels) == 0 || len(c.run.Queries) == 0 {
-		return randomPeerCase(rng, dir, i, forRanx)
+		return randomPeerCase(t, rng, dir, i, forRanx)
 	}
-	c.Qrels = filepath.Join(dir, fmt.Sprintf("qrels%d", i))
-	c.Run = filepath.Join(dir, fmt.Sprintf("run%d", i))
-	os.WriteFile(c.Qrels, []byte(qb.String()), 0o644)
-	os.WriteFile(c.Run, []byte(rb.String()), 0o644)
+	c.Qrels = sharedtest.WriteFile(t, dir, fmt.Sprintf("qrels%d", i), qb.String())
+	c.Run = sharedtest.WriteFile(t, dir, fmt.Sprintf("run%d", i), rb.String())
 	return c
 }
 
 func TestPeers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the peer comparison runs in the full pass (scripts/test-all.sh runs -race -short, then the full tests without -race)")
-	}
-	py := os.Getenv(peersEnv)
-	if py == "" && os.Getenv("RANKLAB_PEERS") == "1" {
-		t.Fatalf("RANKLAB_PEERS=1 but %s is not set (scripts/test-all.sh sets both from scripts/peers.sh)", peersEnv)
-	}
-	if py == "" {
-		t.Skipf("%s is not set: the peers are not installed here (set %s=$(bash scripts/peers.sh | tail -1) to compare with pytrec_eval, ir_measures and ranx)", peersEnv, peersEnv)
-	}
+	py := sharedtest.PeersPython(t, "the comparison with pytrec_eval, ir_measures and ranx")
 	const n = 150
 	rng := rand.New(rand.NewPCG(14, 2026))
 	dir := t.TempDir()
 	var cases []peerCase
 	for i := range n {
 		forRanx := i%3 == 2
-		c := randomPeerCase(rng, dir, i, forRanx)
+		c := randomPeerCase(t, rng, dir, i, forRanx)
 		if forRanx {
 			for name := range ranxMeasures {
 				if name != "rbp.8" || c.binary {
@@ -178,18 +163,10 @@ func TestPeers(t *testing.T) {
 		}
 		cases = append(cases, c)
 	}
-	manifest := filepath.Join(dir, "manifest.json")
-	data, _ := json.Marshal(cases)
-	os.WriteFile(manifest, data, 0o644)
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(py, filepath.Join("testdata", "peers.py"), manifest)
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s testdata/peers.py: %v\n%s", py, err, stderr.String())
-	}
 	var results []peerResult
-	if err := json.Unmarshal(stdout.Bytes(), &results); err != nil || len(results) != len(cases) {
-		t.Fatalf("peers.py output: %v (%d results for %d cases)", err, len(results), len(cases))
+	sharedtest.RunPython(t, py, filepath.Join("testdata", "peers.py"), cases, &results)
+	if len(results) != len(cases) {
+		t.Fatalf("peers.py output: %d results for %d cases", len(results), len(cases))
 	}
 	st := map[string]*peerStats{"pytrec_eval": {}, "ir_measures": {}, "ranx": {}, "pytrec_eval vs 10.0 rules": {}}
 	for i, c := range cases {
@@ -212,6 +189,19 @@ type peerStats struct {
 	values, queries, differ int
 	documented              int // values that differ for a documented reason, not compared
 	note                    string
+}
+
+// check counts one value compared: ranklab's got (found false when ranklab has none) against the
+// peer's want. A value that differs is an error, reported with format and args for the first 10.
+func (s *peerStats) check(t *testing.T, got float64, found bool, want any, format string, args ...any) {
+	t.Helper()
+	s.values++
+	if !found || !near(got, want) {
+		s.differ++
+		if s.differ <= 10 {
+			t.Errorf(format, args...)
+		}
+	}
 }
 
 // near reports whether got equals the peer's value want (a number or "NaN") to 1e-9.
@@ -264,13 +254,7 @@ func comparePytrec(t *testing.T, c peerCase, r peerResult, st map[string]*peerSt
 				continue
 			}
 			got, found := v9.Value(q, m)
-			s.values++
-			if !found || !near(got, want) {
-				s.differ++
-				if s.differ <= 10 {
-					t.Errorf("%s (level %d) query %s %s: ranklab %v, pytrec_eval %v", c.Run, c.Level, q, key, got, want)
-				}
-			}
+			s.check(t, got, found, want, "%s (level %d) query %s %s: ranklab %v, pytrec_eval %v", c.Run, c.Level, q, key, got, want)
 			s10.values++
 			if g10, _ := v10.Value(q, m); !near(g10, want) {
 				s10.differ++
@@ -325,13 +309,7 @@ func compareIR(t *testing.T, c peerCase, r peerResult, s *peerStats) {
 					continue
 				}
 			}
-			s.values++
-			if !found || !near(got, want) {
-				s.differ++
-				if s.differ <= 10 {
-					t.Errorf("%s query %s %s: ranklab %v, ir_measures %v", c.Run, q, name, got, want)
-				}
-			}
+			s.check(t, got, found, want, "%s query %s %s: ranklab %v, ir_measures %v", c.Run, q, name, got, want)
 		}
 	}
 }
@@ -362,13 +340,7 @@ func compareRanx(t *testing.T, c peerCase, r peerResult, s *peerStats) {
 				s.documented++
 				continue
 			}
-			s.values++
-			if !found || !near(got, want) {
-				s.differ++
-				if s.differ <= 10 {
-					t.Errorf("%s query %s %s: ranklab %v, ranx %v", c.Run, q, name, got, want)
-				}
-			}
+			s.check(t, got, found, want, "%s query %s %s: ranklab %v, ranx %v", c.Run, q, name, got, want)
 		}
 	}
 	if nanBpref > 0 {

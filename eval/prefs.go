@@ -44,39 +44,24 @@ func ReadQrelsPrefs(r io.Reader, name string) (Prefs, error) {
 
 func readPrefs(r io.Reader, name string, fields int) (Prefs, error) {
 	p := Prefs{}
-	lines := scan.NewLines(r)
-	var f [][]byte
-	for lines.Next() {
-		line := lines.Line()
-		f, _ = scan.Fields(lines.Bytes(), f[:0], 0)
-		if len(f) == 0 {
-			return nil, parseErr(name, line, ErrEmptyLine, "")
-		}
-		if f[0][0] == '#' {
-			continue
-		}
-		if len(f) != fields {
-			want := "5 (query-id judgment-group sub-group doc-id level)"
-			if fields == 4 {
-				want = "4 (query-id judgment-group doc-id level)"
-			}
-			return nil, parseErr(name, line, ErrFieldCount, "got %d, want %s", len(f), want)
-		}
+	want := "5 (query-id judgment-group sub-group doc-id level)"
+	if fields == 4 {
+		want = "4 (query-id judgment-group doc-id level)"
+	}
+	err := readRecords(r, name, fields, want, "no judgment", func(f [][]byte, line int) error {
 		level, ok := scan.Float(f[fields-1])
 		if !ok {
-			return nil, parseErr(name, line, ErrLevel, "%s", quoteField(f[fields-1]))
+			return parseErr(name, line, ErrLevel, "%s", quoteField(f[fields-1]))
 		}
 		pr := Pref{JG: string(f[1]), JSG: "0", Doc: string(f[fields-2]), Level: level}
 		if fields == 5 {
 			pr.JSG = string(f[2])
 		}
 		p[string(f[0])] = append(p[string(f[0])], pr)
-	}
-	if err := lines.Err(); err != nil {
-		return nil, readErr(name, lines.Line(), err)
-	}
-	if len(p) == 0 {
-		return nil, parseErr(name, 0, ErrEmpty, "no judgment")
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -86,17 +71,6 @@ func ReadPrefsFile(path string) (Prefs, error) { return readFile(path, ReadPrefs
 
 // ReadQrelsPrefsFile reads a qrels file as preferences (see ReadQrelsPrefs).
 func ReadQrelsPrefsFile(path string) (Prefs, error) { return readFile(path, ReadQrelsPrefs) }
-
-// readFile opens path and reads it with read.
-func readFile[T any](path string, read func(io.Reader, string) (T, error)) (T, error) {
-	r, closeFn, err := openInput(path)
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	defer closeFn()
-	return read(r, path)
-}
 
 // EvaluatePrefs computes the preference measures (and runid, num_q) of trec_eval -R prefs for
 // each query of prefs, as trec_eval 10.0 does. For one query, the run's docs are ranked by
@@ -133,10 +107,6 @@ func (opt Options) EvaluatePrefs(prefs Prefs, run Run, measures ...Measure) (Res
 	if err != nil {
 		return Result{}, err
 	}
-	qids := make(map[string]bool, len(prefs))
-	for q := range prefs {
-		qids[q] = true
-	}
 	rowFor := func(q string, docs []ScoredDoc) (row, error) {
 		pq, err := newPrefsQuery(q, prefs[q], rankDocs(docs, opt.TrecEval9, true), opt.Depth)
 		if err != nil {
@@ -154,11 +124,7 @@ func (opt Options) EvaluatePrefs(prefs Prefs, run Run, measures ...Measure) (Res
 		}
 		return r, nil
 	}
-	res, err := ev.assembleSets(qids, run, rowFor)
-	if err != nil {
-		return Result{}, err
-	}
-	return res, nil
+	return ev.assembleSets(querySet(prefs), run, rowFor)
 }
 
 // jgCounts are the preference counts of one judgment group.
@@ -289,32 +255,37 @@ func (pq *prefsQuery) ecJG(jg *jgCounts, recs []prefRec) error {
 					if d1 == d2 {
 						return fmt.Errorf("doc %s has two levels in one judgment sub-group", quoteString(docName(recs, d1)))
 					}
-					if d1 < d2 {
-						switch {
-						case d2 < njr:
-							jg.fulRet++
-						case d1 < njr:
-							jg.fulImp++
-						default:
-							jg.notoccur++
-						}
-					} else {
-						switch {
-						case d1 < njr:
-							jg.possRet++
-						case d2 < njr:
-							jg.possImp++
-						default:
-							jg.notoccur++
-						}
-					}
+					jg.count(d1, d2, njr)
 				}
 			}
 		}
 	}
+	jg.close()
+	return nil
+}
+
+// count counts one preference of doc id a over doc id b (ids below njr are retrieved, in rank
+// order): fulfilled when a ranks above b (ful_ret) or only a is retrieved (ful_imp), possible
+// when b ranks above a (poss_ret) or only b is retrieved (poss_imp), notoccur when neither is.
+func (jg *jgCounts) count(a, b, njr int) {
+	switch {
+	case a < njr && b < njr && b < a:
+		jg.possRet++
+	case a < njr && b < njr:
+		jg.fulRet++
+	case a < njr:
+		jg.fulImp++
+	case b < njr:
+		jg.possImp++
+	default:
+		jg.notoccur++
+	}
+}
+
+// close makes poss_ret and poss_imp count their fulfilled preferences too.
+func (jg *jgCounts) close() {
 	jg.possRet += jg.fulRet
 	jg.possImp += jg.fulImp
-	return nil
 }
 
 func docName(recs []prefRec, id int) string {
@@ -394,22 +365,10 @@ func (pq *prefsQuery) arrayJG(jg *jgCounts, recs []prefRec) error {
 				continue
 			}
 			pq.ca[i*nj+j]++
-			switch {
-			case i < njr && j < njr && j < i:
-				jg.possRet++
-			case i < njr && j < njr:
-				jg.fulRet++
-			case i < njr:
-				jg.fulImp++
-			case j < njr:
-				jg.possImp++
-			default:
-				jg.notoccur++
-			}
+			jg.count(i, j, njr)
 		}
 	}
-	jg.possRet += jg.fulRet
-	jg.possImp += jg.fulImp
+	jg.close()
 	return nil
 }
 

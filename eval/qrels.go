@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"github.com/ranklab/ranklab/internal/scan"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/scan"
 )
 
 // Qrels maps query ID -> doc ID -> integer grade. A grade >= the relevance level (default 1)
@@ -27,45 +28,25 @@ type Qrels map[string]map[string]int
 // empty file or a read error (ErrTruncated for a gzip stream that ends early).
 func ReadQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
-	lines := scan.NewLines(r)
-	data := 0
-	var f [][]byte
 	var qid string
 	var docs map[string]int
-	for lines.Next() {
-		line := lines.Line()
-		f, _ = scan.Fields(lines.Bytes(), f[:0], 0)
-		if len(f) == 0 {
-			return nil, parseErr(name, line, ErrEmptyLine, "")
-		}
-		if f[0][0] == '#' {
-			continue
-		}
-		data++
-		if len(f) != 4 {
-			return nil, parseErr(name, line, ErrFieldCount, "got %d, want 4 (query-id iteration doc-id grade)", len(f))
-		}
+	err := readRecords(r, name, 4, "4 (query-id iteration doc-id grade)", "no judgment", func(f [][]byte, line int) error {
 		g, err := parseGradeBytes(f[3])
 		if err != nil {
-			return nil, parseErr(name, line, ErrGrade, "%s", quoteField(f[3]))
+			return parseErr(name, line, ErrGrade, "%s", quoteField(f[3]))
 		}
 		if docs == nil || string(f[0]) != qid {
 			qid = string(f[0])
-			if docs = q[qid]; docs == nil {
-				docs = map[string]int{}
-				q[qid] = docs
-			}
+			docs = inner(q, qid)
 		}
 		if _, dup := docs[string(f[2])]; dup {
-			return nil, parseErr(name, line, ErrDuplicate, "%s judged twice for query %s", quoteField(f[2]), quoteString(qid))
+			return parseErr(name, line, ErrDuplicate, "%s judged twice for query %s", quoteField(f[2]), quoteString(qid))
 		}
 		docs[string(f[2])] = g
-	}
-	if err := lines.Err(); err != nil {
-		return nil, readErr(name, lines.Line(), err)
-	}
-	if data == 0 {
-		return nil, parseErr(name, 0, ErrEmpty, "no judgment")
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return q, nil
 }
@@ -148,19 +129,18 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 // ReadQrelsFile reads a qrels file ("-" for standard input), gunzipping it when it starts with
 // gzip's magic bytes. A file whose first line starts with "query-id" followed by a tab is BEIR
 // TSV, any other TREC qrels.
-func ReadQrelsFile(path string) (Qrels, error) {
-	r, closeFn, err := openInput(path)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFn()
+func ReadQrelsFile(path string) (Qrels, error) { return readFile(path, readAnyQrels) }
+
+// readAnyQrels reads BEIR TSV qrels when the first line starts with "query-id" followed by a
+// tab, TREC qrels otherwise.
+func readAnyQrels(r io.Reader, name string) (Qrels, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	head, _ := br.Peek(len(scan.BOM) + len("query-id\t"))
 	head = bytes.TrimPrefix(head, scan.BOM)
 	if bytes.HasPrefix(head, []byte("query-id\t")) {
-		return ReadBEIRQrels(br, path)
+		return ReadBEIRQrels(br, name)
 	}
-	return ReadQrels(br, path)
+	return ReadQrels(br, name)
 }
 
 // isBEIRHeader reports whether b is BEIR's qrels header.
@@ -180,11 +160,7 @@ func parseGrade(s string) (int, error) {
 
 // add records a judgment, refusing a doc judged twice for one query.
 func (q Qrels) add(qid, doc string, g int) error {
-	docs := q[qid]
-	if docs == nil {
-		docs = map[string]int{}
-		q[qid] = docs
-	}
+	docs := inner(q, qid)
 	if _, dup := docs[doc]; dup {
 		return fmt.Errorf("%s judged twice for query %s", quoteString(doc), quoteString(qid))
 	}

@@ -1,14 +1,13 @@
 package eval
 
 import (
-	"bytes"
-	"compress/gzip"
 	"errors"
 	"maps"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 func TestReadQrels(t *testing.T) {
@@ -95,17 +94,10 @@ func TestReadQrelsFile(t *testing.T) {
 	trec := "q1 0 a 2\nq1 0 b 0\n"
 	beir := "query-id\tcorpus-id\tscore\nq1\ta\t2\nq1\tb\t0\n"
 	want := Qrels{"q1": {"a": 2, "b": 0}}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write([]byte(beir))
-	zw.Close()
-	files := map[string][]byte{"qrels.txt": []byte(trec), "qrels.tsv": []byte(beir), "qrels.bin": gz.Bytes()}
+	files := map[string][]byte{"qrels.txt": []byte(trec), "qrels.tsv": []byte(beir), "qrels.bin": sharedtest.Gzip([]byte(beir))}
 	for name, content := range files {
 		t.Run(name, func(t *testing.T) {
-			p := filepath.Join(dir, name)
-			if err := os.WriteFile(p, content, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			p := sharedtest.WriteFile(t, dir, name, content)
 			got, err := ReadQrelsFile(p)
 			if err != nil {
 				t.Fatal(err)

@@ -38,8 +38,10 @@ func compareDocs(sa, sb float64, da, db string, float32s, asc bool) int {
 
 // Grades returns the grade of each ranked doc for query qid, in order: the qrels grade, or
 // Unjudged when the qrels do not list the doc.
-func (q Qrels) Grades(qid string, ranked []ScoredDoc) []int {
-	judged := q[qid]
+func (q Qrels) Grades(qid string, ranked []ScoredDoc) []int { return gradesOf(ranked, q[qid]) }
+
+// gradesOf returns the grade in judged of each ranked doc, Unjudged for a doc judged does not list.
+func gradesOf(ranked []ScoredDoc, judged map[string]int) []int {
 	out := make([]int, len(ranked))
 	for i, d := range ranked {
 		g, ok := judged[d.Doc]

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // Regression tests of issue 14: each wrong number found by trying real-world input.
@@ -55,14 +57,6 @@ func pipeTo(t *testing.T, data []byte) string {
 	return p
 }
 
-func gzipBytes(data []byte) []byte {
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write(data)
-	zw.Close()
-	return b.Bytes()
-}
-
 // An ungrouped run read from a pipe (or standard input) gave num_ret 450848 of 500000: the
 // streaming path re-opened a path that a pipe cannot replay. It must give the file's result.
 func TestUngroupedRunFromPipe(t *testing.T) {
@@ -89,12 +83,12 @@ func TestUngroupedRunFromPipe(t *testing.T) {
 		}
 	}
 	t.Run("named pipe", func(t *testing.T) { check(t, pipeTo(t, []byte(text))) })
-	t.Run("gzipped through a named pipe", func(t *testing.T) { check(t, pipeTo(t, gzipBytes([]byte(text)))) })
+	t.Run("gzipped through a named pipe", func(t *testing.T) { check(t, pipeTo(t, sharedtest.Gzip([]byte(text)))) })
 	t.Run("named pipe, in many passes", func(t *testing.T) {
 		saved := passBudget
 		passBudget = 5000 // about 16 passes over the copy of the pipe
 		defer func() { passBudget = saved }()
-		check(t, pipeTo(t, gzipBytes([]byte(text))))
+		check(t, pipeTo(t, sharedtest.Gzip([]byte(text))))
 	})
 	t.Run("standard input", func(t *testing.T) {
 		r, w, err := os.Pipe()
@@ -108,8 +102,7 @@ func TestUngroupedRunFromPipe(t *testing.T) {
 		check(t, "-")
 	})
 	t.Run("regular file", func(t *testing.T) {
-		p := filepath.Join(t.TempDir(), "run")
-		os.WriteFile(p, []byte(text), 0o644)
+		p := sharedtest.WriteFile(t, "", "run", text)
 		check(t, p)
 	})
 }
@@ -122,15 +115,14 @@ func TestByteOrderMark(t *testing.T) {
 	runText := "q1 Q0 b 1 3 t\nq1 Q0 a 2 2 t\nq2 Q0 c 1 1 t\n"
 	dir := t.TempDir()
 	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(text), 0o644)
+		p := sharedtest.WriteFile(t, dir, name, text)
 		return p
 	}
 	plainQrels, err := ReadQrelsFile(write("qrels", qrelsText))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, text := range map[string]string{"trec": bom + qrelsText, "beir": bom + beirText, "gzip": string(gzipBytes([]byte(bom + qrelsText)))} {
+	for name, text := range map[string]string{"trec": bom + qrelsText, "beir": bom + beirText, "gzip": string(sharedtest.Gzip([]byte(bom + qrelsText)))} {
 		q, err := ReadQrelsFile(write("qrels."+name, text))
 		if err != nil || !equalQrels(q, plainQrels) {
 			t.Errorf("qrels with a BOM (%s): %v, %v; want %v", name, q, err, plainQrels)
@@ -143,7 +135,7 @@ func TestByteOrderMark(t *testing.T) {
 	if err != nil || withBOM.Queries["q1"] == nil {
 		t.Fatalf("run with a BOM: %v, %v", withBOM.Queries, err)
 	}
-	for _, path := range []string{filepath.Join(dir, "run.bom"), write("run.bom.gz", string(gzipBytes([]byte(bom+runText))))} {
+	for _, path := range []string{filepath.Join(dir, "run.bom"), write("run.bom.gz", string(sharedtest.Gzip([]byte(bom+runText))))} {
 		got, err := EvaluateRunFile(plainQrels, path, ms...)
 		if err != nil || !slices.Equal(got.Summary, want.Summary) || !slices.Equal(got.Queries, []string{"q1", "q2"}) {
 			t.Errorf("%s: %v %v, want %v", path, got.Summary, err, want.Summary)
@@ -205,8 +197,7 @@ func TestDuplicateFirstLine(t *testing.T) {
 		fmt.Fprintf(&b, "q%d Q0 d 1 1 t\n", i)
 	}
 	b.WriteString("qx Q0 a 1 1 t\nqx Q0 b 2 1 t\nqx Q0 a 3 1 t\n") // lines 125001, 125002, 125003
-	p := filepath.Join(t.TempDir(), "run")
-	os.WriteFile(p, []byte(b.String()), 0o644)
+	p := sharedtest.WriteFile(t, "", "run", b.String())
 	_, err := EvaluateRunFile(Qrels{"qx": {"a": 1}}, p, P(1))
 	want := p + `:125003: duplicate doc: "a" listed twice for query "qx" (first on line 125001)`
 	if err == nil || err.Error() != want {
@@ -221,10 +212,9 @@ func TestTruncatedGzip(t *testing.T) {
 	for i := range 20000 {
 		fmt.Fprintf(&b, "q%d Q0 d%d 1 1.5 t\n", i/100, i)
 	}
-	full := gzipBytes([]byte(b.String()))
+	full := sharedtest.Gzip([]byte(b.String()))
 	cut := full[:len(full)*2/3]
-	p := filepath.Join(t.TempDir(), "run.gz")
-	os.WriteFile(p, cut, 0o644)
+	p := sharedtest.WriteFile(t, "", "run.gz", cut)
 	// What the complete lines before the cut are: decompress as far as possible.
 	zr, _ := gzip.NewReader(bytes.NewReader(cut))
 	part, _ := io.ReadAll(zr)
@@ -237,8 +227,7 @@ func TestTruncatedGzip(t *testing.T) {
 			t.Errorf("%s: %v\nwant %s", name, err, want)
 		}
 	}
-	q := filepath.Join(t.TempDir(), "qrels.gz")
-	os.WriteFile(q, gzipBytes([]byte("q1 0 a 1\n"))[:12], 0o644)
+	q := sharedtest.WriteFile(t, "", "qrels.gz", sharedtest.Gzip([]byte("q1 0 a 1\n"))[:12])
 	if _, err := ReadQrelsFile(q); !errors.Is(err, ErrTruncated) || !strings.HasPrefix(err.Error(), q+":1: ") {
 		t.Errorf("a gzip header cut short: %v, want %s:1: and ErrTruncated", err, q)
 	}

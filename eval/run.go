@@ -3,12 +3,13 @@ package eval
 import (
 	"bufio"
 	"fmt"
-	"github.com/ranklab/ranklab/internal/scan"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/scan"
 )
 
 // ScoredDoc is one line of a run: a doc ID and the score the system gave it.
@@ -114,14 +115,7 @@ func firstDuplicate(name string, run Run, lineNos map[string][]int) error {
 
 // ReadRunFile reads a TREC run file ("-" for standard input), gunzipping it when it starts with
 // gzip's magic bytes.
-func ReadRunFile(path string) (Run, error) {
-	r, closeFn, err := openInput(path)
-	if err != nil {
-		return Run{}, err
-	}
-	defer closeFn()
-	return ReadRun(r, path)
-}
+func ReadRunFile(path string) (Run, error) { return readFile(path, ReadRun) }
 
 // WriteRun writes run in TREC format, queries in byte order of their ID, each query's docs in
 // ranking order (Rank) with ranks from 1:

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 func TestReadRun(t *testing.T) {
@@ -92,10 +92,7 @@ func TestWriteRunRoundTrip(t *testing.T) {
 }
 
 func TestReadRunFileGzip(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "run")
-	if err := os.WriteFile(p, []byte("q1 Q0 a 1 2 t\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := sharedtest.WriteFile(t, "", "run", "q1 Q0 a 1 2 t\n")
 	got, err := ReadRunFile(p)
 	if err != nil || len(got.Queries["q1"]) != 1 {
 		t.Fatalf("got %+v, %v", got, err)

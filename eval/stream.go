@@ -28,3 +28,14 @@ func inputErr(path string, err error) error {
 	}
 	return readErr(path, 0, err)
 }
+
+// readFile opens path and reads it with read.
+func readFile[T any](path string, read func(io.Reader, string) (T, error)) (T, error) {
+	r, closeFn, err := openInput(path)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer closeFn()
+	return read(r, path)
+}

@@ -23,20 +23,7 @@ type ZScore struct{ Mean, StdDev float64 }
 // a number that does not parse, ErrDuplicate for a query and name given twice).
 func ReadZScores(r io.Reader, name string) (ZScores, error) {
 	z := ZScores{}
-	lines := scan.NewLines(r)
-	var f [][]byte
-	for lines.Next() {
-		line := lines.Line()
-		f, _ = scan.Fields(lines.Bytes(), f[:0], 0)
-		if len(f) == 0 {
-			return nil, parseErr(name, line, ErrEmptyLine, "")
-		}
-		if f[0][0] == '#' {
-			continue
-		}
-		if len(f) != 4 {
-			return nil, parseErr(name, line, ErrFieldCount, "got %d, want 4 (query-id measure mean stddev)", len(f))
-		}
+	err := readRecords(r, name, 4, "4 (query-id measure mean stddev)", "", func(f [][]byte, line int) error {
 		mean, ok1 := scan.Float(f[2])
 		sd, ok2 := scan.Float(f[3])
 		if !ok1 || !ok2 {
@@ -44,36 +31,23 @@ func ReadZScores(r io.Reader, name string) (ZScores, error) {
 			if ok1 {
 				bad = f[3]
 			}
-			return nil, parseErr(name, line, ErrScore, "%s", quoteField(bad))
+			return parseErr(name, line, ErrScore, "%s", quoteField(bad))
 		}
-		q := z[string(f[0])]
-		if q == nil {
-			q = map[string]ZScore{}
-			z[string(f[0])] = q
-		}
+		q := inner(z, string(f[0]))
 		if _, dup := q[string(f[1])]; dup {
-			return nil, parseErr(name, line, ErrDuplicate, "%s given twice for query %s", quoteField(f[1]), quoteField(f[0]))
+			return parseErr(name, line, ErrDuplicate, "%s given twice for query %s", quoteField(f[1]), quoteField(f[0]))
 		}
 		q[string(f[1])] = ZScore{mean, sd}
-	}
-	if err := lines.Err(); err != nil {
-		return nil, readErr(name, lines.Line(), err)
-	}
-	if len(z) == 0 {
-		return nil, parseErr(name, 0, ErrEmpty, "")
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return z, nil
 }
 
 // ReadZScoresFile reads a Z-score file (gzip or not; "-" for standard input).
-func ReadZScoresFile(path string) (ZScores, error) {
-	r, closeFn, err := openInput(path)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFn()
-	return ReadZScores(r, path)
-}
+func ReadZScoresFile(path string) (ZScores, error) { return readFile(path, ReadZScores) }
 
 // zMissing is the value trec_eval gives a value without a Z-score line.
 const zMissing = -1000000

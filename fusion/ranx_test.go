@@ -1,7 +1,6 @@
 package fusion_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -19,28 +18,10 @@ import (
 	"github.com/ranklab/ranklab/retrieval"
 )
 
-// peersPython returns a Python with ranx 0.3.21: $RANKLAB_PEERS_PYTHON, else the default
-// environment of scripts/peers.sh when its pins stamp is there. Without one the test skips,
-// unless RANKLAB_PEERS=1 (as scripts/test-all.sh sets it in CI): then it fails.
-func peersPython(t *testing.T) string {
+// ranxPython returns the peers' Python (sharedtest.PeersPython), checking that it has ranx 0.3.21.
+func ranxPython(t *testing.T) string {
 	t.Helper()
-	py := os.Getenv("RANKLAB_PEERS_PYTHON")
-	if py == "" {
-		venv := os.Getenv("RANKLAB_PEERS_VENV")
-		if venv == "" {
-			home, _ := os.UserHomeDir()
-			venv = filepath.Join(home, ".cache", "ranklab", "peers-venv")
-		}
-		if _, err := os.Stat(filepath.Join(venv, ".ranklab-pins")); err == nil {
-			py = filepath.Join(venv, "bin", "python")
-		}
-	}
-	if py == "" {
-		if os.Getenv("RANKLAB_PEERS") == "1" {
-			t.Fatal("RANKLAB_PEERS=1 but no peers environment: run py=$(bash scripts/peers.sh | tail -1) and set RANKLAB_PEERS_PYTHON=$py")
-		}
-		t.Skip("ranx agreement test skipped: no peers environment (scripts/peers.sh); CI runs it with RANKLAB_PEERS=1 RANKLAB_PEERS_PYTHON=$(bash scripts/peers.sh | tail -1)")
-	}
+	py := sharedtest.PeersPython(t, "the ranx agreement test")
 	out, err := exec.Command(py, "-c", "import importlib.metadata as m; print(m.version('ranx'))").CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s: cannot read ranx's version: %v\n%s", py, err, out)
@@ -64,7 +45,7 @@ for job in jobs:
     runs = [read[p] for p in job["runs"]]
     fused = fuse(runs=runs, norm=job["norm"], method=job["method"], params=job["params"])
     out[job["name"]] = {q: {d: float(s) for d, s in docs.items()} for q, docs in fused.to_dict().items()}
-json.dump(out, open(sys.argv[2], "w"))
+json.dump(out, sys.stdout)
 `
 
 // ranxJob is one ranx.fuse call and the Options that must give the same fused run.
@@ -88,7 +69,7 @@ func TestFuseEqualsRanx(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short: builds real runs")
 	}
-	py := peersPython(t)
+	py := ranxPython(t)
 	dir := t.TempDir()
 	start := time.Now()
 	var jobs []*ranxJob
@@ -141,27 +122,14 @@ func TestFuseEqualsRanx(t *testing.T) {
 			add("wsum "+*n.ranx, n.files, n.ranx, "wsum", map[string]any{"weights": w}, fusion.Options{Method: fusion.CombSUM, Norm: n.norm, Weights: weights})
 		}
 	}
-	jobFile, outFile, script := filepath.Join(dir, "jobs.json"), filepath.Join(dir, "out.json"), filepath.Join(dir, "fuse.py")
-	b, _ := json.Marshal(jobs)
-	if err := os.WriteFile(jobFile, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	script := filepath.Join(dir, "fuse.py")
 	if err := os.WriteFile(script, []byte(ranxScript), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("runs built in %.1fs", time.Since(start).Seconds())
 	start = time.Now()
-	if out, err := exec.Command(py, script, jobFile, outFile).CombinedOutput(); err != nil {
-		t.Fatalf("ranx: %v\n%s", err, out)
-	}
 	var ranx map[string]map[string]map[string]float64
-	b, err := os.ReadFile(outFile)
-	if err == nil {
-		err = json.Unmarshal(b, &ranx)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	sharedtest.RunPython(t, py, script, jobs, &ranx)
 	t.Logf("ranx fused and wrote in %.1fs", time.Since(start).Seconds())
 	start = time.Now()
 	scores, queries := 0, 0

@@ -44,6 +44,10 @@ func TestOutcomeHandBuilt(t *testing.T) {
 	l2 := math.Log2
 	// a rerank example: the grade-3 d sits at first-stage rank 4.
 	liftC := cands([]int{0, 1, 0, 3, 0}, []float64{0.1, 0.5, 0.2, 0.9, 0.3})
+	// a grade-2 item missed by the list, judged against the qrels count (3) or a larger total:
+	// recall divides by the total; nDCG's ideal keeps the judged grades 3, 2 (no grades added).
+	missed := Synthetic{Candidates: cands([]int{3, 0, 1}, nil), Missed: missedOf(2)}
+	missedNDCG := (7 / l2(2)) / (7/l2(2) + 3/l2(3))
 	cases := []struct {
 		name   string
 		s      State
@@ -113,22 +117,17 @@ func TestOutcomeHandBuilt(t *testing.T) {
 			order: []string{"a", "b", "c"}, inside: []string{"a"},
 		},
 		{
-			name: "total relevant larger than found",
-			s:    handState(2, 0, 1, 10),
-			syn:  Synthetic{Candidates: cands([]int{3, 0, 1}, nil), Missed: missedOf(2)},
-			// recall divides by 10; nDCG's ideal keeps the judged grades 3, 2 (no grades added).
-			want: Metrics{K: 2, Precision: 1.0 / 2, Recall: 1.0 / 10, MRR: 1,
-				NDCG:        (7 / l2(2)) / (7/l2(2) + 3/l2(3)),
-				RelevantInK: 1, Denominator: 10},
+			name:  "total relevant larger than found",
+			s:     handState(2, 0, 1, 10),
+			syn:   missed,
+			want:  Metrics{K: 2, Precision: 1.0 / 2, Recall: 1.0 / 10, MRR: 1, NDCG: missedNDCG, RelevantInK: 1, Denominator: 10},
 			order: []string{"a", "b", "c"}, inside: []string{"a", "b"},
 		},
 		{
-			name: "qrels count with a missed item",
-			s:    handState(2, 0, 1, 0),
-			syn:  Synthetic{Candidates: cands([]int{3, 0, 1}, nil), Missed: missedOf(2)},
-			want: Metrics{K: 2, Precision: 1.0 / 2, Recall: 1.0 / 3, MRR: 1,
-				NDCG:        (7 / l2(2)) / (7/l2(2) + 3/l2(3)),
-				RelevantInK: 1, Denominator: 3},
+			name:  "qrels count with a missed item",
+			s:     handState(2, 0, 1, 0),
+			syn:   missed,
+			want:  Metrics{K: 2, Precision: 1.0 / 2, Recall: 1.0 / 3, MRR: 1, NDCG: missedNDCG, RelevantInK: 1, Denominator: 3},
 			order: []string{"a", "b", "c"}, inside: []string{"a", "b"},
 		},
 		{

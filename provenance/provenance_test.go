@@ -4,20 +4,17 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 func TestNewHashes(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "run")
 	data := []byte("q1 Q0 d1 1 1 t\n")
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := sharedtest.WriteFile(t, "", "run", data)
 	sum := sha256.Sum256(data)
 	st, err := New("ranklab eval", []string{"-c", "a b"}, []string{"x"}, File{"run", p}, File{"qrels", "-"})
 	if err != nil {

@@ -2,15 +2,14 @@ package rag
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"maps"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 func TestReadChunkMap(t *testing.T) {
@@ -84,20 +83,10 @@ func TestWriteChunkMapRoundTrip(t *testing.T) {
 
 // TestReadChunkMapFileGzip reads the same map from a plain and a gzipped file.
 func TestReadChunkMapFileGzip(t *testing.T) {
-	dir := t.TempDir()
 	text := "x#0 x 0 7\nx#1 x 5 12\n"
-	plain := filepath.Join(dir, "m.tsv")
-	zipped := filepath.Join(dir, "m.tsv.gz") // the name does not matter: gzip is found by its magic bytes
-	if err := os.WriteFile(plain, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	zw.Write([]byte(text))
-	zw.Close()
-	if err := os.WriteFile(zipped, z.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// the name does not matter: gzip is found by its magic bytes
+	dir := sharedtest.WriteTree(t, map[string]string{"m.tsv": text, "m.tsv.gz": string(sharedtest.Gzip([]byte(text)))})
+	plain, zipped := filepath.Join(dir, "m.tsv"), filepath.Join(dir, "m.tsv.gz")
 	a, err := ReadChunkMapFile(plain)
 	if err != nil {
 		t.Fatal(err)

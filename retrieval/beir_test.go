@@ -1,11 +1,11 @@
 package retrieval
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 func TestReadCorpus(t *testing.T) {
@@ -62,27 +62,11 @@ func TestReadQueries(t *testing.T) {
 	}
 }
 
-// writeCollection writes a BEIR directory with the given files (path -> content).
-func writeCollection(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func TestReadCollection(t *testing.T) {
 	corpus := `{"_id":"d1","title":"Apples","text":"red apples"}` + "\n" + `{"_id":"d2","title":"","text":"green pears"}` + "\n"
 	queries := `{"_id":"q2","text":"pears"}` + "\n" + `{"_id":"q1","text":"apples"}` + "\n" + `{"_id":"q3","text":"unjudged"}` + "\n"
 	qrels := "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t2\n"
-	dir := writeCollection(t, map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels})
+	dir := sharedtest.WriteTree(t, map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels})
 	c, err := ReadCollection(dir, "test")
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +91,7 @@ func TestReadCollection(t *testing.T) {
 		}
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
-				_, err := ReadCollection(writeCollection(t, tc.files), tc.split)
+				_, err := ReadCollection(sharedtest.WriteTree(t, tc.files), tc.split)
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("err = %v, want it to contain %q", err, tc.want)
 				}

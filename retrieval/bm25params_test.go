@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"github.com/ranklab/ranklab/internal/sharedtest"
 	"math"
 	"testing"
 )
@@ -19,7 +20,7 @@ func TestSearcherBM25Parameters(t *testing.T) {
 {"_id":"d2","title":"","text":"apple cherry cherry cherry"}
 {"_id":"d3","title":"","text":"banana"}
 `
-	dir := writeCollection(t, map[string]string{"corpus.jsonl": corpus, "queries.jsonl": `{"_id":"1","text":"apple"}` + "\n",
+	dir := sharedtest.WriteTree(t, map[string]string{"corpus.jsonl": corpus, "queries.jsonl": `{"_id":"1","text":"apple"}` + "\n",
 		"qrels/test.tsv": "query-id\tcorpus-id\tscore\n1\td1\t1\n"})
 	c, err := ReadCollection(dir, "test")
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
 	"github.com/ranklab/ranklab/rag"
 )
 
@@ -22,7 +23,7 @@ func smallCollection(t *testing.T) Collection {
 {"_id":"3","text":"night hunting lions"}
 `
 	qrels := "query-id\tcorpus-id\tscore\n1\td1\t2\n1\td3\t1\n2\td2\t1\n3\td3\t1\n"
-	c, err := ReadCollection(writeCollection(t, map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels}), "test")
+	c, err := ReadCollection(sharedtest.WriteTree(t, map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels}), "test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,11 @@ package retrieval
 
 import (
 	"fmt"
-	"github.com/ranklab/ranklab/chunking"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/chunking"
 )
 
 func TestChunks(t *testing.T) {
@@ -27,31 +28,14 @@ func TestChunks(t *testing.T) {
 	configs := append(SweepChunkings(), Chunking{Chunk: 1}, Chunking{Chunk: 5, Overlap: 4}, Chunking{Chunk: 3, Overlap: 1})
 	for _, c := range configs {
 		t.Run(c.String(), func(t *testing.T) {
-			chunks, err := tz.Chunks(tok, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			indexed := 0
-			for _, ch := range chunks {
-				indexed += ch.Len()
-			}
 			if c.Chunk == 0 {
-				total := 0
-				for _, n := range lengths {
-					total += n
-				}
-				if indexed != total || len(chunks) != len(docs)-1 {
+				chunks, indexed := cutChunks(t, tok, tz, c)
+				if total := sum(lengths); indexed != total || len(chunks) != len(docs)-1 {
 					t.Errorf("whole: %d chunks, %d tokens; want %d, %d", len(chunks), indexed, len(docs)-1, total)
 				}
 				return
 			}
-			f, err := chunking.FootprintOf(lengths, c.Chunk, c.Overlap)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if indexed != f.Indexed || len(chunks) != f.Chunks {
-				t.Errorf("%d chunks, %d tokens; footprint model: %d, %d", len(chunks), indexed, f.Chunks, f.Indexed)
-			}
+			chunks := chunksAsModelled(t, tok, tz, c)
 			// Document by document: the windows are the model's, the texts decode them, and
 			// windows that tile the document (no overlap) give back its content.
 			for d, toks := range tz.Tokens {
@@ -92,4 +76,42 @@ func TestChunkingValidate(t *testing.T) {
 	if got := len(SweepChunkings()); got != 11 {
 		t.Errorf("SweepChunkings has %d configurations, want 11", got)
 	}
+}
+
+// cutChunks cuts the documents of tz with c and returns the chunks and the tokens they hold.
+func cutChunks(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) (chunks []Chunk, indexed int) {
+	t.Helper()
+	chunks, err := tz.Chunks(tok, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range chunks {
+		indexed += ch.Len()
+	}
+	return chunks, indexed
+}
+
+// chunksAsModelled cuts the documents of tz into chunks of c.Chunk > 0 tokens and fails the test
+// unless they are as many and hold as many tokens as the footprint model says
+// (chunking.FootprintOf of the documents' lengths). It returns the chunks.
+func chunksAsModelled(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) []Chunk {
+	t.Helper()
+	chunks, indexed := cutChunks(t, tok, tz, c)
+	f, err := chunking.FootprintOf(tz.Lengths(), c.Chunk, c.Overlap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if indexed != f.Indexed || len(chunks) != f.Chunks {
+		t.Errorf("%v: %d chunks, %d tokens; footprint model %d, %d", c, len(chunks), indexed, f.Chunks, f.Indexed)
+	}
+	return chunks
+}
+
+// sum returns the sum of xs.
+func sum(xs []int) int {
+	total := 0
+	for _, x := range xs {
+		total += x
+	}
+	return total
 }

@@ -178,29 +178,10 @@ func TestFootprintSciFact(t *testing.T) {
 	}
 	tok := mustTokenizer(t)
 	tz := Tokenize(tok, docs)
-	lengths := tz.Lengths()
-	total := 0
-	for _, n := range lengths {
-		total += n
-	}
-	if len(docs) != 5183 || total != 1660493 {
+	if total := sum(tz.Lengths()); len(docs) != 5183 || total != 1660493 {
 		t.Errorf("SciFact: %d documents, %d tokens; want 5183, 1660493", len(docs), total)
 	}
 	for _, c := range SweepChunkings()[1:] {
-		chunks, err := tz.Chunks(tok, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		indexed := 0
-		for _, ch := range chunks {
-			indexed += ch.Len()
-		}
-		f, err := chunking.FootprintOf(lengths, c.Chunk, c.Overlap)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if indexed != f.Indexed || len(chunks) != f.Chunks {
-			t.Errorf("%v: %d chunks, %d tokens; footprint model %d, %d", c, len(chunks), indexed, f.Chunks, f.Indexed)
-		}
+		chunksAsModelled(t, tok, tz, c)
 	}
 }

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"errors"
 	"flag"
 	"fmt"
-	"github.com/ranklab/ranklab/eval"
 	"io"
 	"os"
 	"os/signal"
@@ -42,21 +40,7 @@ document measures and at token budgets (R, nDCG and Success of what a context of
 holds), with paired tests against whole documents.`
 
 func runBEIR(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stderr, beirUsage)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	switch args[0] {
-	case "run":
-		return beirRun(args[1:], stdout, stderr)
-	case "sweep":
-		return beirSweep(args[1:], stdout, stderr)
-	}
-	fmt.Fprintf(stderr, "ranklab beir: unknown action %q (want run or sweep)\n%s\n", args[0], beirUsage)
-	return 2
+	return runAction("ranklab beir", "action", beirUsage, []action{{"run", beirRun}, {"sweep", beirSweep}}, args, stdout, stderr)
 }
 
 // beirFlags are the flags both actions share.
@@ -110,20 +94,6 @@ func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
 	return retrieval.ReadCollection(dir, *f.split)
 }
 
-func parseArgs(fs *flag.FlagSet, args []string) (int, bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0, false
-		}
-		return 2, false
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return 2, false
-	}
-	return 0, true
-}
-
 // beirRun writes the run of the collection's queries (those its qrels judge), and with --chunks
 // the chunk run and with --map its chunk map.
 func beirRun(args []string, stdout, stderr io.Writer) int {
@@ -138,36 +108,30 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}
+	fail := failer(stderr, "ranklab beir run")
 	if *out == "" {
-		fmt.Fprintln(stderr, "ranklab beir run: --out is required")
-		return 2
+		return fail(2, "--out is required")
 	}
 	if *f.k < 1 {
-		fmt.Fprintf(stderr, "ranklab beir run: --k %d: the number of documents retrieved per query must be at least 1\n", *f.k)
-		return 2
+		return fail(2, "--k %d: the number of documents retrieved per query must be at least 1", *f.k)
 	}
 	if *out == "-" && (*chunksOut == "-" || *mapOut == "-") {
-		fmt.Fprintln(stderr, "ranklab beir run: only one output can go to stdout")
-		return 2
+		return fail(2, "only one output can go to stdout")
 	}
 	agg, err := retrieval.ParseAggregation(*f.agg)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab beir run: --agg: %v\n", err)
-		return 2
+		return fail(2, "--agg: %v", err)
 	}
 	model, err := f.rankingModel()
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
-		return 2
+		return fail(2, "%v", err)
 	}
 	ch := retrieval.Chunking{Chunk: *chunk, Overlap: *overlap}
 	if err := ch.Validate(); err != nil {
-		fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
-		return 2
+		return fail(2, "%v", err)
 	}
 	if *f.k < 1 || *chunkK < 1 {
-		fmt.Fprintln(stderr, "ranklab beir run: --k and --chunk-k must be positive")
-		return 2
+		return fail(2, "--k and --chunk-k must be positive")
 	}
 	if *tag == "" {
 		*tag = *f.model
@@ -177,52 +141,27 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	}
 	c, err := f.collection(stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	s, err := retrieval.Build(c, ch, model, agg)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	runs := s.Run(c.Queries, retrieval.RunOptions{Depth: *f.k, ChunkDepth: *chunkK, Tag: *tag})
 	if err := writeRunTo(*out, runs.Docs, stdout); err != nil {
-		fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	if *chunksOut != "" {
 		if err := writeRunTo(*chunksOut, runs.Chunks, stdout); err != nil {
-			fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
-			return 1
+			return fail(1, "%v", err)
 		}
 	}
 	if *mapOut != "" {
 		if err := writeTo(*mapOut, stdout, func(w io.Writer) error { return rag.WriteChunkMap(w, s.ChunkMap()) }); err != nil {
-			fmt.Fprintf(stderr, "ranklab beir run: %v\n", err)
-			return 1
+			return fail(1, "%v", err)
 		}
 	}
 	return 0
-}
-
-func writeRunTo(out string, run eval.Run, stdout io.Writer) error {
-	return writeTo(out, stdout, func(w io.Writer) error { return eval.WriteRun(w, run) })
-}
-
-// writeTo writes with write to the file out, or to stdout when out is "-".
-func writeTo(out string, stdout io.Writer, write func(io.Writer) error) error {
-	if out == "-" {
-		return write(stdout)
-	}
-	w, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := write(w); err != nil {
-		w.Close()
-		return fmt.Errorf("%s: %w", out, err)
-	}
-	return w.Close()
 }
 
 // beirSweep prints the chunking sweep.
@@ -236,23 +175,20 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}
+	fail := failer(stderr, "ranklab beir sweep")
 	if *format != "text" && *format != "json" && *format != "csv" {
-		fmt.Fprintf(stderr, "ranklab beir sweep: -f %q: want text, json or csv\n", *format)
-		return 2
+		return fail(2, "-f %q: want text, json or csv", *format)
 	}
 	agg, err := retrieval.ParseAggregation(*f.agg)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab beir sweep: --agg: %v\n", err)
-		return 2
+		return fail(2, "--agg: %v", err)
 	}
 	if *perms < 1 || *resamples < 1 || *f.k < 1 {
-		fmt.Fprintln(stderr, "ranklab beir sweep: --permutations, --resamples and --k must be positive")
-		return 2
+		return fail(2, "--permutations, --resamples and --k must be positive")
 	}
 	model, err := f.rankingModel()
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab beir sweep: %v\n", err)
-		return 2
+		return fail(2, "%v", err)
 	}
 	var budgets []int
 	if *budgetList == "none" {
@@ -261,22 +197,19 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 		for _, b := range strings.Split(*budgetList, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(b))
 			if err != nil || n < 1 {
-				fmt.Fprintf(stderr, "ranklab beir sweep: --budgets: %q is not a token count >= 1\n", b)
-				return 2
+				return fail(2, "--budgets: %q is not a token count >= 1", b)
 			}
 			budgets = append(budgets, n)
 		}
 	}
 	c, err := f.collection(stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab beir sweep: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	sw, err := retrieval.RunSweep(c, retrieval.SweepOptions{Aggregation: agg, Model: model, Depth: *f.k, Budgets: budgets,
 		Permutations: *perms, Resamples: *resamples, Seed: *seed})
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab beir sweep: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	switch *format {
 	case "json":
@@ -295,8 +228,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 		err = writeSweepText(stdout, sw, len(c.Queries))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab beir sweep: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	return 0
 }

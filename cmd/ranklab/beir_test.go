@@ -1,26 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"github.com/ranklab/ranklab/eval"
 	"math"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-)
 
-// beirData returns ../shared/data/<name> from the module root (two levels up), skipping the
-// test when it is absent.
-func beirData(t *testing.T, name string) string {
-	t.Helper()
-	p := filepath.Join("..", "..", "..", "shared", "data", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s absent: %v", p, err)
-	}
-	return p
-}
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
+)
 
 // TestBEIRRunSciFact reproduces Anserini's published BM25 flat figures on SciFact test
 // (nDCG@10 0.6789, R@100 0.9253; ../shared/data/README.md) from `ranklab beir run`,
@@ -29,11 +17,10 @@ func TestBEIRRunSciFact(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: BM25 over all of SciFact runs in the full pass")
 	}
-	dir := beirData(t, "scifact")
+	dir := sharedtest.Path(t, "data", "scifact")
 	out := filepath.Join(t.TempDir(), "bm25.run")
-	var stdout, stderr bytes.Buffer
-	if code := dispatch([]string{"beir", "run", "--data", dir, "--out", out}, &stdout, &stderr); code != 0 {
-		t.Fatalf("beir run: exit %d: %s", code, stderr.String())
+	if _, stderr, code := runCmd("beir", "run", "--data", dir, "--out", out); code != 0 {
+		t.Fatalf("beir run: exit %d: %s", code, stderr)
 	}
 	run, err := eval.ReadRunFile(out)
 	if err != nil {
@@ -59,20 +46,13 @@ func TestBEIRRunSciFact(t *testing.T) {
 		t.Log("ranklab eval not registered: checked with eval.Evaluate only")
 		return
 	}
-	stdout.Reset()
-	stderr.Reset()
-	if code := dispatch([]string{"eval", "-c", "-m", "ndcg_cut.10", "-m", "recall.100", qrelsPath, out}, &stdout, &stderr); code != 0 {
-		t.Fatalf("eval: exit %d: %s", code, stderr.String())
+	stdout, stderr, code := runCmd("eval", "-c", "-m", "ndcg_cut.10", "-m", "recall.100", qrelsPath, out)
+	if code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, stderr)
 	}
-	got := map[string]float64{}
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 3 && f[1] == "all" {
-			got[f[0]], _ = strconv.ParseFloat(f[2], 64)
-		}
-	}
+	got := sharedtest.AllLines(t, stdout)
 	if math.Abs(got["ndcg_cut_10"]-ndcgAnserini) > 0.003 || math.Abs(got["recall_100"]-recallAnserini) > 0.01 {
-		t.Errorf("ranklab eval: %v; want ndcg_cut_10 %.4f ± 0.003, recall_100 %.4f ± 0.01\n%s", got, ndcgAnserini, recallAnserini, stdout.String())
+		t.Errorf("ranklab eval: %v; want ndcg_cut_10 %.4f ± 0.003, recall_100 %.4f ± 0.01\n%s", got, ndcgAnserini, recallAnserini, stdout)
 	}
 }
 
@@ -95,9 +75,8 @@ func TestBEIRUsageErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			if code := dispatch(tc.args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), tc.want) {
-				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr.String(), tc.want)
+			if _, stderr, code := runCmd(tc.args...); code == 0 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr, tc.want)
 			}
 		})
 	}

@@ -41,6 +41,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	var files, names []string
 	var opt check.Options
 	asJSON, noStamp := false, false
+	fail := failer(stderr, "ranklab check")
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		value := func() (string, bool) {
@@ -85,8 +86,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			files = append(files, args[i+1:]...)
 			i = len(args)
 		case strings.HasPrefix(a, "-") && a != "-":
-			fmt.Fprintf(stderr, "ranklab check: unknown flag %s\n%s", a, firstLine(checkUsage))
-			return 2
+			return fail(2, "unknown flag %s\n%s", a, synopsis(checkUsage))
 		default:
 			files = append(files, a)
 		}
@@ -95,45 +95,36 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if len(files) < 2 {
-		fmt.Fprintf(stderr, "ranklab check: want QRELS and at least one RUN, got %d file(s)\n%s", len(files), firstLine(checkUsage))
-		return 2
+		return fail(2, "want QRELS and at least one RUN, got %d file(s)\n%s", len(files), synopsis(checkUsage))
 	}
 	if len(names) > 0 {
 		ms, err := eval.ParseMeasures(names...)
 		if err != nil {
-			fmt.Fprintf(stderr, "ranklab check: %v\n", err)
-			return 2
+			return fail(2, "%v", err)
 		}
 		opt.Measures = ms
 	}
 	r, err := check.Files(files[0], files[1:], opt)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab check: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	var out []byte
 	if asJSON {
 		out = r.JSON()
 		if !noStamp {
-			in := []provenance.File{{Role: "qrels", Path: files[0]}}
-			for i, p := range files[1:] {
-				in = append(in, provenance.File{Role: "run " + strconv.Itoa(i+1), Path: p})
-			}
-			st, err := provenance.New("ranklab check", args, []string{fmt.Sprintf("relevance level %d, unjudged share at %d", r.RelLevel, r.K)}, in...)
+			st, err := provenance.New("ranklab check", args, []string{fmt.Sprintf("relevance level %d, unjudged share at %d", r.RelLevel, r.K)}, inputFiles(files[0], files[1:])...)
 			if err == nil {
 				out, err = provenance.AppendJSON(out, st)
 			}
 			if err != nil {
-				fmt.Fprintf(stderr, "ranklab check: %v\n", err)
-				return 1
+				return fail(1, "%v", err)
 			}
 		}
 	} else {
 		out = []byte(r.Text())
 	}
 	if _, err := stdout.Write(out); err != nil {
-		fmt.Fprintf(stderr, "ranklab check: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	if !r.OK() {
 		return 1

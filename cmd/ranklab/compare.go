@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/ranklab/ranklab/charts"
 	"github.com/ranklab/ranklab/check"
@@ -69,7 +68,7 @@ func parseCompareArgs(args []string) (compareArgs, error) {
 	a := compareArgs{format: "text"}
 	fs := flag.NewFlagSet("ranklab compare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are returned; -h prints compareUsage
-	fs.Var((*measureList)(&a.measures), "m", "measure (repeatable)")
+	fs.Var((*stringList)(&a.measures), "m", "measure (repeatable)")
 	fs.Func("test", "t, perm or both", func(v string) (err error) { a.opt.Tests, err = compare.ParseTests(v); return err })
 	fs.Uint64Var(&a.opt.Seed, "seed", stats.DefaultSeed, "seed")
 	fs.IntVar(&a.opt.Permutations, "permutations", stats.DefaultPermutations, "randomization draws")
@@ -89,19 +88,13 @@ func parseCompareArgs(args []string) (compareArgs, error) {
 		}
 		return fmt.Errorf("unknown format %q (want text, json, csv, md, latex or html)", v)
 	})
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				a.help = true
-				return a, nil
-			}
-			return a, err
+	var err error
+	if a.files, err = parseInterleaved(fs, args); err != nil {
+		a.help = errors.Is(err, flag.ErrHelp)
+		if a.help {
+			err = nil
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		a.files = append(a.files, fs.Arg(0))
-		rest = fs.Args()[1:]
+		return a, err
 	}
 	switch o := a.opt; {
 	case o.Seed == 0:
@@ -130,33 +123,29 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, compareUsage)
 		return 0
 	}
+	fail := failer(stderr, "ranklab compare")
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab compare: %v\n%s  (ranklab compare -h for the flags)\n", err, strings.SplitN(compareUsage, "\n", 2)[0])
-		return 2
+		return fail(2, "%v\n%s  (ranklab compare -h for the flags)", err, synopsis(compareUsage))
 	}
 	measures, err := eval.ParseMeasures(a.measures...)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
-		return 2
+		return fail(2, "%v", err)
 	}
 	qrels, err := eval.ReadQrelsFile(a.files[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	var runs []compare.NamedRun
 	for _, path := range a.files[1:] {
 		run, err := eval.ReadRunFile(path)
 		if err != nil {
-			fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
-			return 1
+			return fail(1, "%v", err)
 		}
 		runs = append(runs, compare.NamedRun{Name: path, Run: run})
 	}
 	r, err := compare.Runs(qrels, runs, measures, a.opt)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	refuseFailedRuns(&r, a.files[0], a.files[1:], a.opt.Eval.RelLevel, stderr)
 	var out string
@@ -176,22 +165,16 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	data := []byte(out)
 	if wantStamp(a.format, a.stamp, a.noStamp) {
-		in := []provenance.File{{Role: "qrels", Path: a.files[0]}}
-		for i, p := range a.files[1:] {
-			in = append(in, provenance.File{Role: fmt.Sprintf("run %d", i+1), Path: p})
-		}
-		st, err := provenance.New("ranklab compare", args, compareConventions(a.opt, measures), in...)
+		st, err := provenance.New("ranklab compare", args, compareConventions(a.opt, measures), inputFiles(a.files[0], a.files[1:])...)
 		if err == nil {
 			data, err = stampOutput(a.format, data, st)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
-			return 1
+			return fail(1, "%v", err)
 		}
 	}
 	if _, err := stdout.Write(data); err != nil {
-		fmt.Fprintf(stderr, "ranklab compare: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	for _, n := range r.Notes {
 		if a.format != "text" {

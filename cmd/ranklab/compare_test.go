@@ -1,21 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 const cmpData = "../../compare/testdata"
-
-func runCompareArgs(args ...string) (stdout, stderr string, rc int) {
-	var o, e bytes.Buffer
-	rc = dispatch(append([]string{"compare"}, args...), &o, &e)
-	return o.String(), e.String(), rc
-}
 
 func TestCompareCommandFormats(t *testing.T) {
 	files := []string{cmpData + "/qrels", cmpData + "/run.a", cmpData + "/run.b"}
@@ -31,7 +25,7 @@ func TestCompareCommandFormats(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.format, func(t *testing.T) {
-			out, errOut, rc := runCompareArgs(append(files, "-m", "P@2", "-m", "RR", "-f", tc.format)...)
+			out, errOut, rc := runCmd(append([]string{"compare"}, append(files, "-m", "P@2", "-m", "RR", "-f", tc.format)...)...)
 			if rc != 0 {
 				t.Fatalf("rc %d: %s", rc, errOut)
 			}
@@ -49,7 +43,7 @@ func TestCompareCommandFormats(t *testing.T) {
 
 func TestCompareCommandJSONAndSeed(t *testing.T) {
 	args := []string{cmpData + "/qrels", cmpData + "/run.a", cmpData + "/run.b", "-m=P@2", "--test", "perm", "--seed", "7", "--permutations", "999", "-f", "json"}
-	out, errOut, rc := runCompareArgs(args...)
+	out, errOut, rc := runCmd(append([]string{"compare"}, args...)...)
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, errOut)
 	}
@@ -80,7 +74,7 @@ func TestCompareCommandJSONAndSeed(t *testing.T) {
 	if c.PT != nil || c.PPerm == nil {
 		t.Errorf("p_t %v p_perm %v with --test perm", c.PT, c.PPerm)
 	}
-	again, _, _ := runCompareArgs(args...)
+	again, _, _ := runCmd(append([]string{"compare"}, args...)...)
 	if again != out {
 		t.Error("same seed, different output")
 	}
@@ -88,10 +82,8 @@ func TestCompareCommandJSONAndSeed(t *testing.T) {
 
 func TestCompareCommandErrors(t *testing.T) {
 	dir := t.TempDir()
-	other := filepath.Join(dir, "other.run")
-	os.WriteFile(other, []byte("x1 Q0 d1 1 1 t\n"), 0o644)
-	bad := filepath.Join(dir, "bad.run")
-	os.WriteFile(bad, []byte("q1 Q0 d1 1 1 t\nq1 Q0 d2\n"), 0o644)
+	other := sharedtest.WriteFile(t, dir, "other.run", "x1 Q0 d1 1 1 t\n")
+	bad := sharedtest.WriteFile(t, dir, "bad.run", "q1 Q0 d1 1 1 t\nq1 Q0 d2\n")
 	q, a := cmpData+"/qrels", cmpData+"/run.a"
 	tests := []struct {
 		name string
@@ -114,13 +106,13 @@ func TestCompareCommandErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, errOut, rc := runCompareArgs(tc.args...)
+			_, errOut, rc := runCmd(append([]string{"compare"}, tc.args...)...)
 			if rc != tc.rc || !strings.Contains(errOut, tc.want) {
 				t.Errorf("rc %d (want %d), stderr %q lacks %q", rc, tc.rc, errOut, tc.want)
 			}
 		})
 	}
-	if out, _, rc := runCompareArgs("-h"); rc != 0 || !strings.Contains(out, "usage: ranklab compare") {
+	if out, _, rc := runCmd("compare", "-h"); rc != 0 || !strings.Contains(out, "usage: ranklab compare") {
 		t.Errorf("help: rc %d", rc)
 	}
 }

@@ -39,6 +39,7 @@ var defaultConventionsMeasures = []string{"nDCG@10", "R@100", "RR@10"}
 func runConventions(args []string, stdout, stderr io.Writer) int {
 	var files, names []string
 	format, stamp, noStamp := "text", false, false
+	fail := failer(stderr, "ranklab conventions")
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		value := func() (string, bool) {
@@ -77,8 +78,7 @@ func runConventions(args []string, stdout, stderr io.Writer) int {
 			files = append(files, args[i+1:]...)
 			i = len(args)
 		case strings.HasPrefix(a, "-") && a != "-":
-			fmt.Fprintf(stderr, "ranklab conventions: unknown flag %s\n%s", a, firstLine(conventionsUsage))
-			return 2
+			return fail(2, "unknown flag %s\n%s", a, synopsis(conventionsUsage))
 		default:
 			files = append(files, a)
 		}
@@ -86,20 +86,17 @@ func runConventions(args []string, stdout, stderr io.Writer) int {
 	switch format {
 	case "text", "json", "csv", "md", "html":
 	default:
-		fmt.Fprintf(stderr, "ranklab conventions: -f: format %q; accepted: text, json, csv, md, html\n", format)
-		return 2
+		return fail(2, "-f: format %q; accepted: text, json, csv, md, html", format)
 	}
 	if len(files) != 2 {
-		fmt.Fprintf(stderr, "ranklab conventions: want 2 files (QRELS RUN), got %d\n%s", len(files), firstLine(conventionsUsage))
-		return 2
+		return fail(2, "want 2 files (QRELS RUN), got %d\n%s", len(files), synopsis(conventionsUsage))
 	}
 	if len(names) == 0 {
 		names = defaultConventionsMeasures
 	}
 	measures, err := eval.ParseMeasures(names...)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab conventions: %v\n", err)
-		return 2
+		return fail(2, "%v", err)
 	}
 	for _, m := range measures {
 		if err := conventions.CheckMeasure(m); err != nil {
@@ -109,26 +106,22 @@ func runConventions(args []string, stdout, stderr io.Writer) int {
 	}
 	qrels, err := eval.ReadQrelsFile(files[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab conventions: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	run, err := eval.ReadRunFile(files[1])
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab conventions: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	table, err := conventions.Compare(qrels, run, measures...)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab conventions: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	var st provenance.Stamp
 	if stamp || (!noStamp && format != "text") {
 		st, err = provenance.New("ranklab conventions", args, conventionsInForce(),
 			provenance.File{Role: "qrels", Path: files[0]}, provenance.File{Role: "run", Path: files[1]})
 		if err != nil {
-			fmt.Fprintf(stderr, "ranklab conventions: %v\n", err)
-			return 1
+			return fail(1, "%v", err)
 		}
 	}
 	stamped := st.Tool != ""
@@ -140,8 +133,7 @@ func runConventions(args []string, stdout, stderr io.Writer) int {
 			js, err = provenance.AppendJSON(js, st)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "ranklab conventions: %v\n", err)
-			return 1
+			return fail(1, "%v", err)
 		}
 		out = strings.TrimRight(string(js), "\n") + "\n"
 	case "csv":
@@ -167,8 +159,7 @@ func runConventions(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if _, err := io.WriteString(stdout, out); err != nil {
-		fmt.Fprintf(stderr, "ranklab conventions: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	return 0
 }
@@ -181,5 +172,3 @@ func conventionsInForce() []string {
 	}
 	return out
 }
-
-func firstLine(s string) string { return strings.SplitN(s, "\n", 2)[0] + "\n" }

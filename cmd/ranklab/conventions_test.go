@@ -1,34 +1,24 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func writeFiles(t *testing.T, files map[string]string) string {
-	dir := t.TempDir()
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+	"github.com/ranklab/ranklab/internal/sharedtest"
+)
 
 func TestConventionsCommand(t *testing.T) {
 	// q7 has no ranking: pytrec_eval averages over q1, q2; trec_eval 10.0 stops.
-	dir := writeFiles(t, map[string]string{
+	dir := sharedtest.WriteTree(t, map[string]string{
 		"qrels": "q1 0 a 1\nq2 0 b 1\nq7 0 c 1\n",
 		"run":   "q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\nq2 Q0 x 1 1 t\nq2 Q0 b 2 0.5 t\n",
 	})
 	q, r := filepath.Join(dir, "qrels"), filepath.Join(dir, "run")
-	var out, errOut bytes.Buffer
-	if rc := dispatch([]string{"conventions", q, r, "-m", "P@1"}, &out, &errOut); rc != 0 {
-		t.Fatalf("rc %d: %s", rc, errOut.String())
+	out, errOut, rc := runCmd("conventions", q, r, "-m", "P@1")
+	if rc != 0 {
+		t.Fatalf("rc %d: %s", rc, errOut)
 	}
 	for _, want := range []string{
 		"ranklab (trec_eval 10.0 -c)  0.3333",
@@ -37,13 +27,12 @@ func TestConventionsCommand(t *testing.T) {
 		"pytrec_eval 0.5.11 (trec_eval 9.0.8)  0.5000 [2]",
 		`query "q7" has no ranking: left out, averaged over 2 queries, not 3`,
 	} {
-		if !strings.Contains(strings.Join(strings.Fields(out.String()), " "), strings.Join(strings.Fields(want), " ")) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	out.Reset()
-	if rc := dispatch([]string{"conventions", q, r, "-mP@1", "-f", "json"}, &out, &errOut); rc != 0 {
-		t.Fatal(errOut.String())
+	if out, errOut, rc = runCmd("conventions", q, r, "-mP@1", "-f", "json"); rc != 0 {
+		t.Fatal(errOut)
 	}
 	var js struct {
 		Rows []struct {
@@ -52,37 +41,36 @@ func TestConventionsCommand(t *testing.T) {
 		}
 		Provenance struct{ Command string }
 	}
-	if err := json.Unmarshal(out.Bytes(), &js); err != nil || len(js.Rows) < 4 || js.Rows[3].Cells[0].Value == nil || *js.Rows[3].Cells[0].Value != 0.5 || js.Provenance.Command != "ranklab conventions" {
-		t.Errorf("json %v: %s", err, out.String())
+	if err := json.Unmarshal([]byte(out), &js); err != nil || len(js.Rows) < 4 || js.Rows[3].Cells[0].Value == nil || *js.Rows[3].Cells[0].Value != 0.5 || js.Provenance.Command != "ranklab conventions" {
+		t.Errorf("json %v: %s", err, out)
 	}
-	if rc := dispatch([]string{"conventions", q, r, "-m", "Bpref"}, &out, &errOut); rc != 2 {
+	if _, _, rc := runCmd("conventions", q, r, "-m", "Bpref"); rc != 2 {
 		t.Errorf("an uncompared measure: rc %d", rc)
 	}
 }
 
 func TestCheckCommand(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := sharedtest.WriteTree(t, map[string]string{
 		"qrels": "1 0 a 1\n2 0 b 1\n",
 		"good":  "1 Q0 a 1 2 t\n2 Q0 b 1 1 t\n",
 		"bad":   "\xef\xbb\xbf1 Q0 a 1 2 t\n02 Q0 b 1 1 t\n",
 	})
 	q := filepath.Join(dir, "qrels")
-	var out, errOut bytes.Buffer
-	if rc := dispatch([]string{"check", q, filepath.Join(dir, "good")}, &out, &errOut); rc != 0 {
-		t.Errorf("a clean run: rc %d\n%s%s", rc, out.String(), errOut.String())
+	if out, errOut, rc := runCmd("check", q, filepath.Join(dir, "good")); rc != 0 {
+		t.Errorf("a clean run: rc %d\n%s%s", rc, out, errOut)
 	}
-	out.Reset()
-	if rc := dispatch([]string{"check", q, filepath.Join(dir, "bad"), "--json"}, &out, &errOut); rc != 1 {
+	out, _, rc := runCmd("check", q, filepath.Join(dir, "bad"), "--json")
+	if rc != 1 {
 		t.Errorf("a broken run: rc %d", rc)
 	}
 	var js struct {
 		Errors   int
 		Findings []struct{ Code, Severity string }
 	}
-	if err := json.Unmarshal(out.Bytes(), &js); err != nil || js.Errors != 2 {
-		t.Errorf("json %v: %s", err, out.String())
+	if err := json.Unmarshal([]byte(out), &js); err != nil || js.Errors != 2 {
+		t.Errorf("json %v: %s", err, out)
 	}
-	if rc := dispatch([]string{"check", q}, &out, &errOut); rc != 2 {
+	if _, _, rc := runCmd("check", q); rc != 2 {
 		t.Errorf("no run: rc %d", rc)
 	}
 }
@@ -96,9 +84,9 @@ func TestCompareRefusesFailingRun(t *testing.T) {
 		good.WriteString(q + " Q0 d1 1 2 t\n")
 		off.WriteString(strings.ToUpper(q) + " Q0 d1 1 2 t\n") // near-matching IDs: not a result
 	}
-	dir := writeFiles(t, map[string]string{"qrels": qrels.String(), "base": base.String(), "good": good.String(), "off": off.String()})
+	dir := sharedtest.WriteTree(t, map[string]string{"qrels": qrels.String(), "base": base.String(), "good": good.String(), "off": off.String()})
 	p := func(n string) string { return filepath.Join(dir, n) }
-	out, errOut, rc := runCompareArgs(p("qrels"), p("base"), p("good"), p("off"), "-m", "RR", "-f", "json")
+	out, errOut, rc := runCmd("compare", p("qrels"), p("base"), p("good"), p("off"), "-m", "RR", "-f", "json")
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, errOut)
 	}

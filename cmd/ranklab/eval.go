@@ -521,36 +521,12 @@ func evaluateInputs(a evalArgs, measures []eval.Measure) (eval.Result, error) {
 // evaluateRelInfo reads the relevance information in its format and evaluates the run.
 func evaluateRelInfo(a evalArgs, measures []eval.Measure) (eval.Result, error) {
 	switch a.relFormat {
-	case "prefs", "qrels_prefs":
-		read := eval.ReadPrefsFile
-		if a.relFormat == "qrels_prefs" {
-			read = eval.ReadQrelsPrefsFile
-		}
-		prefs, err := read(a.qrels)
-		if err != nil {
-			return eval.Result{}, err
-		}
-		run, err := eval.ReadRunFile(a.run)
-		if err != nil {
-			return eval.Result{}, err
-		}
-		if a.onlyQuery != "" {
-			prefs, run = onlyPrefs(prefs, a.onlyQuery), onlyRun(run, a.onlyQuery)
-		}
-		return a.opt.EvaluatePrefs(prefs, run, measures...)
+	case "prefs":
+		return evaluateRead(a, eval.ReadPrefsFile, a.opt.EvaluatePrefs, measures)
+	case "qrels_prefs":
+		return evaluateRead(a, eval.ReadQrelsPrefsFile, a.opt.EvaluatePrefs, measures)
 	case "qrels_jg":
-		jg, err := eval.ReadQrelsJGFile(a.qrels)
-		if err != nil {
-			return eval.Result{}, err
-		}
-		run, err := eval.ReadRunFile(a.run)
-		if err != nil {
-			return eval.Result{}, err
-		}
-		if a.onlyQuery != "" {
-			jg, run = onlyJG(jg, a.onlyQuery), onlyRun(run, a.onlyQuery)
-		}
-		return a.opt.EvaluateJG(jg, run, measures...)
+		return evaluateRead(a, eval.ReadQrelsJGFile, a.opt.EvaluateJG, measures)
 	}
 	qrels, err := eval.ReadQrelsFile(a.qrels)
 	if err != nil {
@@ -575,9 +551,24 @@ func onlyRun(run eval.Run, q string) eval.Run {
 	return out
 }
 
-func onlyPrefs(p eval.Prefs, q string) eval.Prefs { return eval.Prefs{q: p[q]} }
-
-func onlyJG(j eval.QrelsJG, q string) eval.QrelsJG { return eval.QrelsJG{q: j[q]} }
+// evaluateRead reads relevance information kept by query ID (preferences, judgment groups) with
+// read and the run (not streamed), keeps only the query of -D in both when it names one, and
+// evaluates them with evaluate.
+func evaluateRead[R ~map[string]V, V any](a evalArgs, read func(string) (R, error),
+	evaluate func(R, eval.Run, ...eval.Measure) (eval.Result, error), measures []eval.Measure) (eval.Result, error) {
+	rel, err := read(a.qrels)
+	if err != nil {
+		return eval.Result{}, err
+	}
+	run, err := eval.ReadRunFile(a.run)
+	if err != nil {
+		return eval.Result{}, err
+	}
+	if a.onlyQuery != "" {
+		rel, run = R{a.onlyQuery: rel[a.onlyQuery]}, onlyRun(run, a.onlyQuery)
+	}
+	return evaluate(rel, run, measures...)
+}
 
 // escapeText escapes the control characters of a message (but keeps it readable).
 func escapeText(s string) string {

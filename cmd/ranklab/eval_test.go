@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
-	"github.com/ranklab/ranklab/eval"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // anchorsDir returns ../shared/anchors/trec_eval next to the module root, or skips.
@@ -127,48 +129,41 @@ func TestParseEvalArgs(t *testing.T) {
 }
 
 func TestEvalHelpAndErrors(t *testing.T) {
-	var out, errOut bytes.Buffer
-	if rc := runEval([]string{"-h"}, &out, &errOut); rc != 0 {
+	out, _, rc := runCmd("eval", "-h")
+	if rc != 0 {
 		t.Errorf("-h: rc=%d", rc)
 	}
 	for _, flag := range []string{"-q", "-c", "-n", "-l N", "-M N", "-J", "-N N", "-R FORMAT", "-T FORMAT", "-Z FILE", "-D N[.qid]", "-o", "-a", "-v", "--trec-eval-9", "-m MEASURE", "-digits N", "-f FORMAT", "-h"} {
-		if !strings.Contains(out.String(), "\n  "+flag) {
+		if !strings.Contains(out, "\n  "+flag) {
 			t.Errorf("-h does not document %s", flag)
 		}
 	}
 	dir := t.TempDir()
-	qrels := filepath.Join(dir, "qrels")
-	run := filepath.Join(dir, "run")
-	os.WriteFile(qrels, []byte("q1 0 a 1\nq1 0 b x\n"), 0o644)
-	os.WriteFile(run, []byte("q1 Q0 a 1 1 t\n"), 0o644)
-	out.Reset()
-	errOut.Reset()
-	if rc := runEval([]string{qrels, run}, &out, &errOut); rc != 2 || !strings.Contains(errOut.String(), qrels+":2: grade is not an integer") || out.Len() != 0 {
-		t.Errorf("rc=%d stdout %q stderr %q", rc, out.String(), errOut.String())
+	qrels := sharedtest.WriteFile(t, dir, "qrels", "q1 0 a 1\nq1 0 b x\n")
+	run := sharedtest.WriteFile(t, dir, "run", "q1 Q0 a 1 1 t\n")
+	if out, errOut, rc := runCmd("eval", qrels, run); rc != 2 || !strings.Contains(errOut, qrels+":2: grade is not an integer") || out != "" {
+		t.Errorf("rc=%d stdout %q stderr %q", rc, out, errOut)
 	}
 }
 
 func TestEvalFormats(t *testing.T) {
 	dir := t.TempDir()
-	qrels := filepath.Join(dir, "qrels")
-	run := filepath.Join(dir, "run")
-	os.WriteFile(qrels, []byte("q1 0 a 1\nq2 0 b 2\n"), 0o644)
-	os.WriteFile(run, []byte("q1 Q0 a 1 1 t\nq1 Q0 c 2 0.5 t\nq2 Q0 c 1 3 t\nq2 Q0 b 2 2 t\n"), 0o644)
-	var out, errOut bytes.Buffer
-	if rc := runEval([]string{"-q", "-f", "csv", "--no-stamp", "-m", "RR", "-m", "num_ret", qrels, run}, &out, &errOut); rc != 0 {
-		t.Fatal(errOut.String())
+	qrels := sharedtest.WriteFile(t, dir, "qrels", "q1 0 a 1\nq2 0 b 2\n")
+	run := sharedtest.WriteFile(t, dir, "run", "q1 Q0 a 1 1 t\nq1 Q0 c 2 0.5 t\nq2 Q0 c 1 3 t\nq2 Q0 b 2 2 t\n")
+	out, errOut, rc := runCmd("eval", "-q", "-f", "csv", "--no-stamp", "-m", "RR", "-m", "num_ret", qrels, run)
+	if rc != 0 {
+		t.Fatal(errOut)
 	}
 	// Columns in trec_eval's order (num_ret before recip_rank), as -m gives them.
 	want := "query,NumRet,RR\nq1,2,1\nq2,2,0.5\nall,4,0.75\n"
-	if out.String() != want {
-		t.Errorf("csv:\n%s\nwant\n%s", out.String(), want)
+	if out != want {
+		t.Errorf("csv:\n%s\nwant\n%s", out, want)
 	}
-	out.Reset()
-	if rc := runEval([]string{"-f", "json", "-m", "RR", qrels, run}, &out, &errOut); rc != 0 {
-		t.Fatal(errOut.String())
+	if out, errOut, rc = runCmd("eval", "-f", "json", "-m", "RR", qrels, run); rc != 0 {
+		t.Fatal(errOut)
 	}
-	if !strings.Contains(out.String(), `"means": [`+"\n    0.75\n  ]") {
-		t.Errorf("json:\n%s", out.String())
+	if !strings.Contains(out, `"means": [`+"\n    0.75\n  ]") {
+		t.Errorf("json:\n%s", out)
 	}
 }
 
@@ -176,23 +171,20 @@ func TestEvalFormats(t *testing.T) {
 // of one measure warns about the list trec_eval ignores.
 func TestEvalWarnings(t *testing.T) {
 	dir := t.TempDir()
-	qrels := filepath.Join(dir, "qrels")
-	run := filepath.Join(dir, "run")
-	os.WriteFile(qrels, []byte("q1 0 a 1\n"), 0o644)
-	os.WriteFile(run, []byte("q1 Q0 a 1 1 t\nq\x1b[31mred Q0 a 1 1 t\nq\x07bell Q0 a 1 1 t\n"), 0o644)
-	var out, errOut bytes.Buffer
-	if rc := runEval([]string{"-m", "P.5", "-m", "P.10", "-m", "map.5", qrels, run}, &out, &errOut); rc != 0 {
-		t.Fatalf("rc=%d: %s", rc, errOut.String())
+	qrels := sharedtest.WriteFile(t, dir, "qrels", "q1 0 a 1\n")
+	run := sharedtest.WriteFile(t, dir, "run", "q1 Q0 a 1 1 t\nq\x1b[31mred Q0 a 1 1 t\nq\x07bell Q0 a 1 1 t\n")
+	out, msg, rc := runCmd("eval", "-m", "P.5", "-m", "P.10", "-m", "map.5", qrels, run)
+	if rc != 0 {
+		t.Fatalf("rc=%d: %s", rc, msg)
 	}
-	msg := errOut.String()
 	if strings.ContainsAny(msg, "\x1b\x07") || !strings.Contains(msg, `"q\x1b[31mred"`) || !strings.Contains(msg, `"q\abell"`) {
 		t.Errorf("warning does not escape control characters: %q", msg)
 	}
 	if !strings.Contains(msg, "-m P.10 ignored") || !strings.Contains(msg, "(P.5)") || !strings.Contains(msg, "map takes no parameters") {
 		t.Errorf("no warning about the ignored -m lists: %q", msg)
 	}
-	if want := "P_5                   \tall\t0.2000\n"; !strings.Contains(out.String(), want) || strings.Contains(out.String(), "P_10") {
-		t.Errorf("output %q, want P_5 only (trec_eval keeps the first list)", out.String())
+	if want := "P_5                   \tall\t0.2000\n"; !strings.Contains(out, want) || strings.Contains(out, "P_10") {
+		t.Errorf("output %q, want P_5 only (trec_eval keeps the first list)", out)
 	}
 }
 

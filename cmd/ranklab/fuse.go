@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -51,42 +50,35 @@ func runFuse(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "output `FILE` (default: stdout)")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagStatus(err, 2)
 	}
+	fail := failer(stderr, "ranklab fuse")
 	opt := fusion.Options{K: *k, Depth: *depth, Top: *top, Tag: *tag}
 	if opt.Method, err = fusion.ParseMethod(*method); err != nil {
-		fmt.Fprintf(stderr, "ranklab fuse: --method: %v\n", err)
-		return 2
+		return fail(2, "--method: %v", err)
 	}
 	switch {
 	case *norm != "":
 		if opt.Norm, err = fusion.ParseNorm(*norm); err != nil {
-			fmt.Fprintf(stderr, "ranklab fuse: --norm: %v\n", err)
-			return 2
+			return fail(2, "--norm: %v", err)
 		}
 	case opt.Method != fusion.RRF:
 		opt.Norm = fusion.MinMax
 	}
 	if *k <= 0 {
-		fmt.Fprintf(stderr, "ranklab fuse: --k %v: must be positive\n", *k)
-		return 2
+		return fail(2, "--k %v: must be positive", *k)
 	}
 	if *weights != "" {
 		for _, f := range strings.Split(*weights, ",") {
 			w, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 			if err != nil {
-				fmt.Fprintf(stderr, "ranklab fuse: --weights: %q is not a number\n", f)
-				return 2
+				return fail(2, "--weights: %q is not a number", f)
 			}
 			opt.Weights = append(opt.Weights, w)
 		}
 	}
 	if len(files) < 2 {
-		fmt.Fprintf(stderr, "ranklab fuse: need at least 2 runs, got %d\n%s", len(files), strings.SplitN(fuseUsage, "\n\n", 2)[0]+"\n")
-		return 2
+		return fail(2, "need at least 2 runs, got %d\n%s", len(files), strings.SplitN(fuseUsage, "\n\n", 2)[0])
 	}
 	stdins := 0
 	for _, f := range files {
@@ -95,57 +87,23 @@ func runFuse(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if stdins > 1 {
-		fmt.Fprintln(stderr, "ranklab fuse: - (stdin) given twice")
-		return 2
+		return fail(2, "- (stdin) given twice")
 	}
 	runs := make([]eval.Run, len(files))
 	for i, f := range files {
 		if runs[i], err = readRunArg(f); err != nil {
-			fmt.Fprintf(stderr, "ranklab fuse: %v\n", err)
-			return 1
+			return fail(1, "%v", err)
 		}
 	}
 	fused, err := fusion.Fuse(runs, opt)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab fuse: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	if *out == "" {
 		*out = "-"
 	}
 	if err := writeRunTo(*out, fused, stdout); err != nil {
-		fmt.Fprintf(stderr, "ranklab fuse: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	return 0
-}
-
-// readRunArg reads a run file, or stdin for "-" through /dev/stdin, so a pipe takes the very
-// path a file takes (gunzipped when it starts with gzip's magic bytes).
-func readRunArg(path string) (eval.Run, error) {
-	if path == "-" {
-		path = "/dev/stdin"
-	}
-	return eval.ReadRunFile(path)
-}
-
-// parseInterleaved parses flags that may come before, between or after the positional
-// arguments (flag.FlagSet stops at the first positional one) and returns the positional ones in
-// order. "--" ends the flags; "-" is a positional argument (stdin).
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
 }

@@ -2,36 +2,14 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
-
-// writeTree writes name → content (names may hold folders) into a temporary folder and returns
-// the folder.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-func runCmd(args ...string) (stdout, stderr string, rc int) {
-	var o, e bytes.Buffer
-	rc = dispatch(args, &o, &e)
-	return o.String(), e.String(), rc
-}
 
 const (
 	fuseRunA = "q1 Q0 a 1 3 A\nq1 Q0 b 2 2 A\nq1 Q0 c 3 1 A\n"
@@ -39,7 +17,7 @@ const (
 )
 
 func TestFuseCommand(t *testing.T) {
-	dir := writeTree(t, map[string]string{"a.run": fuseRunA, "b.run": fuseRunB})
+	dir := sharedtest.WriteTree(t, map[string]string{"a.run": fuseRunA, "b.run": fuseRunB})
 	a, b := filepath.Join(dir, "a.run"), filepath.Join(dir, "b.run")
 	tests := []struct {
 		name string
@@ -67,14 +45,10 @@ func TestFuseCommand(t *testing.T) {
 // TestFuseCommandStdinGzip: a gzipped run piped to stdin fuses as the same run from a file does.
 // The command runs in a child process (this test binary, see TestMain) whose stdin is the pipe.
 func TestFuseCommandStdinGzip(t *testing.T) {
-	dir := writeTree(t, map[string]string{"a.run": fuseRunA, "b.run": fuseRunB})
-	var z bytes.Buffer
-	zw := gzip.NewWriter(&z)
-	zw.Write([]byte(fuseRunB))
-	zw.Close()
+	dir := sharedtest.WriteTree(t, map[string]string{"a.run": fuseRunA, "b.run": fuseRunB})
 	cmd := exec.Command(os.Args[0], "fuse", filepath.Join(dir, "a.run"), "-")
 	cmd.Env = append(os.Environ(), childEnv+"=1")
-	cmd.Stdin = &z
+	cmd.Stdin = bytes.NewReader(sharedtest.Gzip([]byte(fuseRunB)))
 	var piped, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &piped, &errOut
 	if err := cmd.Run(); err != nil {
@@ -94,7 +68,7 @@ func TestFuseCommandStdinGzip(t *testing.T) {
 }
 
 func TestFuseCommandErrors(t *testing.T) {
-	dir := writeTree(t, map[string]string{"a.run": fuseRunA, "bad.run": "q1 Q0 a 1 3 A\nq1 Q0 b 2 x A\n"})
+	dir := sharedtest.WriteTree(t, map[string]string{"a.run": fuseRunA, "bad.run": "q1 Q0 a 1 3 A\nq1 Q0 b 2 x A\n"})
 	a := filepath.Join(dir, "a.run")
 	tests := []struct {
 		name string

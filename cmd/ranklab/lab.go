@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -46,28 +45,22 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	stateFlags := addLabStateFlags(fs)
 	format := fs.String("f", "text", "output format: text, json or csv")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 1 // the flag package has named the flag
+		return flagStatus(err, 1)
 	}
+	fail := failer(stderr, "ranklab lab")
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "ranklab lab: unexpected argument %q\n%s", fs.Arg(0), strings.SplitN(labUsage, "\n", 2)[0]+"\n")
-		return 2
+		return fail(2, "unexpected argument %q\n%s", fs.Arg(0), synopsis(labUsage))
 	}
 	if *format != "text" && *format != "json" && *format != "csv" {
-		fmt.Fprintf(stderr, "ranklab lab: -f: %q must be text, json or csv\n", *format)
-		return 1
+		return fail(1, "-f: %q must be text, json or csv", *format)
 	}
 	s, err := stateFlags.state(fs)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab lab: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	o, err := s.Outcome()
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab lab: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	switch *format {
 	case "json":
@@ -78,8 +71,7 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		err = writeLabText(stdout, o)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab lab: %v\n", err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	return 0
 }

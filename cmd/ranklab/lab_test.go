@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -10,14 +9,8 @@ import (
 	"github.com/ranklab/ranklab/lab"
 )
 
-func runLabArgs(args ...string) (stdout, stderr string, rc int) {
-	var o, e bytes.Buffer
-	rc = dispatch(append([]string{"lab"}, args...), &o, &e)
-	return o.String(), e.String(), rc
-}
-
 func TestLabText(t *testing.T) {
-	out, errOut, rc := runLabArgs()
+	out, errOut, rc := runCmd("lab")
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, errOut)
 	}
@@ -53,7 +46,7 @@ func TestLabText(t *testing.T) {
 }
 
 func TestLabJSON(t *testing.T) {
-	out, errOut, rc := runLabArgs("-f", "json", "--k", "3", "--rerank", "0", "--grade", "2")
+	out, errOut, rc := runCmd("lab", "-f", "json", "--k", "3", "--rerank", "0", "--grade", "2")
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, errOut)
 	}
@@ -95,7 +88,7 @@ func TestLabJSON(t *testing.T) {
 }
 
 func TestLabCSV(t *testing.T) {
-	out, errOut, rc := runLabArgs("-f", "csv", "--link", "k=7&rerank=3&total=9", "--corpus", "0")
+	out, errOut, rc := runCmd("lab", "-f", "csv", "--link", "k=7&rerank=3&total=9", "--corpus", "0")
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, errOut)
 	}
@@ -115,7 +108,7 @@ func TestLabCSV(t *testing.T) {
 
 func TestLabLinkAndFlags(t *testing.T) {
 	// --link restores the state; a flag overrides the link's field.
-	out, _, rc := runLabArgs("-f", "json", "--link", "k=3&n=12&rerank=12&seed=5", "--k", "4")
+	out, _, rc := runCmd("lab", "-f", "json", "--link", "k=3&n=12&rerank=12&seed=5", "--k", "4")
 	if rc != 0 {
 		t.Fatal(rc)
 	}
@@ -131,7 +124,7 @@ func TestLabLinkAndFlags(t *testing.T) {
 // TestLabLinkThenFlagValidatesFinalState: a link whose state is invalid alone (overlap 100 >=
 // chunk 64) is fine when a flag fixes it, and a valid link made invalid by a flag is refused.
 func TestLabLinkThenFlagValidatesFinalState(t *testing.T) {
-	out, errOut, rc := runLabArgs("-f", "json", "--link", "chunk=64&overlap=100", "--overlap", "32")
+	out, errOut, rc := runCmd("lab", "-f", "json", "--link", "chunk=64&overlap=100", "--overlap", "32")
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, errOut)
 	}
@@ -142,7 +135,7 @@ func TestLabLinkThenFlagValidatesFinalState(t *testing.T) {
 	if got.State.Chunk != 64 || got.State.Overlap != 32 {
 		t.Errorf("state %+v, want chunk 64 and overlap 32", got.State)
 	}
-	_, errOut, rc = runLabArgs("--link", "chunk=64&overlap=32", "--overlap", "64")
+	_, errOut, rc = runCmd("lab", "--link", "chunk=64&overlap=32", "--overlap", "64")
 	if rc != 1 || !strings.Contains(errOut, "overlap: 64 must be in 0..63") {
 		t.Errorf("rc %d, stderr %q; want the final state refused", rc, errOut)
 	}
@@ -172,13 +165,13 @@ func TestLabErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			out, errOut, rc := runLabArgs(c.args...)
+			out, errOut, rc := runCmd(append([]string{"lab"}, c.args...)...)
 			if rc != c.rc || !strings.Contains(errOut, c.want) || out != "" {
 				t.Errorf("rc %d, stderr %q, stdout %q; want rc %d and %q", rc, errOut, out, c.rc, c.want)
 			}
 		})
 	}
-	_, errOut, rc := runLabArgs("-h")
+	_, errOut, rc := runCmd("lab", "-h")
 	if rc != 0 || !strings.Contains(errOut, "usage: ranklab lab") {
 		t.Errorf("-h: rc %d, %q", rc, errOut)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -41,19 +40,13 @@ overlap, and SpanR@Btok and SpanP@Btok give the share of the judged tokens a con
 and of the context's tokens that are judged relevant.
 `
 
-// stringsFlag is a repeatable string flag.
-type stringsFlag []string
-
-func (s *stringsFlag) String() string     { return strings.Join(*s, " ") }
-func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
-
 func runRAG(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ranklab rag", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, ragUsage); fs.PrintDefaults() }
 	mapFile := fs.String("map", "", "chunk map `FILE` (required)")
 	k := fs.Int("k", 10, "chunks in the deduplicated top-k view")
-	var ms stringsFlag
+	var ms stringList
 	fs.Var(&ms, "m", "a document measure, repeatable (default nDCG@10 and R@100)")
 	budgets := fs.String("budgets", "", "comma-separated token budgets, e.g. 512,1024,2048")
 	passages := fs.String("passages", "", "passage qrels `FILE` (judged spans)")
@@ -63,15 +56,9 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 	noStamp := fs.Bool("no-stamp", false, "no provenance stamp")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagStatus(err, 2)
 	}
-	fail := func(code int, format string, a ...any) int {
-		fmt.Fprintf(stderr, "ranklab rag: "+format+"\n", a...)
-		return code
-	}
+	fail := failer(stderr, "ranklab rag")
 	if len(files) != 2 {
 		return fail(2, "want QRELS and CHUNK_RUN, got %d file(s)", len(files))
 	}
@@ -85,7 +72,7 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 		return fail(2, "-f %q: want text or json", *format)
 	}
 	if len(ms) == 0 {
-		ms = stringsFlag{"nDCG@10", "R@100"}
+		ms = stringList{"nDCG@10", "R@100"}
 	}
 	measures, err := eval.ParseMeasures(ms...)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
 	"github.com/ranklab/ranklab/rag"
 )
 
@@ -20,7 +21,7 @@ var ragFiles = map[string]string{
 }
 
 func TestRAGCommand(t *testing.T) {
-	dir := writeTree(t, ragFiles)
+	dir := sharedtest.WriteTree(t, ragFiles)
 	p := func(n string) string { return filepath.Join(dir, n) }
 	out, errOut, rc := runCmd("rag", p("qrels"), p("run"), "--map", p("map"), "--k", "1", "-m", "nDCG@10", "--budgets", "10,25", "--passages", p("passages"))
 	if rc != 0 {
@@ -66,7 +67,7 @@ func TestRAGCommand(t *testing.T) {
 }
 
 func TestRAGCommandErrors(t *testing.T) {
-	dir := writeTree(t, map[string]string{"qrels": ragFiles["qrels"], "run": ragFiles["run"], "map": ragFiles["map"],
+	dir := sharedtest.WriteTree(t, map[string]string{"qrels": ragFiles["qrels"], "run": ragFiles["run"], "map": ragFiles["map"],
 		"short.map": "d1#0 d1 0 10\n", "bad.map": "d1#0 d1 5 2\n"})
 	p := func(n string) string { return filepath.Join(dir, n) }
 	tests := []struct {
@@ -99,7 +100,7 @@ func TestBEIRRunChunks(t *testing.T) {
 {"_id":"d2","title":"Quartz","text":"quartz is a hard mineral made of silicon and oxygen found in many rocks"}
 {"_id":"d3","title":"Lions","text":"lions hunt zebras at night and sleep in the shade of the savanna trees"}
 `
-	dir := writeTree(t, map[string]string{"c/corpus.jsonl": corpus,
+	dir := sharedtest.WriteTree(t, map[string]string{"c/corpus.jsonl": corpus,
 		"c/queries.jsonl":  `{"_id":"1","text":"zebra savanna"}` + "\n" + `{"_id":"2","text":"lions"}` + "\n",
 		"c/qrels/test.tsv": "query-id\tcorpus-id\tscore\n1\td1\t1\n2\td3\t1\n"})
 	p := func(n string) string { return filepath.Join(dir, n) }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"github.com/ranklab/ranklab/eval"
 	"html"
 	"io"
 	"os"
@@ -12,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/charts"
+	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/provenance"
 )
 
@@ -31,21 +30,7 @@ leaves it out.`
 
 // runRender dispatches "render lab" and "render eval".
 func runRender(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stderr, renderUsage)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	switch args[0] {
-	case "lab":
-		return renderLab(args[1:], stdout, stderr)
-	case "eval":
-		return renderEval(args[1:], stdout, stderr)
-	}
-	fmt.Fprintf(stderr, "ranklab render: unknown page %q (want lab or eval)\n%s\n", args[0], renderUsage)
-	return 2
+	return runAction("ranklab render", "page", renderUsage, []action{{"lab", renderLab}, {"eval", renderEval}}, args, stdout, stderr)
 }
 
 // renderLab writes the whole lab (both panels) for one state.
@@ -56,36 +41,26 @@ func renderLab(args []string, stdout, stderr io.Writer) int {
 	stateFlags := addLabStateFlags(fs)
 	out := fs.String("out", "", "output `FILE.html` (required)")
 	noStamp := fs.Bool("no-stamp", false, "leave the provenance stamp out of the page")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseArgs(fs, args); !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "ranklab render lab: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
+	fail := failer(stderr, "ranklab render lab")
 	if *out == "" {
-		fmt.Fprintln(stderr, "ranklab render lab: --out FILE.html is required")
-		return 2
+		return fail(2, "--out FILE.html is required")
 	}
 	s, err := stateFlags.state(fs)
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
-		return 2
+		return fail(2, "%v", err)
 	}
 	o, err := s.Outcome()
 	if err != nil {
-		fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
-		return 2
+		return fail(2, "%v", err)
 	}
 	frags := append(charts.RankingPanel(o), charts.ChunkingPanel(o)...)
 	if !*noStamp {
 		st, err := provenance.New("ranklab render lab", args, []string{"lab state " + s.Link()})
 		if err != nil {
-			fmt.Fprintf(stderr, "ranklab render lab: %v\n", err)
-			return 1
+			return fail(1, "%v", err)
 		}
 		frags = append(frags, st.HTML())
 	}
@@ -102,12 +77,6 @@ func renderWrite(path, page, who string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// measureList collects repeated -m flags.
-type measureList []string
-
-func (m *measureList) String() string     { return strings.Join(*m, ",") }
-func (m *measureList) Set(v string) error { *m = append(*m, v); return nil }
-
 // renderEvalMeasures are the measures of "render eval" without -m.
 var renderEvalMeasures = []string{"nDCG@10", "P@10", "R@10", "RR", "AP"}
 
@@ -119,47 +88,34 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet(who, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, renderUsage); fs.PrintDefaults() }
-	var ms measureList
+	var ms stringList
 	fs.Var(&ms, "m", "measure (ir_measures or trec_eval name, repeatable); default "+strings.Join(renderEvalMeasures, " "))
 	all := fs.Bool("c", false, "evaluate every qrels query (missing ones score 0)")
 	rel := fs.Int("l", 0, "minimum grade counted as relevant for binary measures (0 means 1)")
 	depth := fs.Int("M", 0, "evaluate only the first N docs of each ranking (0 = all)")
 	out := fs.String("out", "", "output `FILE.html` (required)")
 	noStamp := fs.Bool("no-stamp", false, "leave the provenance stamp out of the page")
-	var pos []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		rest = fs.Args()[1:]
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagStatus(err, 2)
 	}
+	fail := failer(stderr, who)
 	if len(pos) < 2 || len(pos) > 3 {
-		fmt.Fprintf(stderr, "%s: want QRELS RUN [RUN_B], got %d file arguments\n%s\n", who, len(pos), renderUsage)
-		return 2
+		return fail(2, "want QRELS RUN [RUN_B], got %d file arguments\n%s", len(pos), renderUsage)
 	}
 	if *out == "" {
-		fmt.Fprintf(stderr, "%s: --out FILE.html is required\n", who)
-		return 2
+		return fail(2, "--out FILE.html is required")
 	}
 	if len(ms) == 0 {
 		ms = renderEvalMeasures
 	}
 	measures, err := eval.ParseMeasures(ms...)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: -m: %v\n", who, err)
-		return 2
+		return fail(2, "-m: %v", err)
 	}
 	qrels, err := eval.ReadQrelsFile(pos[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", who, err)
-		return 1
+		return fail(1, "%v", err)
 	}
 	opt := eval.Options{RelLevel: *rel, Depth: *depth, AllQueries: *all}
 	var results []eval.Result
@@ -167,13 +123,11 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 	for _, path := range pos[1:] {
 		run, err := eval.ReadRunFile(path)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", who, err)
-			return 1
+			return fail(1, "%v", err)
 		}
 		r, err := opt.Evaluate(qrels, run, measures...)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %s: %v\n", who, path, err)
-			return 1
+			return fail(1, "%s: %v", path, err)
 		}
 		results = append(results, r)
 		names = append(names, renderRunName(run, path))
@@ -196,14 +150,9 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if !*noStamp {
-		in := []provenance.File{{Role: "qrels", Path: pos[0]}}
-		for i, p := range pos[1:] {
-			in = append(in, provenance.File{Role: fmt.Sprintf("run %d", i+1), Path: p})
-		}
-		st, err := provenance.New(who, args, provenance.EvalConventions(opt, measures), in...)
+		st, err := provenance.New(who, args, provenance.EvalConventions(opt, measures), inputFiles(pos[0], pos[1:])...)
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %v\n", who, err)
-			return 1
+			return fail(1, "%v", err)
 		}
 		frags = append(frags, st.HTML())
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,9 +11,8 @@ import (
 // page carries that state's link, the embedded ECharts and one container per chart.
 func TestRenderLab(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "lab.html")
-	var stdout, stderr bytes.Buffer
-	if code := dispatch([]string{"render", "lab", "--link", "k=3&overlap=100", "--k", "8", "--out", out}, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	if _, stderr, code := runCmd("render", "lab", "--link", "k=3&overlap=100", "--k", "8", "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {
@@ -57,10 +55,9 @@ func TestRenderErrors(t *testing.T) {
 					t.Skip("../shared is absent")
 				}
 			}
-			var stdout, stderr bytes.Buffer
-			code := dispatch(tc.args, &stdout, &stderr)
-			if code != tc.code || !strings.Contains(stderr.String(), tc.msg) {
-				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr.String(), tc.code, tc.msg)
+			_, stderr, code := runCmd(tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.msg) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tc.code, tc.msg)
 			}
 		})
 	}

@@ -60,19 +60,7 @@ func TestTrecEvalSuite(t *testing.T) {
 				sameFiles++
 				return
 			}
-			for k := range max(len(gl), len(wl)) {
-				var g, w string
-				if k < len(gl) {
-					g = gl[k]
-				}
-				if k < len(wl) {
-					w = wl[k]
-				}
-				if g != w {
-					t.Errorf("line %d: got %q, want %q", k+1, g, w)
-					break
-				}
-			}
+			t.Errorf("differs from %s:\n%s", expected, sharedtest.LineDiff(out.String(), string(want)))
 		})
 	}
 	t.Logf("trec_eval 10.0 suite: %d of %d files and %d of %d lines identical", sameFiles, files, sameLines, lines)

@@ -13,29 +13,14 @@ order; nothing of ranklab is used. Convention names are those of conventions.Con
 import asyncio
 import json
 import math
+import os
 import sys
 import warnings
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "internal", "sharedtest"))
+from trecfiles import read_qrels, read_run  # noqa: E402  (the tests' shared TREC reader)
+
 warnings.filterwarnings("ignore")
-
-
-def read_qrels(path):
-    qrels = {}
-    with open(path) as f:
-        for line in f:
-            q, _, d, g = line.split()
-            qrels.setdefault(q, {})[d] = int(g)
-    return qrels
-
-
-def read_run(path):
-    """Each query's docs in file order (dicts keep insertion order)."""
-    run = {}
-    with open(path) as f:
-        for line in f:
-            q, _, d, _, s, _ = line.split()[:6]
-            run.setdefault(q, {})[d] = float(s)
-    return run
 
 
 def split_measure(m):

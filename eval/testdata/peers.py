@@ -11,25 +11,11 @@ value}}}. Run with the pinned environment of scripts/peers.sh.
 """
 import json
 import math
+import os
 import sys
 
-
-def read_qrels(path):
-    qrels = {}
-    with open(path) as f:
-        for line in f:
-            q, _, d, g = line.split()
-            qrels.setdefault(q, {})[d] = int(g)
-    return qrels
-
-
-def read_run(path):
-    run = {}
-    with open(path) as f:
-        for line in f:
-            q, _, d, _, s, _ = line.split()[:6]
-            run.setdefault(q, {})[d] = float(s)
-    return run
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "internal", "sharedtest"))
+from trecfiles import read_qrels, read_run  # noqa: E402  (the tests' shared TREC reader)
 
 
 def clean(v):
