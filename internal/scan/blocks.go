@@ -95,17 +95,19 @@ func newPool() *sync.Pool {
 // readBlocks reads r and calls send with blocks of whole lines that end where the query ID (the
 // first field) changes, or at the end of the input. A UTF-8 byte-order mark at the start of the
 // input is dropped. Blank lines and comment lines (first non-blank byte '#') never start a new
-// query. Each byte is examined once, whatever the sizes of r's reads, so the cost is linear
-// even for one query larger than the buffer read in short pieces (a gzip or pipe reader). On a
-// read error the complete lines read so far are sent first, then the error is returned. It
-// stops when send returns false.
+// query. Once a block's worth is read, the lines are looked at backwards from the last complete
+// one until the query ID changes (usually a few lines: the last query), and never below the
+// lines already looked at, whose grouping is remembered; so each byte is examined at most once,
+// whatever the sizes of r's reads, and the cost is linear even for one query larger than the
+// buffer read in short pieces (a gzip or pipe reader). On a read error the complete lines read
+// so far are sent first, then the error is returned. It stops when send returns false.
 func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 	buf := pool.Get().([]byte)[:0]
-	scanned := 0       // buf[:scanned] holds complete lines already examined
-	searched := 0      // buf[scanned:searched] holds no newline
-	groupStart := 0    // start of the trailing run of lines with the query ID buf[qs:qe]
-	qs, qe := 0, 0     // the current query ID, as offsets into buf
-	haveQuery := false // whether buf[qs:qe] is set
+	// buf[:known] holds complete lines already looked at: one query, ID buf[qs:qe] when
+	// haveQuery (with the comment and blank lines around it).
+	known := 0
+	qs, qe := 0, 0
+	haveQuery := false
 	bomChecked := false
 	var f [1][]byte
 	for {
@@ -123,29 +125,6 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 				buf = buf[:copy(buf, buf[len(BOM):])]
 			}
 		}
-		if examined != nil {
-			examined(len(buf) - searched)
-		}
-		for {
-			nl := bytes.IndexByte(buf[searched:], '\n')
-			if nl < 0 {
-				searched = len(buf)
-				break
-			}
-			nl += searched - scanned
-			line := buf[scanned : scanned+nl]
-			if fs, _ := Fields(line, f[:0], 1); len(fs) > 0 && fs[0][0] != '#' {
-				id := fs[0]
-				if !haveQuery || !bytes.Equal(id, buf[qs:qe]) {
-					groupStart = scanned
-					qs = scanned + idOffset(line, id)
-					qe = qs + len(id)
-					haveQuery = true
-				}
-			}
-			scanned += nl + 1
-			searched = scanned
-		}
 		if err == io.EOF {
 			if len(buf) > 0 {
 				send(buf)
@@ -153,24 +132,64 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 			return nil
 		}
 		if err != nil {
-			if scanned > 0 {
-				send(buf[:scanned])
+			if end := bytes.LastIndexByte(buf, '\n') + 1; end > 0 {
+				send(buf[:end])
 			}
 			return err
 		}
-		if len(buf) < blockSize || groupStart == 0 {
+		if len(buf) < blockSize {
+			continue
+		}
+		end := bytes.LastIndexByte(buf[known:], '\n')
+		if end < 0 {
+			continue
+		}
+		end += known + 1 // buf[:end]: complete lines
+		// Walk back from the last complete line to the first change of query ID.
+		var tail []byte // the ID of the last query
+		tailStart, cut := 0, 0
+		looked := 0
+		for pos := end; pos > known; {
+			start := bytes.LastIndexByte(buf[known:pos-1], '\n') + 1 + known
+			looked += pos - start
+			if fs, _ := Fields(buf[start:pos-1], f[:0], 1); len(fs) > 0 && fs[0][0] != '#' {
+				switch {
+				case tail == nil:
+					tail, tailStart = fs[0], start
+				case bytes.Equal(fs[0], tail):
+					tailStart = start
+				default:
+					cut = tailStart
+				}
+			}
+			if cut > 0 {
+				break
+			}
+			pos = start
+		}
+		if examined != nil {
+			examined(looked)
+		}
+		if tail != nil {
+			if cut == 0 && haveQuery && !bytes.Equal(tail, buf[qs:qe]) {
+				cut = tailStart // the lines looked at before hold one new query
+			}
+			qs = tailStart + idOffset(buf[tailStart:], tail)
+			qe = qs + len(tail)
+			haveQuery = true
+		}
+		known = end
+		if cut == 0 {
 			continue
 		}
 		next := pool.Get().([]byte)
-		next = append(next[:0], buf[groupStart:]...)
-		if !send(buf[:groupStart]) {
+		next = append(next[:0], buf[cut:]...)
+		if !send(buf[:cut]) {
 			return nil
 		}
-		scanned -= groupStart
-		searched -= groupStart
-		qs -= groupStart
-		qe -= groupStart
-		groupStart = 0
+		known -= cut
+		qs -= cut
+		qe -= cut
 		buf = next
 	}
 }
