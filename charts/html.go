@@ -34,9 +34,9 @@ func newID() string { return idPrefix + strconv.FormatUint(idCounter.Add(1), 10)
 
 // HTML wraps an ECharts option into one notebook output: a container div with a unique id and
 // one inline script that waits for ECharts, draws the option and then marks the container
-// data-drawn="1" (on ECharts' "rendered" event: the canvas has been painted; the line charts'
-// "finished" waits for their animation, which did not complete within the virtual-time budget
-// of a headless --dump-dom run).
+// data-drawn="1" on ECharts' "rendered" event. Animation is off, so that first painting is the
+// whole chart, in a notebook, an export and a screenshot alike (with animation a screenshot
+// taken at "rendered" showed line charts half drawn).
 //
 // option is anything encoding/json can marshal into an ECharts option, e.g. a go-echarts
 // chart's JSON() after Validate(), or a map. The JSON is written with Go's HTML-safe escaping
@@ -132,7 +132,7 @@ const drawJS = `var T=20000,t0=Date.now();` +
 	`var n=e.querySelector('.ranklab-chart-note');if(n)n.remove();e.style.height=height+'px';` +
 	`var d=dark(),c=ec.init(e,d?'dark':null);` +
 	`c.on('rendered',function(){e.setAttribute('data-drawn','1');});` +
-	`c.setOption(d?forDark(option):option);` +
+	`var o=d?forDark(option):option;o.animation=false;c.setOption(o);` +
 	`if(window.ResizeObserver){new ResizeObserver(function(){c.resize();}).observe(e);}` +
 	`if(window.MutationObserver){var mo=new MutationObserver(function(){if(dark()!==d){mo.disconnect();c.dispose();` +
 	`e.removeAttribute('data-drawn');draw(ec);}});mo.observe(document.body,{attributes:true,attributeFilter:['data-jp-theme-light']});}}` +
