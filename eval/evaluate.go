@@ -120,7 +120,7 @@ func newEvaluator(measures []Measure, opt Options, in inputKind) (*evaluator, er
 		if m.Name == NameJudged {
 			ev.needAsc = true
 		}
-		if m.Name == NameRelString {
+		if m.Name == nameRelString {
 			ev.texts = append(ev.texts, j)
 		}
 	}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,10 +50,15 @@ const (
 	cutOptional
 )
 
-// family is what ranklab knows of one measure name: the one table every other list
-// (validation, names, printing, aggregation) is derived from.
+// family is what ranklab knows of one measure name: the one table every other list is derived
+// from — validation, the names ParseMeasure reads (ir_measures' and trec_eval's, the aliases
+// and nicknames), the printed names and their order, aggregation, and the command line's lists
+// (through internal/trecmeasure).
 type family struct {
 	name     string
+	ir       bool       // name is ir_measures' (printed in its grammar, read by ParseMeasure)
+	aliases  []string   // other ir_measures-style names ParseMeasure reads as this family
+	trec     []trecSpec // its rows in trec_eval's measure table (none: not in trec_eval)
 	cut      cutKind
 	param    paramKind
 	rel      bool // takes rel= (ir_measures' binary measures)
@@ -64,63 +70,207 @@ type family struct {
 	value    func(*query, *compiled) float64
 }
 
-var familyList = []family{
-	{name: NameP, cut: cutRequired, rel: true, value: valueP},
-	{name: NameR, cut: cutOptional, rel: true, value: valueRecall},
-	{name: NameRR, cut: cutOptional, rel: true, value: valueRR},
-	{name: NameAP, cut: cutOptional, rel: true, value: valueAP},
-	{name: NameNDCG, cut: cutOptional, param: pPairs, exp: true, value: valueNDCG},
-	{name: NameRprec, rel: true, value: valueRprec},
-	{name: NameBpref, rel: true, value: valueBpref},
-	{name: NameSuccess, cut: cutRequired, rel: true, value: valueSuccess},
-	{name: NameJudged, cut: cutOptional, value: valueJudged},
-	{name: NameNumQ, agg: aggNumQ, integer: true, input: inAny, noSingle: true, value: valueNumQ},
-	{name: NameNumRet, agg: aggSum, integer: true, value: valueNumRet},
-	{name: NameNumRel, rel: true, agg: aggSum, integer: true, value: valueNumRel},
-	{name: NameNumRelRet, rel: true, agg: aggSum, integer: true, value: valueNumRelRet},
-	{name: NameIPrec, param: pNumber, rel: true, value: valueIPrec},
-	{name: NameInfAP, rel: true, value: valueInfAP},
-	{name: NameSetP, param: pRelative, rel: true, value: valueSetP},
-	{name: NameSetR, rel: true, value: valueSetR},
-	{name: NameSetAP, rel: true, value: valueSetAP},
-	{name: NameSetF, param: pNumbers, rel: true, value: valueSetF},
-	{name: NameRBP, param: pPairs, rel: true, value: valueRBP},
-
-	{name: NameRunID, agg: aggNone, input: inAny, noSingle: true, value: valueRunID},
-	{name: NameGMAP, agg: aggGeo, noSingle: true, value: valueGMAP},
-	{name: NameGMBpref, agg: aggGeo, noSingle: true, value: valueGMBpref},
-	{name: NameRelString, param: pNumbers, agg: aggNone, value: valueRunID},
-	{name: NameRprecMult, param: pNumber, value: valueRprecMult},
-	{name: NameUtility, param: pNumbers, value: valueUtility},
-	{name: Name11ptAvg, param: pNumbers, value: value11ptAvg},
-	{name: NameBinG, value: valueBinG},
-	{name: NameG, param: pPairs, value: valueG},
-	{name: NameDCG, param: pPairs, value: valueDCG},
-	{name: NameIdealDCG, param: pPairs, value: valueIdealDCG},
-	{name: NameNDCGRel, param: pPairs, value: valueNDCGRel},
-	{name: NameRNDCG, param: pPairs, value: valueRNDCG},
-	{name: NameRelativeP, cut: cutRequired, value: valueRelativeP},
-	{name: NameNumNonrelJudgedRet, agg: aggSum, integer: true, value: valueNumNonrelJudgedRet},
-	{name: NameYAAP, value: valueYAAP},
-	{name: NameRBPResid, param: pPairs, value: valueRBPResid},
-	{name: NameUnj, cut: cutRequired, value: valueUnj},
-	{name: NameMAPAvgJG, input: inJG},
-	{name: NamePAvgJG, cut: cutRequired, input: inJG},
-	{name: NameRprecMultAvgJG, param: pNumber, input: inJG},
+// trecSpec is one row of trec_eval 10.0's measure table (measures.c) and how trec_eval reads its
+// parameters (meas_init.c).
+type trecSpec struct {
+	pos      int      // the row's place in measures.c, which is trec_eval's output order
+	name     string   // trec_eval's name
+	kind     trecKind // how its parameter string is read
+	defaults string   // the default parameters of the cutoff kinds
+	param    string   // the row's fixed Measure.Param (set_relative_P)
+	nicks    int      // the nicknames that include it
+	v10      bool     // only in trec_eval 10.0 (not 9.0.8)
 }
 
-// families indexes familyList by name (the prefs measures are added by prefs.go).
+// trecKind is how trec_eval reads a measure's parameter string (meas_init.c).
+type trecKind int
+
+const (
+	tkNone          trecKind = iota // no parameters
+	tkLongCutoffs                   // integer cutoffs, one value each (P.5,10)
+	tkDoubleCutoffs                 // real cutoffs, one value each (iprec_at_recall.0.1,0.2)
+	tkDoubles                       // a list of numbers naming one value (utility.2,-1,0,0)
+	tkPairs                         // a gain table naming one value (ndcg.1=3,2=9)
+)
+
+// Nickname membership bits (nkEvery: every nickname).
+const (
+	nkOfficial = 1 << iota
+	nkAllTrec
+	nkSet
+	nkAllPrefs
+	nkPrefs
+	nkQrelsJG
+	nkEvery = nkOfficial | nkAllTrec | nkSet | nkAllPrefs | nkPrefs | nkQrelsJG
+)
+
+// nicknames are trec_eval's names for sets of measures.
+var nicknames = map[string]int{
+	"official": nkOfficial, "all_trec": nkAllTrec, "set": nkSet,
+	"all_prefs": nkAllPrefs, "prefs": nkPrefs, "qrels_jg": nkQrelsJG,
+}
+
+const (
+	trecCutoffs = "5,10,15,20,30,100,200,500,1000"
+	rprecMults  = "0.2,0.4,0.6,0.8,1,1.2,1.4,1.6,1.8,2"
+)
+
+// familyList is the table of measures. Adding a measure is a row here, its value function in
+// a measures_*.go file and its entry in the package doc (see "Adding a measure" there).
+var familyList = []family{
+	{name: NameP, ir: true, cut: cutRequired, rel: true, value: valueP,
+		trec: []trecSpec{{pos: 11, name: "P", kind: tkLongCutoffs, defaults: trecCutoffs, nicks: nkOfficial | nkAllTrec}}},
+	{name: NameR, ir: true, aliases: []string{"Recall"}, cut: cutOptional, rel: true, value: valueRecall,
+		trec: []trecSpec{{pos: 13, name: "recall", kind: tkLongCutoffs, defaults: trecCutoffs, nicks: nkAllTrec}}},
+	{name: NameRR, ir: true, aliases: []string{"MRR"}, cut: cutOptional, rel: true, value: valueRR,
+		trec: []trecSpec{{pos: 9, name: "recip_rank", nicks: nkOfficial | nkAllTrec}}},
+	{name: NameAP, ir: true, aliases: []string{"MAP"}, cut: cutOptional, rel: true, value: valueAP,
+		trec: []trecSpec{{pos: 5, name: "map", nicks: nkOfficial | nkAllTrec},
+			{pos: 27, name: "map_cut", kind: tkLongCutoffs, defaults: trecCutoffs, nicks: nkAllTrec}}},
+	{name: NameNDCG, ir: true, aliases: []string{"NDCG"}, cut: cutOptional, param: pPairs, exp: true, value: valueNDCG,
+		trec: []trecSpec{{pos: 23, name: "ndcg", kind: tkPairs, nicks: nkAllTrec},
+			{pos: 26, name: "ndcg_cut", kind: tkLongCutoffs, defaults: trecCutoffs, nicks: nkAllTrec}}},
+	{name: NameRprec, ir: true, aliases: []string{"RPrec"}, rel: true, value: valueRprec,
+		trec: []trecSpec{{pos: 7, name: "Rprec", nicks: nkOfficial | nkAllTrec}}},
+	{name: NameBpref, ir: true, aliases: []string{"BPref"}, rel: true, value: valueBpref,
+		trec: []trecSpec{{pos: 8, name: "bpref", nicks: nkOfficial | nkAllTrec}}},
+	{name: NameSuccess, ir: true, cut: cutRequired, rel: true, value: valueSuccess,
+		trec: []trecSpec{{pos: 29, name: "success", kind: tkLongCutoffs, defaults: "1,5,10", nicks: nkAllTrec}}},
+	{name: NameJudged, ir: true, cut: cutOptional, value: valueJudged},
+	{name: NameNumQ, ir: true, agg: aggNumQ, integer: true, input: inAny, noSingle: true, value: valueNumQ,
+		trec: []trecSpec{{pos: 1, name: "num_q", nicks: nkEvery}}},
+	{name: NameNumRet, ir: true, agg: aggSum, integer: true, value: valueNumRet,
+		trec: []trecSpec{{pos: 2, name: "num_ret", nicks: nkOfficial | nkAllTrec | nkSet}}},
+	{name: NameNumRel, ir: true, rel: true, agg: aggSum, integer: true, value: valueNumRel,
+		trec: []trecSpec{{pos: 3, name: "num_rel", nicks: nkOfficial | nkAllTrec | nkSet}}},
+	{name: NameNumRelRet, ir: true, rel: true, agg: aggSum, integer: true, value: valueNumRelRet,
+		trec: []trecSpec{{pos: 4, name: "num_rel_ret", nicks: nkOfficial | nkAllTrec | nkSet}}},
+	{name: NameIPrec, ir: true, param: pNumber, rel: true, value: valueIPrec,
+		trec: []trecSpec{{pos: 10, name: "iprec_at_recall", kind: tkDoubleCutoffs, defaults: "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1", nicks: nkOfficial | nkAllTrec}}},
+	{name: NameInfAP, ir: true, rel: true, value: valueInfAP,
+		trec: []trecSpec{{pos: 14, name: "infAP", nicks: nkAllTrec}}},
+	{name: NameSetP, ir: true, aliases: []string{"SetRelP"}, param: pRelative, rel: true, value: valueSetP,
+		trec: []trecSpec{{pos: 30, name: "set_P", nicks: nkAllTrec | nkSet},
+			{pos: 31, name: "set_relative_P", param: "relative=True", nicks: nkAllTrec | nkSet}}},
+	{name: NameSetR, ir: true, rel: true, value: valueSetR,
+		trec: []trecSpec{{pos: 32, name: "set_recall", nicks: nkAllTrec | nkSet}}},
+	{name: NameSetAP, ir: true, rel: true, value: valueSetAP,
+		trec: []trecSpec{{pos: 33, name: "set_map", nicks: nkAllTrec | nkSet}}},
+	{name: NameSetF, ir: true, param: pNumbers, rel: true, value: valueSetF,
+		trec: []trecSpec{{pos: 34, name: "set_F", kind: tkDoubles, nicks: nkAllTrec | nkSet}}},
+	{name: NameRBP, ir: true, param: pPairs, rel: true, value: valueRBP,
+		trec: []trecSpec{{pos: 54, name: "rbp", kind: tkPairs, nicks: nkAllTrec, v10: true}}},
+
+	{name: nameRunID, agg: aggNone, input: inAny, noSingle: true, value: valueRunID,
+		trec: []trecSpec{{pos: 0, name: "runid", nicks: nkEvery}}},
+	{name: nameGMAP, agg: aggGeo, noSingle: true, value: valueGMAP,
+		trec: []trecSpec{{pos: 6, name: "gm_map", nicks: nkOfficial | nkAllTrec}}},
+	{name: nameGMBpref, agg: aggGeo, noSingle: true, value: valueGMBpref,
+		trec: []trecSpec{{pos: 15, name: "gm_bpref", nicks: nkAllTrec}}},
+	{name: nameRelString, param: pNumbers, agg: aggNone, value: valueRunID,
+		trec: []trecSpec{{pos: 12, name: "relstring", kind: tkDoubles, nicks: nkAllTrec}}},
+	{name: nameRprecMult, param: pNumber, value: valueRprecMult,
+		trec: []trecSpec{{pos: 16, name: "Rprec_mult", kind: tkDoubleCutoffs, defaults: rprecMults, nicks: nkAllTrec}}},
+	{name: nameUtility, param: pNumbers, value: valueUtility,
+		trec: []trecSpec{{pos: 17, name: "utility", kind: tkDoubles, nicks: nkAllTrec | nkSet}}},
+	{name: name11ptAvg, param: pNumbers, value: value11ptAvg,
+		trec: []trecSpec{{pos: 18, name: "11pt_avg", kind: tkDoubles, nicks: nkAllTrec}}},
+	{name: nameBinG, value: valueBinG,
+		trec: []trecSpec{{pos: 19, name: "binG", nicks: nkAllTrec}}},
+	{name: nameG, param: pPairs, value: valueG,
+		trec: []trecSpec{{pos: 20, name: "G", kind: tkPairs, nicks: nkAllTrec}}},
+	{name: nameDCG, param: pPairs, value: valueDCG,
+		trec: []trecSpec{{pos: 21, name: "dcg", kind: tkPairs, v10: true}}},
+	{name: nameIdealDCG, param: pPairs, value: valueIdealDCG,
+		trec: []trecSpec{{pos: 22, name: "ideal_dcg", kind: tkPairs, v10: true}}},
+	{name: nameNDCGRel, param: pPairs, value: valueNDCGRel,
+		trec: []trecSpec{{pos: 24, name: "ndcg_rel", kind: tkPairs, nicks: nkAllTrec}}},
+	{name: nameRNDCG, param: pPairs, value: valueRNDCG,
+		trec: []trecSpec{{pos: 25, name: "Rndcg", kind: tkPairs, nicks: nkAllTrec}}},
+	{name: nameRelativeP, cut: cutRequired, value: valueRelativeP,
+		trec: []trecSpec{{pos: 28, name: "relative_P", kind: tkLongCutoffs, defaults: trecCutoffs, nicks: nkAllTrec}}},
+	{name: nameNumNonrelJudgedRet, agg: aggSum, integer: true, value: valueNumNonrelJudgedRet,
+		trec: []trecSpec{{pos: 35, name: "num_nonrel_judged_ret", nicks: nkAllTrec}}},
+	{name: nameYAAP, value: valueYAAP,
+		trec: []trecSpec{{pos: 53, name: "yaap"}}},
+	{name: nameRBPResid, param: pPairs, value: valueRBPResid,
+		trec: []trecSpec{{pos: 55, name: "rbp_resid", kind: tkPairs, nicks: nkAllTrec, v10: true}}},
+	{name: nameUnj, cut: cutRequired, value: valueUnj,
+		trec: []trecSpec{{pos: 56, name: "unj", kind: tkLongCutoffs, defaults: "5,10,20", nicks: nkAllTrec, v10: true}}},
+	{name: nameMAPAvgJG, input: inJG,
+		trec: []trecSpec{{pos: 50, name: "map_avgjg", nicks: nkQrelsJG}}},
+	{name: namePAvgJG, cut: cutRequired, input: inJG,
+		trec: []trecSpec{{pos: 51, name: "P_avgjg", kind: tkLongCutoffs, defaults: trecCutoffs, nicks: nkQrelsJG}}},
+	{name: nameRprecMultAvgJG, param: pNumber, input: inJG,
+		trec: []trecSpec{{pos: 52, name: "Rprec_mult_avgjg", kind: tkDoubleCutoffs, defaults: rprecMults, nicks: nkQrelsJG}}},
+
+	// The preference measures (computed in prefs.go from the family name).
+	{name: "prefs_num_prefs_poss", agg: aggSum, integer: true, input: inPrefs, trec: prefsRow(36, nkAllPrefs|nkPrefs)},
+	{name: "prefs_num_prefs_ful", agg: aggSum, integer: true, input: inPrefs, trec: prefsRow(37, nkAllPrefs|nkPrefs)},
+	{name: "prefs_num_prefs_ful_ret", agg: aggSum, integer: true, input: inPrefs, trec: prefsRow(38, nkAllPrefs|nkPrefs)},
+	{name: "prefs_simp", input: inPrefs, trec: prefsRow(39, nkAllPrefs|nkPrefs)},
+	{name: "prefs_pair", input: inPrefs, trec: prefsRow(40, nkAllPrefs|nkPrefs)},
+	{name: "prefs_avgjg", input: inPrefs, trec: prefsRow(41, nkAllPrefs|nkPrefs)},
+	{name: "prefs_avgjg_Rnonrel", input: inPrefs, trec: prefsRow(42, nkAllPrefs)},
+	{name: "prefs_simp_ret", input: inPrefs, trec: prefsRow(43, nkAllPrefs)},
+	{name: "prefs_pair_ret", input: inPrefs, trec: prefsRow(44, nkAllPrefs)},
+	{name: "prefs_avgjg_ret", input: inPrefs, trec: prefsRow(45, nkAllPrefs)},
+	{name: "prefs_avgjg_Rnonrel_ret", input: inPrefs, trec: prefsRow(46, nkAllPrefs)},
+	{name: "prefs_simp_imp", input: inPrefs, trec: prefsRow(47, nkAllPrefs)},
+	{name: "prefs_pair_imp", input: inPrefs, trec: prefsRow(48, nkAllPrefs)},
+	{name: "prefs_avgjg_imp", input: inPrefs, trec: prefsRow(49, nkAllPrefs)},
+}
+
+// prefsRow is the trec_eval row of a preference measure, named as its family (set by
+// trecTable).
+func prefsRow(pos, nicks int) []trecSpec { return []trecSpec{{pos: pos, nicks: nicks}} }
+
+// families indexes familyList by name.
 var families = func() map[string]*family {
 	m := map[string]*family{}
 	for i := range familyList {
 		m[familyList[i].name] = &familyList[i]
 	}
-	for _, name := range prefsNames {
-		f := &family{name: name, input: inPrefs}
-		if strings.HasPrefix(name, "prefs_num_prefs") {
-			f.agg, f.integer = aggSum, true
+	return m
+}()
+
+// trecMeasure is one row of trec_eval's measure table, derived from familyList.
+type trecMeasure struct {
+	trecSpec
+	template Measure // Name, and the fixed Param of set_relative_P
+}
+
+// trecTable is trec_eval's measure table in its order (the output order), gathered from
+// familyList.
+var trecTable = func() []trecMeasure {
+	var out []trecMeasure
+	for _, f := range familyList {
+		for _, t := range f.trec {
+			if t.name == "" {
+				t.name = f.name
+			}
+			out = append(out, trecMeasure{trecSpec: t, template: Measure{Name: f.name, Param: t.param}})
 		}
-		m[name] = f
+	}
+	slices.SortFunc(out, func(a, b trecMeasure) int { return a.pos - b.pos })
+	for i, t := range out {
+		if t.pos != i {
+			panic(fmt.Sprintf("eval: trec_eval row %s at position %d, want %d", t.name, t.pos, i))
+		}
+	}
+	return out
+}()
+
+// irAliases maps the names ParseMeasure reads in ir_measures' grammar to family names.
+var irAliases = func() map[string]string {
+	m := map[string]string{}
+	for _, f := range familyList {
+		if f.ir {
+			m[f.name] = f.name
+			for _, a := range f.aliases {
+				m[a] = f.name
+			}
+		}
 	}
 	return m
 }()
@@ -212,14 +362,14 @@ func (c *compiled) parseParam() error {
 			return err
 		}
 		switch m.Name {
-		case NameRelString:
+		case nameRelString:
 			c.x = 10
-		case NameUtility:
+		case nameUtility:
 			xs = defaultIfEmpty(xs, []float64{1, -1, 0, 0})
 			if len(xs) != 4 {
 				return fmt.Errorf("utility takes 4 coefficients, got %d", len(xs))
 			}
-		case Name11ptAvg:
+		case name11ptAvg:
 			xs = defaultIfEmpty(xs, []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1})
 		case NameSetF:
 			c.x = 1
@@ -227,7 +377,7 @@ func (c *compiled) parseParam() error {
 		if m.Name == NameSetF && c.rel && len(xs) > 1 {
 			return fmt.Errorf("SetF with rel= takes one beta")
 		}
-		if len(xs) > 0 && (m.Name == NameRelString || m.Name == NameSetF) {
+		if len(xs) > 0 && (m.Name == nameRelString || m.Name == NameSetF) {
 			c.x = xs[0] // trec_eval uses the first value only
 		}
 		c.xs = xs
@@ -238,12 +388,12 @@ func (c *compiled) parseParam() error {
 			}
 			break
 		}
-		pairs, p, hasP, err := parsePairs(m.Param, m.Name == NameRBP || m.Name == NameRBPResid, m.Name != NameRBPResid)
+		pairs, p, hasP, err := parsePairs(m.Param, m.Name == NameRBP || m.Name == nameRBPResid, m.Name != nameRBPResid)
 		if err != nil {
 			return err
 		}
 		c.pairs = pairs
-		if m.Name == NameRBP || m.Name == NameRBPResid {
+		if m.Name == NameRBP || m.Name == nameRBPResid {
 			c.x = 0.9
 			if hasP {
 				c.x = p

@@ -73,11 +73,11 @@ func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result,
 			sum := 0.0
 			for _, gq := range qs {
 				switch c.m.Name {
-				case NameMAPAvgJG:
+				case nameMAPAvgJG:
 					sum += ap(gq, 0, c.L)
-				case NamePAvgJG:
+				case namePAvgJG:
 					sum += valueP(gq, c)
-				case NameRprecMultAvgJG:
+				case nameRprecMultAvgJG:
 					sum += rprecMult(gq.rl, gq.numRel(c.L), c.L, c.x)
 				}
 			}
@@ -87,7 +87,7 @@ func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result,
 			switch c.m.Name {
 			case NameNumQ:
 				sum = 1
-			case NameRunID:
+			case nameRunID:
 				sum = 0
 			}
 			r.vals[j] = sum

@@ -65,27 +65,27 @@ const (
 	NameSetF      = "SetF"
 	NameRBP       = "RBP"
 
-	NameRunID              = "runid"
-	NameGMAP               = "gm_map"
-	NameGMBpref            = "gm_bpref"
-	NameRelString          = "relstring"
-	NameRprecMult          = "Rprec_mult"
-	NameUtility            = "utility"
-	Name11ptAvg            = "11pt_avg"
-	NameBinG               = "binG"
-	NameG                  = "G"
-	NameDCG                = "dcg"
-	NameIdealDCG           = "ideal_dcg"
-	NameNDCGRel            = "ndcg_rel"
-	NameRNDCG              = "Rndcg"
-	NameRelativeP          = "relative_P"
-	NameNumNonrelJudgedRet = "num_nonrel_judged_ret"
-	NameYAAP               = "yaap"
-	NameRBPResid           = "rbp_resid"
-	NameUnj                = "unj"
-	NameMAPAvgJG           = "map_avgjg"
-	NamePAvgJG             = "P_avgjg"
-	NameRprecMultAvgJG     = "Rprec_mult_avgjg"
+	nameRunID              = "runid"
+	nameGMAP               = "gm_map"
+	nameGMBpref            = "gm_bpref"
+	nameRelString          = "relstring"
+	nameRprecMult          = "Rprec_mult"
+	nameUtility            = "utility"
+	name11ptAvg            = "11pt_avg"
+	nameBinG               = "binG"
+	nameG                  = "G"
+	nameDCG                = "dcg"
+	nameIdealDCG           = "ideal_dcg"
+	nameNDCGRel            = "ndcg_rel"
+	nameRNDCG              = "Rndcg"
+	nameRelativeP          = "relative_P"
+	nameNumNonrelJudgedRet = "num_nonrel_judged_ret"
+	nameYAAP               = "yaap"
+	nameRBPResid           = "rbp_resid"
+	nameUnj                = "unj"
+	nameMAPAvgJG           = "map_avgjg"
+	namePAvgJG             = "P_avgjg"
+	nameRprecMultAvgJG     = "Rprec_mult_avgjg"
 )
 
 // Notation of the formulas below, for one query: the ranking has n docs (after Options.Depth and
@@ -122,7 +122,7 @@ func APAt(k int) Measure { return Measure{Name: NameAP, Cutoff: k} }
 // GMAP returns AP aggregated by its geometric mean: each query's value is
 // log(max(AP, 0.00001)) (what trec_eval and pytrec_eval store), Result.Mean is
 // exp(mean of those logs). trec_eval: gm_map (no ir_measures name).
-func GMAP() Measure { return Measure{Name: NameGMAP} }
+func GMAP() Measure { return Measure{Name: nameGMAP} }
 
 // NDCG returns nDCG at k with linear gain (the grade): DCG@k / IDCG@k with
 // DCG@k = Σ_{i<=min(k,n), g(i)>0} g(i) / log2(i+1) and IDCG@k the same sum over every judged
@@ -147,10 +147,10 @@ func NDCGGains(gains string) Measure { return Measure{Name: NameNDCG, Param: gai
 // of the query sorted by gain descending, stopping at the first gain <= 0 (trec_eval sorts the
 // table by gain compared after truncation to an integer, as it does). ndcg = dcg / ideal_dcg
 // (0 when ideal_dcg = 0). No ir_measures name.
-func DCG() Measure { return Measure{Name: NameDCG} }
+func DCG() Measure { return Measure{Name: nameDCG} }
 
 // IdealDCG returns trec_eval's ideal_dcg (see DCG).
-func IdealDCG() Measure { return Measure{Name: NameIdealDCG} }
+func IdealDCG() Measure { return Measure{Name: nameIdealDCG} }
 
 // Rprec returns R-precision: rel@R / R, 0 when R = 0. trec_eval: Rprec; ir_measures: Rprec.
 func Rprec() Measure { return Measure{Name: NameRprec} }
@@ -166,7 +166,7 @@ func Bpref() Measure { return Measure{Name: NameBpref} }
 
 // GMBpref returns Bpref aggregated by its geometric mean, stored as log(max(bpref, 0.00001))
 // per query like GMAP. trec_eval: gm_bpref.
-func GMBpref() Measure { return Measure{Name: NameGMBpref} }
+func GMBpref() Measure { return Measure{Name: nameGMBpref} }
 
 // Success returns success at k: 1 when rel@k > 0, else 0.
 // trec_eval: success_k; ir_measures: Success@k.
@@ -180,7 +180,7 @@ func Judged(k int) Measure { return Measure{Name: NameJudged, Cutoff: k} }
 
 // Unj returns trec_eval's unj_k: the share of the top k that is not judged,
 // #{i <= min(k,n): g(i) is NP or UJ} / k (divided by k even when n < k). No ir_measures name.
-func Unj(k int) Measure { return Measure{Name: NameUnj, Cutoff: k} }
+func Unj(k int) Measure { return Measure{Name: nameUnj, Cutoff: k} }
 
 // NumQ, NumRet, NumRel and NumRelRet return the counts: 1 per query, n, R and RR_n.
 // trec_eval: num_q, num_ret, num_rel, num_rel_ret; ir_measures: NumQ, NumRet, NumRel,
@@ -192,7 +192,7 @@ func NumRelRet() Measure { return Measure{Name: NameNumRelRet} }
 
 // NumNonrelJudgedRet returns the number of retrieved judged non-relevant docs (0 <= grade < L):
 // n - #NP - #UJ - RR_n. trec_eval: num_nonrel_judged_ret (summed on the "all" line).
-func NumNonrelJudgedRet() Measure { return Measure{Name: NameNumNonrelJudgedRet} }
+func NumNonrelJudgedRet() Measure { return Measure{Name: nameNumNonrelJudgedRet} }
 
 // IPrec returns the interpolated precision at recall r: with K = round(r·R) (half away from
 // zero; Options.TrecEval9: trunc(r·R + 0.9)), the largest precision RR_j / j over the ranks j
@@ -203,7 +203,7 @@ func IPrec(r float64) Measure { return Measure{Name: NameIPrec, Param: formatNum
 // ElevenPtAvg returns trec_eval's 11pt_avg: the mean of IPrec at the recall levels of its
 // parameter ("" = 0,0.1,...,1; "0.25,0.5,0.75" as written), computed with trec_eval's single
 // pass over the levels from the last. No ir_measures name.
-func ElevenPtAvg(levels string) Measure { return Measure{Name: Name11ptAvg, Param: levels} }
+func ElevenPtAvg(levels string) Measure { return Measure{Name: name11ptAvg, Param: levels} }
 
 // InfAP returns inferred AP (trec_eval's infAP, ir_measures' infAP): with r_j, u_j, nr_j the
 // relevant, UJ and judged non-relevant docs ranked above rank j (NP docs skipped),
@@ -215,36 +215,36 @@ func InfAP() Measure { return Measure{Name: NameInfAP} }
 
 // RprecMult returns trec_eval's Rprec_mult at x: precision at rank K = trunc(x·R + 0.9),
 // rel@K / K (0 when K = 0). No ir_measures name.
-func RprecMult(x float64) Measure { return Measure{Name: NameRprecMult, Param: formatNumber(x)} }
+func RprecMult(x float64) Measure { return Measure{Name: nameRprecMult, Param: formatNumber(x)} }
 
 // Utility returns trec_eval's utility with coefficients "a,b,c,d" ("" = 1,-1,0,0):
 // a·RR_n + b·(n - RR_n) + c·(R - RR_n) + d·(N + RR_n - n - R), N = Options.NumDocs (-N).
 // Its "all" value is the mean. No ir_measures name.
-func Utility(coefficients string) Measure { return Measure{Name: NameUtility, Param: coefficients} }
+func Utility(coefficients string) Measure { return Measure{Name: nameUtility, Param: coefficients} }
 
 // BinG returns trec_eval's binG: Σ_{i: rel(i)} 1 / log2(2 + #{non-relevant docs above i}) / R
 // (0 when nothing relevant is retrieved). No ir_measures name.
-func BinG() Measure { return Measure{Name: NameBinG} }
+func BinG() Measure { return Measure{Name: nameBinG} }
 
 // G returns trec_eval's G with a gain table as DCG ("" = grades as gains): with S_i the sum of
 // the gains of the docs at ranks <= i and C_i the sum of the ideal gains (at least 1 each) up
 // to rank i, Σ_i gain(g(i)) / log2(2 + C_i - S_i) divided by the sum of all ideal gains.
 // No ir_measures name.
-func G(gains string) Measure { return Measure{Name: NameG, Param: gains} }
+func G(gains string) Measure { return Measure{Name: nameG, Param: gains} }
 
 // NDCGRel returns trec_eval's ndcg_rel: the mean of the running nDCG at each retrieved doc
 // with a positive gain, the relevant docs not retrieved counting the final nDCG; gain table as
 // DCG. No ir_measures name.
-func NDCGRel(gains string) Measure { return Measure{Name: NameNDCGRel, Param: gains} }
+func NDCGRel(gains string) Measure { return Measure{Name: nameNDCGRel, Param: gains} }
 
 // RNDCG returns trec_eval's Rndcg: the mean of the running nDCG taken at each rank where the
 // ideal gain changes (0 when R = 0; NaN when it never changes); gain table as DCG.
 // No ir_measures name.
-func RNDCG(gains string) Measure { return Measure{Name: NameRNDCG, Param: gains} }
+func RNDCG(gains string) Measure { return Measure{Name: nameRNDCG, Param: gains} }
 
 // RelativeP returns trec_eval's relative_P_k: rel@k / min(k, R), 0 when R = 0.
 // No ir_measures name.
-func RelativeP(k int) Measure { return Measure{Name: NameRelativeP, Cutoff: k} }
+func RelativeP(k int) Measure { return Measure{Name: nameRelativeP, Cutoff: k} }
 
 // SetP returns the precision of the whole retrieved set, RR_n / n (0 when n = 0).
 // trec_eval: set_P; ir_measures: SetP.
@@ -273,7 +273,7 @@ func SetF(beta float64) Measure {
 
 // YAAP returns trec_eval's yaap: log((1 + S) / (1 + R - S)), S = Σ_{i: rel(i)} rel@i / i.
 // No ir_measures name; in no trec_eval nickname.
-func YAAP() Measure { return Measure{Name: NameYAAP} }
+func YAAP() Measure { return Measure{Name: nameYAAP} }
 
 // RBP returns rank-biased precision with persistence p: (1-p) · Σ_{i<=n} gain(g(i)) · p^(i-1),
 // where the gains are the grades (with Rel set: 1 for g(i) >= Rel, else 0), divided by the
@@ -287,9 +287,9 @@ func RBP(p float64) Measure { return Measure{Name: NameRBP, Param: "p=" + format
 // amount RBP could still gain), else 0. No ir_measures name.
 func RBPResid(p float64) Measure {
 	if p == 0 {
-		return Measure{Name: NameRBPResid}
+		return Measure{Name: nameRBPResid}
 	}
-	return Measure{Name: NameRBPResid, Param: "p=" + formatNumber(p)}
+	return Measure{Name: nameRBPResid, Param: "p=" + formatNumber(p)}
 }
 
 // RelString returns trec_eval's relstring: the grades of the top min(length, n) docs as text,
@@ -297,14 +297,14 @@ func RBPResid(p float64) Measure {
 // Its value is text (Result.RelString), printed per query only.
 func RelString(length int) Measure {
 	if length == 0 {
-		return Measure{Name: NameRelString}
+		return Measure{Name: nameRelString}
 	}
-	return Measure{Name: NameRelString, Param: strconv.Itoa(length)}
+	return Measure{Name: nameRelString, Param: strconv.Itoa(length)}
 }
 
 // RunID returns trec_eval's runid: the run's tag (the sixth field of its last line), printed
 // on the "all" line only (Result.RunID). Its numeric value is 0.
-func RunID() Measure { return Measure{Name: NameRunID} }
+func RunID() Measure { return Measure{Name: nameRunID} }
 
 // WithRel returns m with the minimum relevant grade set to level (ir_measures' rel=level).
 func (m Measure) WithRel(level int) Measure {

@@ -10,106 +10,6 @@ import (
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-// trecKind is how trec_eval reads a measure's parameter string (meas_init.c).
-type trecKind int
-
-const (
-	tkNone          trecKind = iota // no parameters
-	tkLongCutoffs                   // integer cutoffs, one value each (P.5,10)
-	tkDoubleCutoffs                 // real cutoffs, one value each (iprec_at_recall.0.1,0.2)
-	tkDoubles                       // a list of numbers naming one value (utility.2,-1,0,0)
-	tkPairs                         // a gain table naming one value (ndcg.1=3,2=9)
-)
-
-// Nickname membership bits.
-const (
-	nkOfficial = 1 << iota
-	nkAllTrec
-	nkSet
-	nkAllPrefs
-	nkPrefs
-	nkQrelsJG
-)
-
-// trecMeasure is one row of trec_eval's measure table (measures.c), in its order: the output
-// order.
-type trecMeasure struct {
-	name     string
-	kind     trecKind
-	defaults string  // the default parameter list of the cutoff kinds
-	template Measure // Name, and the fixed Param of set_relative_P
-	nicks    int
-	v10      bool // only in trec_eval 10.0 (not 9.0.8)
-}
-
-const trecCutoffs = "5,10,15,20,30,100,200,500,1000"
-
-var trecTable = []trecMeasure{
-	{name: "runid", template: Measure{Name: NameRunID}, nicks: nkOfficial | nkAllTrec | nkSet | nkAllPrefs | nkPrefs | nkQrelsJG},
-	{name: "num_q", template: Measure{Name: NameNumQ}, nicks: nkOfficial | nkAllTrec | nkSet | nkAllPrefs | nkPrefs | nkQrelsJG},
-	{name: "num_ret", template: Measure{Name: NameNumRet}, nicks: nkOfficial | nkAllTrec | nkSet},
-	{name: "num_rel", template: Measure{Name: NameNumRel}, nicks: nkOfficial | nkAllTrec | nkSet},
-	{name: "num_rel_ret", template: Measure{Name: NameNumRelRet}, nicks: nkOfficial | nkAllTrec | nkSet},
-	{name: "map", template: Measure{Name: NameAP}, nicks: nkOfficial | nkAllTrec},
-	{name: "gm_map", template: Measure{Name: NameGMAP}, nicks: nkOfficial | nkAllTrec},
-	{name: "Rprec", template: Measure{Name: NameRprec}, nicks: nkOfficial | nkAllTrec},
-	{name: "bpref", template: Measure{Name: NameBpref}, nicks: nkOfficial | nkAllTrec},
-	{name: "recip_rank", template: Measure{Name: NameRR}, nicks: nkOfficial | nkAllTrec},
-	{name: "iprec_at_recall", kind: tkDoubleCutoffs, defaults: "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1", template: Measure{Name: NameIPrec}, nicks: nkOfficial | nkAllTrec},
-	{name: "P", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NameP}, nicks: nkOfficial | nkAllTrec},
-	{name: "relstring", kind: tkDoubles, template: Measure{Name: NameRelString}, nicks: nkAllTrec},
-	{name: "recall", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NameR}, nicks: nkAllTrec},
-	{name: "infAP", template: Measure{Name: NameInfAP}, nicks: nkAllTrec},
-	{name: "gm_bpref", template: Measure{Name: NameGMBpref}, nicks: nkAllTrec},
-	{name: "Rprec_mult", kind: tkDoubleCutoffs, defaults: "0.2,0.4,0.6,0.8,1,1.2,1.4,1.6,1.8,2", template: Measure{Name: NameRprecMult}, nicks: nkAllTrec},
-	{name: "utility", kind: tkDoubles, template: Measure{Name: NameUtility}, nicks: nkAllTrec | nkSet},
-	{name: "11pt_avg", kind: tkDoubles, template: Measure{Name: Name11ptAvg}, nicks: nkAllTrec},
-	{name: "binG", template: Measure{Name: NameBinG}, nicks: nkAllTrec},
-	{name: "G", kind: tkPairs, template: Measure{Name: NameG}, nicks: nkAllTrec},
-	{name: "dcg", kind: tkPairs, template: Measure{Name: NameDCG}, v10: true},
-	{name: "ideal_dcg", kind: tkPairs, template: Measure{Name: NameIdealDCG}, v10: true},
-	{name: "ndcg", kind: tkPairs, template: Measure{Name: NameNDCG}, nicks: nkAllTrec},
-	{name: "ndcg_rel", kind: tkPairs, template: Measure{Name: NameNDCGRel}, nicks: nkAllTrec},
-	{name: "Rndcg", kind: tkPairs, template: Measure{Name: NameRNDCG}, nicks: nkAllTrec},
-	{name: "ndcg_cut", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NameNDCG}, nicks: nkAllTrec},
-	{name: "map_cut", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NameAP}, nicks: nkAllTrec},
-	{name: "relative_P", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NameRelativeP}, nicks: nkAllTrec},
-	{name: "success", kind: tkLongCutoffs, defaults: "1,5,10", template: Measure{Name: NameSuccess}, nicks: nkAllTrec},
-	{name: "set_P", template: Measure{Name: NameSetP}, nicks: nkAllTrec | nkSet},
-	{name: "set_relative_P", template: Measure{Name: NameSetP, Param: "relative=True"}, nicks: nkAllTrec | nkSet},
-	{name: "set_recall", template: Measure{Name: NameSetR}, nicks: nkAllTrec | nkSet},
-	{name: "set_map", template: Measure{Name: NameSetAP}, nicks: nkAllTrec | nkSet},
-	{name: "set_F", kind: tkDoubles, template: Measure{Name: NameSetF}, nicks: nkAllTrec | nkSet},
-	{name: "num_nonrel_judged_ret", template: Measure{Name: NameNumNonrelJudgedRet}, nicks: nkAllTrec},
-	{name: "prefs_num_prefs_poss", template: Measure{Name: "prefs_num_prefs_poss"}, nicks: nkAllPrefs | nkPrefs},
-	{name: "prefs_num_prefs_ful", template: Measure{Name: "prefs_num_prefs_ful"}, nicks: nkAllPrefs | nkPrefs},
-	{name: "prefs_num_prefs_ful_ret", template: Measure{Name: "prefs_num_prefs_ful_ret"}, nicks: nkAllPrefs | nkPrefs},
-	{name: "prefs_simp", template: Measure{Name: "prefs_simp"}, nicks: nkAllPrefs | nkPrefs},
-	{name: "prefs_pair", template: Measure{Name: "prefs_pair"}, nicks: nkAllPrefs | nkPrefs},
-	{name: "prefs_avgjg", template: Measure{Name: "prefs_avgjg"}, nicks: nkAllPrefs | nkPrefs},
-	{name: "prefs_avgjg_Rnonrel", template: Measure{Name: "prefs_avgjg_Rnonrel"}, nicks: nkAllPrefs},
-	{name: "prefs_simp_ret", template: Measure{Name: "prefs_simp_ret"}, nicks: nkAllPrefs},
-	{name: "prefs_pair_ret", template: Measure{Name: "prefs_pair_ret"}, nicks: nkAllPrefs},
-	{name: "prefs_avgjg_ret", template: Measure{Name: "prefs_avgjg_ret"}, nicks: nkAllPrefs},
-	{name: "prefs_avgjg_Rnonrel_ret", template: Measure{Name: "prefs_avgjg_Rnonrel_ret"}, nicks: nkAllPrefs},
-	{name: "prefs_simp_imp", template: Measure{Name: "prefs_simp_imp"}, nicks: nkAllPrefs},
-	{name: "prefs_pair_imp", template: Measure{Name: "prefs_pair_imp"}, nicks: nkAllPrefs},
-	{name: "prefs_avgjg_imp", template: Measure{Name: "prefs_avgjg_imp"}, nicks: nkAllPrefs},
-	{name: "map_avgjg", template: Measure{Name: NameMAPAvgJG}, nicks: nkQrelsJG},
-	{name: "P_avgjg", kind: tkLongCutoffs, defaults: trecCutoffs, template: Measure{Name: NamePAvgJG}, nicks: nkQrelsJG},
-	{name: "Rprec_mult_avgjg", kind: tkDoubleCutoffs, defaults: "0.2,0.4,0.6,0.8,1,1.2,1.4,1.6,1.8,2", template: Measure{Name: NameRprecMultAvgJG}, nicks: nkQrelsJG},
-	{name: "yaap", template: Measure{Name: NameYAAP}},
-	{name: "rbp", kind: tkPairs, template: Measure{Name: NameRBP}, nicks: nkAllTrec, v10: true},
-	{name: "rbp_resid", kind: tkPairs, template: Measure{Name: NameRBPResid}, nicks: nkAllTrec, v10: true},
-	{name: "unj", kind: tkLongCutoffs, defaults: "5,10,20", template: Measure{Name: NameUnj}, nicks: nkAllTrec, v10: true},
-}
-
-// nicknames are trec_eval's names for sets of measures.
-var nicknames = map[string]int{
-	"official": nkOfficial, "all_trec": nkAllTrec, "set": nkSet,
-	"all_prefs": nkAllPrefs, "prefs": nkPrefs, "qrels_jg": nkQrelsJG,
-}
-
 // trecByName finds a row of trecTable.
 func trecByName(name string) (int, bool) {
 	for i := range trecTable {
@@ -252,19 +152,11 @@ func (m Measure) String() string {
 	return b.String()
 }
 
-// irNames are the families ir_measures names (the others are spelled as in trec_eval).
-var irNames = map[string]bool{
-	NameP: true, NameR: true, NameRR: true, NameAP: true, NameNDCG: true, NameRprec: true,
-	NameBpref: true, NameSuccess: true, NameJudged: true, NameNumQ: true, NameNumRet: true,
-	NameNumRel: true, NameNumRelRet: true, NameIPrec: true, NameInfAP: true, NameSetP: true,
-	NameSetR: true, NameSetAP: true, NameSetF: true, NameRBP: true,
-}
-
 // trecSpelling returns trec_eval's -m spelling of m when m is spelled that way.
 func (m Measure) trecSpelling() (string, bool) {
 	name := ""
 	switch {
-	case !irNames[m.Name]:
+	case families[m.Name] == nil || !families[m.Name].ir:
 		i, ok := trecRow(m)
 		if !ok {
 			return "", false
@@ -437,16 +329,6 @@ func parseIR(name, s string) (Measure, error) {
 		return Measure{}, err
 	}
 	return m, nil
-}
-
-// irAliases maps the accepted ir_measures names (and a few aliases) to Measure names.
-var irAliases = map[string]string{
-	"P": NameP, "R": NameR, "Recall": NameR, "RR": NameRR, "MRR": NameRR, "AP": NameAP, "MAP": NameAP,
-	"nDCG": NameNDCG, "NDCG": NameNDCG, "Rprec": NameRprec, "RPrec": NameRprec, "Bpref": NameBpref,
-	"BPref": NameBpref, "Success": NameSuccess, "Judged": NameJudged, "NumQ": NameNumQ,
-	"NumRet": NameNumRet, "NumRel": NameNumRel, "NumRelRet": NameNumRelRet, "IPrec": NameIPrec,
-	"infAP": NameInfAP, "SetP": NameSetP, "SetR": NameSetR, "SetAP": NameSetAP, "SetF": NameSetF,
-	"RBP": NameRBP, "SetRelP": NameSetP,
 }
 
 // ErrNoParameters is returned by ParseTrecMeasure for parameters given to a measure that takes

@@ -20,11 +20,6 @@ type Pref struct {
 	Level        float64
 }
 
-// The preference measures, in trec_eval's order. Their formulas are on EvaluatePrefs.
-var prefsNames = []string{"prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
-	"prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
-	"prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp"}
-
 // ReadPrefs reads trec_eval's preferences format: one line a judgment, exactly 5 fields
 //
 //	query-id judgment-group sub-group doc-id level
@@ -117,7 +112,7 @@ func (opt Options) EvaluatePrefs(prefs Prefs, run Run, measures ...Measure) (Res
 			switch c.m.Name {
 			case NameNumQ:
 				r.vals[j] = 1
-			case NameRunID:
+			case nameRunID:
 			default:
 				r.vals[j] = pq.value(c.m.Name)
 			}

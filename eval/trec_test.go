@@ -17,7 +17,7 @@ func TestRelString(t *testing.T) {
 	for _, tc := range []struct {
 		m    Measure
 		want string
-	}{{RelString(0), "02->.-"}, {RelString(3), "02-"}, {Measure{Name: NameRelString, Param: "2.9"}, "02"}, {Measure{Name: NameRelString, Param: "-1"}, ""}} {
+	}{{RelString(0), "02->.-"}, {RelString(3), "02-"}, {Measure{Name: nameRelString, Param: "2.9"}, "02"}, {Measure{Name: nameRelString, Param: "-1"}, ""}} {
 		res, err := Evaluate(qrels, run, tc.m)
 		if err != nil {
 			t.Fatal(err)

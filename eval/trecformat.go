@@ -52,9 +52,9 @@ func (f TrecFormat) Write(w io.Writer, r Result) error {
 		}
 		fam := families[m.Name]
 		switch {
-		case m.Name == NameRunID:
+		case m.Name == nameRunID:
 			fmt.Fprintf(bw, "%-22s\t%s\t%s\n", name, q, text)
-		case m.Name == NameRelString:
+		case m.Name == nameRelString:
 			fmt.Fprintf(bw, "%-22s\t%s\t'%s'\n", name, q, text)
 		case f.Z:
 			fmt.Fprintf(bw, "Z%-22s\t%s\t%s\n", name, q, formatValue(v, digits))
@@ -75,7 +75,7 @@ func (f TrecFormat) Write(w io.Writer, r Result) error {
 					continue
 				}
 				text := ""
-				if m.Name == NameRelString {
+				if m.Name == nameRelString {
 					text = r.Text[i][cols[k]]
 				}
 				line(m, q, r.Values[i][cols[k]], text)
@@ -84,7 +84,7 @@ func (f TrecFormat) Write(w io.Writer, r Result) error {
 	}
 	if !f.NoSummary {
 		for k, m := range order {
-			if m.Name == NameRelString {
+			if m.Name == nameRelString {
 				continue
 			}
 			line(m, "all", r.Summary[cols[k]], r.RunID)

@@ -1,7 +1,6 @@
 package apicount
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -24,12 +23,12 @@ func TestCounts(t *testing.T) {
 	total, fields := 0, 0
 	byPath := map[string]int{}
 	for _, p := range pkgs {
-		t.Log(fmt.Sprintf("%-12s %4d names (%3d methods) %4d fields", p.Path, p.Names, p.Methods, p.Fields))
+		t.Logf("%-12s %4d names (%3d methods) %4d fields", p.Path, p.Names, p.Methods, p.Fields)
 		total += p.Names
 		fields += p.Fields
 		byPath[p.Path] = p.Names
 	}
-	t.Log(fmt.Sprintf("%-12s %4d names %17d fields", "total", total, fields))
+	t.Logf("%-12s %4d names %17d fields", "total", total, fields)
 	if byPath["eval"] == 0 {
 		t.Fatal("no package eval counted")
 	}
