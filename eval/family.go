@@ -137,6 +137,7 @@ var familyList = []family{
 	{name: NameSuccess, ir: true, cut: cutRequired, rel: true, value: valueSuccess,
 		trec: []trecSpec{{pos: 29, name: "success", kind: tkLongCutoffs, defaults: "1,5,10", nicks: nkAllTrec}}},
 	{name: NameJudged, ir: true, cut: cutOptional, value: valueJudged},
+	{name: NameERR, ir: true, cut: cutRequired, value: valueERR},
 	{name: NameNumQ, ir: true, agg: aggNumQ, integer: true, input: inAny, noSingle: true, value: valueNumQ,
 		trec: []trecSpec{{pos: 1, name: "num_q", nicks: nkEvery}}},
 	{name: NameNumRet, ir: true, agg: aggSum, integer: true, value: valueNumRet,

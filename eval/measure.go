@@ -41,8 +41,7 @@ type Measure struct {
 	Param  string
 }
 
-// The values of Measure.Name (documented on Measure). The first group is spelled as in
-// ir_measures, the second as in trec_eval.
+// The families named as in ir_measures (the values of Measure.Name documented on Measure).
 const (
 	NameP         = "P"
 	NameR         = "R"
@@ -64,7 +63,11 @@ const (
 	NameSetAP     = "SetAP"
 	NameSetF      = "SetF"
 	NameRBP       = "RBP"
+	NameERR       = "ERR"
+)
 
+// The families named as in trec_eval (reached through ParseMeasure).
+const (
 	nameRunID              = "runid"
 	nameGMAP               = "gm_map"
 	nameGMBpref            = "gm_bpref"
@@ -177,6 +180,16 @@ func Success(k int) Measure { return Measure{Name: NameSuccess, Cutoff: k} }
 // by doc ID ascending as ir_measures ranks them; 0 for an empty ranking (ir_measures raises
 // an error). Compare trec_eval's unj (Unj). ir_measures: Judged@k.
 func Judged(k int) Measure { return Measure{Name: NameJudged, Cutoff: k} }
+
+// ERR returns expected reciprocal rank at k (Chapelle et al. 2009), as gdeval computes it for
+// ir_measures: a user reads down the ranking and stops at a doc of grade g with probability
+// R(g) = (2^g − 1) / 2^G (0 for g <= 0; G = 4, gdeval's top grade, or the query's largest
+// judged grade when that is larger, where gdeval refuses the file), so
+//
+//	ERR@k = Σ_{i<=min(k,n)} R(g(i)) / i · Π_{j<i} (1 − R(g(j)))
+//
+// The relevance level plays no part. ir_measures: ERR@k (no trec_eval name).
+func ERR(k int) Measure { return Measure{Name: NameERR, Cutoff: k} }
 
 // Unj returns trec_eval's unj_k: the share of the top k that is not judged,
 // #{i <= min(k,n): g(i) is NP or UJ} / k (divided by k even when n < k). No ir_measures name.

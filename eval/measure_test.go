@@ -54,6 +54,10 @@ func TestCompute(t *testing.T) {
 		{"Judged@3", Judged(3), 2.0 / 3},
 		// ir_measures divides by min(k, n) = 6 when the ranking is shorter than k.
 		{"Judged@10", Judged(10), 5.0 / 6},
+		// ERR: stop chances R(2) = 3/16, R(1) = 1/16, R(3) = 7/16 at ranks 2, 4, 6.
+		{"ERR@1", ERR(1), 0},
+		{"ERR@2", ERR(2), (3.0 / 16) / 2},
+		{"ERR@6", ERR(6), (3.0/16)/2 + (1.0/16)/4*(13.0/16) + (7.0/16)/6*(13.0/16)*(15.0/16)},
 		{"NumQ", NumQ(), 1},
 		{"NumRet", NumRet(), 6},
 		{"NumRel", NumRel(), 4},
@@ -107,7 +111,7 @@ func TestCompute(t *testing.T) {
 
 func TestComputeEdges(t *testing.T) {
 	all := []Measure{P(5), Recall(5), RR(), RRAt(3), AP(), APAt(3), NDCG(5), NDCG(0), NDCGExp(5),
-		Rprec(), Bpref(), Success(5), Judged(5), NumRel(), NumRelRet()}
+		Rprec(), Bpref(), Success(5), Judged(5), ERR(5), NumRel(), NumRelRet()}
 	t.Run("R=0 gives 0 everywhere", func(t *testing.T) {
 		ranked := []int{0, u, -1, 0}
 		judged := []int{0, -1, 0}
@@ -143,6 +147,14 @@ func TestComputeEdges(t *testing.T) {
 		}
 		if got, want := Bpref().Compute(ranked, judged), 1.0; got != want {
 			t.Errorf("bpref = %v, want %v", got, want)
+		}
+	})
+	t.Run("ERR's scale grows past grade 4", func(t *testing.T) {
+		// The query's top grade 5 makes the scale 2^5: R(5) = 31/32, R(2) = 3/32.
+		ranked := []int{2, 5}
+		judged := []int{2, 5}
+		if got, want := ERR(2).Compute(ranked, judged), 3.0/32+(31.0/32)/2*(29.0/32); math.Abs(got-want) > 1e-15 {
+			t.Errorf("ERR@2 = %v, want %v", got, want)
 		}
 	})
 	t.Run("relevant docs all unretrieved", func(t *testing.T) {

@@ -378,3 +378,29 @@ func valueRBP(q *query, c *compiled) float64 {
 	}
 	return (1 - p) * sum
 }
+
+// errMaxGrade is the top of ERR's grade scale: gdeval's MAX_JUDGMENT (ir_measures' ERR@k).
+const errMaxGrade = 4
+
+// valueERR is expected reciprocal rank (Chapelle et al. 2009) at cutoff k, as gdeval computes
+// it: the chance R(g) = (2^g − 1) / 2^G that the user stops at a doc of grade g > 0 (G = 4, or
+// the query's largest judged grade when that is larger), and
+//
+//	ERR@k = Σ_{i<=min(k,n)} R(g(i)) / i · Π_{j<i} (1 − R(g(j)))
+func valueERR(q *query, c *compiled) float64 {
+	top := errMaxGrade
+	if n := len(q.levels); n > 0 {
+		top = max(top, q.levels[n-1].level)
+	}
+	scale := math.Exp2(float64(top))
+	sum, reach := 0.0, 1.0
+	for i, g := range q.rl[:min(c.k, len(q.rl))] {
+		if g <= 0 {
+			continue
+		}
+		r := (math.Exp2(float64(g)) - 1) / scale
+		sum += r * reach / float64(i+1)
+		reach *= 1 - r
+	}
+	return sum
+}

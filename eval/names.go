@@ -186,13 +186,28 @@ func isSingleP(s string) bool {
 	return ok && scan.IsDecimal([]byte(v))
 }
 
-// acceptedNames is the list given in the error about an unknown measure name.
-const acceptedNames = `accepted: ir_measures names (P@k, R@k, RR, RR@k, AP, AP@k, nDCG, nDCG@k, ` +
-	`nDCG(dcg=exp-log2)@k, Rprec, Bpref, Success@k, Judged@k, IPrec@r, infAP, SetP, ` +
-	`SetP(relative=True), SetR, SetAP, SetF(beta=x), RBP(p=x), NumQ, NumRet, NumRel, NumRelRet; ` +
-	`binary measures take (rel=N)), trec_eval names with their parameters (P.5,10, map, ` +
-	`ndcg_cut.10, iprec_at_recall..1,.2, utility.2,-1,0,0, ndcg.1=3,2=9, rbp.p=0.8, ...: ` +
-	`ranklab eval -h lists them) and trec_eval's nicknames (official, all_trec, set)`
+// acceptedNames is the list given in the error about an unknown measure name, derived from
+// familyList.
+var acceptedNames = func() string {
+	var ir []string
+	for _, f := range familyList {
+		switch {
+		case !f.ir:
+		case f.name == NameIPrec:
+			ir = append(ir, "IPrec@r")
+		case f.cut == cutRequired:
+			ir = append(ir, f.name+"@k")
+		case f.cut == cutOptional:
+			ir = append(ir, f.name, f.name+"@k")
+		default:
+			ir = append(ir, f.name)
+		}
+	}
+	return "accepted: ir_measures names (" + strings.Join(ir, ", ") + "; binary measures take (rel=N), " +
+		"nDCG (dcg=exp-log2), SetP (relative=True), SetF (beta=x), RBP (p=x)), trec_eval names with their " +
+		"parameters (P.5,10, map, ndcg_cut.10, iprec_at_recall..1,.2, utility.2,-1,0,0, ndcg.1=3,2=9, rbp.p=0.8, ...: " +
+		"ranklab eval -h lists them) and trec_eval's nicknames (official, all_trec, set)"
+}()
 
 // ParseMeasure parses one measure: ir_measures' grammar
 //

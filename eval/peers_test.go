@@ -67,11 +67,20 @@ var (
 // and 16777216, 1 and 1+1e-9), negative grades, graded and binary judgments, queries only in
 // the qrels or only in the run, and rankings shorter and longer than the cutoffs.
 func randomPeerCase(t *testing.T, rng *rand.Rand, dir string, i int, forRanx bool) peerCase {
+	return randomCase(t, rng, dir, i, forRanx, false)
+}
+
+// randomCase is randomPeerCase; forGdeval makes the cases gdeval reads (ir_measures' ERR@k):
+// numeric query IDs and grades up to 4.
+func randomCase(t *testing.T, rng *rand.Rand, dir string, i int, forRanx, forGdeval bool) peerCase {
 	c := peerCase{qrels: Qrels{}, run: Run{Tag: "r", RunID: "r", Queries: map[string][]ScoredDoc{}}, binary: rng.IntN(3) == 0, Level: 1}
 	if !forRanx && rng.IntN(4) == 0 {
 		c.Level = 2
 	}
 	maxGrade := 3
+	if forGdeval {
+		maxGrade = 4
+	}
 	if c.binary {
 		maxGrade = 1
 	}
@@ -79,6 +88,9 @@ func randomPeerCase(t *testing.T, rng *rand.Rand, dir string, i int, forRanx boo
 	nq := 1 + rng.IntN(8)
 	for qi := range nq {
 		q := "q" + strconv.Itoa(qi)
+		if forGdeval {
+			q = strconv.Itoa(qi + 1)
+		}
 		inQrels, inRun := rng.IntN(8) > 0, rng.IntN(8) > 0
 		if !inQrels && !inRun {
 			inQrels = true
@@ -135,7 +147,7 @@ func randomPeerCase(t *testing.T, rng *rand.Rand, dir string, i int, forRanx boo
 		}
 	}
 	if len(c.qrels) == 0 || len(c.run.Queries) == 0 {
-		return randomPeerCase(t, rng, dir, i, forRanx)
+		return randomCase(t, rng, dir, i, forRanx, forGdeval)
 	}
 	c.Qrels = sharedtest.WriteFile(t, dir, fmt.Sprintf("qrels%d", i), qb.String())
 	c.Run = sharedtest.WriteFile(t, dir, fmt.Sprintf("run%d", i), rb.String())
@@ -182,6 +194,58 @@ func TestPeers(t *testing.T) {
 		if st[name].values == 0 {
 			t.Errorf("no %s value compared", name)
 		}
+	}
+}
+
+// TestPeersERR compares ERR@k with ir_measures, which computes it with gdeval (a Perl script
+// that prints 5 decimals): every value of every qrels query, ranklab's rounded to 5 decimals
+// as gdeval prints it. ir_measures scores a qrels query without a ranking 0, as -c does.
+func TestPeersERR(t *testing.T) {
+	py := sharedtest.PeersPython(t, "the comparison of ERR@k with ir_measures (gdeval)")
+	rng := rand.New(rand.NewPCG(21, 2026))
+	dir := t.TempDir()
+	names := []string{"ERR@1", "ERR@5", "ERR@10", "ERR@20", "ERR@100"}
+	var cases []peerCase
+	for i := range 60 {
+		c := randomCase(t, rng, dir, i, false, true)
+		c.IR = names
+		cases = append(cases, c)
+	}
+	var results []peerResult
+	sharedtest.RunPython(t, py, filepath.Join("testdata", "peers.py"), cases, &results)
+	if len(results) != len(cases) {
+		t.Fatalf("peers.py output: %d results for %d cases", len(results), len(cases))
+	}
+	ms, err := ParseMeasures(names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s peerStats
+	for i, c := range cases {
+		res, err := Options{AllQueries: true}.Evaluate(c.qrels, c.run, ms...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.queries += len(results[i].IR)
+		for q, vals := range results[i].IR {
+			for j, name := range names {
+				want, ok := vals[name].(float64)
+				if !ok {
+					t.Errorf("%s query %s: ir_measures gave no number for %s (%v)", c.Run, q, name, vals[name])
+					continue
+				}
+				got, found := res.Value(q, ms[j])
+				s.values++
+				if g, w := fmt.Sprintf("%.5f", got), fmt.Sprintf("%.5f", want); !found || g != w {
+					s.differ++
+					t.Errorf("%s query %s %s: ranklab %s (%v), ir_measures %s", c.Run, q, name, g, got, w)
+				}
+			}
+		}
+	}
+	t.Logf("ERR@k vs ir_measures 0.4.3 (gdeval): %d values compared (%d queries), %d differ", s.values, s.queries, s.differ)
+	if s.values == 0 {
+		t.Error("no ERR value compared")
 	}
 }
 
