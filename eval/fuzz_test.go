@@ -86,7 +86,7 @@ func FuzzParseTrecMeasure(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		ms, err := ParseTrecMeasure(in)
+		ms, err := parseTrecMeasure(in)
 		if err != nil {
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/internal/scan"
+	"github.com/ranklab/ranklab/internal/trecnames"
 )
 
 // trecByName finds a row of trecTable.
@@ -43,20 +44,29 @@ func trecRow(m Measure) (int, bool) {
 	return 0, false
 }
 
-// TrecMeasureNames returns the names of trec_eval 10.0's measure table, in its order (the
-// order in which it prints measures).
-func TrecMeasureNames() []string {
-	out := make([]string, len(trecTable))
-	for i, t := range trecTable {
-		out[i] = t.name
+func init() {
+	trecnames.Names = func() []string {
+		out := make([]string, len(trecTable))
+		for i, t := range trecTable {
+			out[i] = t.name
+		}
+		return out
 	}
-	return out
+	trecnames.Nickname = trecNickname
+	trecnames.TakesParameters = func(name string) (takes, ok bool) {
+		i, ok := trecByName(name)
+		return ok && trecTable[i].kind != tkNone, ok
+	}
+	trecnames.IntegerCutoffs = func(name string) bool {
+		i, ok := trecByName(name)
+		return ok && trecTable[i].kind == tkLongCutoffs
+	}
 }
 
-// TrecNickname returns the trec_eval measure names that trec_eval's nickname name ("official",
-// "all_trec", "set", "all_prefs", "prefs", "qrels_jg") stands for, in table order. With v9 it
-// gives trec_eval 9.0.8's sets (no rbp, rbp_resid, unj). ok is false for another name.
-func TrecNickname(name string, v9 bool) (names []string, ok bool) {
+// trecNickname returns the trec_eval measure names that trec_eval's nickname name stands for,
+// in table order (with v9, trec_eval 9.0.8's sets: no rbp, rbp_resid, unj); ok is false for
+// another name.
+func trecNickname(name string, v9 bool) (names []string, ok bool) {
 	bit, ok := nicknames[name]
 	if !ok {
 		return nil, false
@@ -67,13 +77,6 @@ func TrecNickname(name string, v9 bool) (names []string, ok bool) {
 		}
 	}
 	return names, true
-}
-
-// TrecTakesParameters reports whether the trec_eval measure name takes a parameter string
-// (trec_eval ignores one given to a measure that takes none). ok is false for an unknown name.
-func TrecTakesParameters(name string) (takes, ok bool) {
-	i, ok := trecByName(name)
-	return ok && trecTable[i].kind != tkNone, ok
 }
 
 // TrecName returns the name trec_eval prints for the value of m ("P_5", "ndcg_cut_10",
@@ -216,12 +219,12 @@ var acceptedNames = func() string {
 // with the names listed on Measure, the keys rel=N (binary measures), dcg=log2|exp-log2
 // (nDCG), beta=x (SetF), p=x (RBP), relative=True (SetP) and a positive cutoff (a recall level
 // for IPrec); or trec_eval's spelling of one value (map, recip_rank, ndcg_cut.10, P_5,
-// relative_P.5, utility.2,-1,0,0; see ParseTrecMeasure). ir_measures' NumRet(rel=N) is read as
+// relative_P.5, utility.2,-1,0,0; see parseTrecMeasure). ir_measures' NumRet(rel=N) is read as
 // NumRelRet(rel=N). A name it does not know is an error that lists what is accepted.
 func ParseMeasure(name string) (Measure, error) {
 	s := strings.TrimSpace(name)
 	if isTrecName(s) {
-		ms, err := ParseTrecMeasure(s)
+		ms, err := parseTrecMeasure(s)
 		if err != nil {
 			return Measure{}, err
 		}
@@ -346,11 +349,11 @@ func parseIR(name, s string) (Measure, error) {
 	return m, nil
 }
 
-// ErrNoParameters is returned by ParseTrecMeasure for parameters given to a measure that takes
+// errNoParameters is returned by parseTrecMeasure for parameters given to a measure that takes
 // none (trec_eval ignores them).
-var ErrNoParameters = errors.New("takes no parameters")
+var errNoParameters = errors.New("takes no parameters")
 
-// ParseTrecMeasure parses one trec_eval -m argument "name[.params]" into its values, as
+// parseTrecMeasure parses one trec_eval -m argument "name[.params]" into its values, as
 // trec_eval 10.0 reads it:
 //
 //   - integer cutoffs (P, recall, ndcg_cut, map_cut, relative_P, success, unj, P_avgjg):
@@ -366,8 +369,8 @@ var ErrNoParameters = errors.New("takes no parameters")
 //
 // Numbers follow the grammar of scan.Float (decimal; no hex, inf, nan or "_"); what trec_eval
 // would read otherwise ("1_000" as 1, "abc" as 0) is an error. A parameter given to a measure
-// that takes none is an error wrapping ErrNoParameters.
-func ParseTrecMeasure(name string) ([]Measure, error) {
+// that takes none is an error wrapping errNoParameters.
+func parseTrecMeasure(name string) ([]Measure, error) {
 	s := strings.TrimSpace(name)
 	base, params, hasParams := strings.Cut(s, ".")
 	i, found := trecByName(base)
@@ -385,7 +388,7 @@ func ParseTrecMeasure(name string) ([]Measure, error) {
 	switch t.kind {
 	case tkNone:
 		if hasParams {
-			return nil, fmt.Errorf("measure %s: %s %w", quoteString(name), t.name, ErrNoParameters)
+			return nil, fmt.Errorf("measure %s: %s %w", quoteString(name), t.name, errNoParameters)
 		}
 		out = []Measure{t.template}
 	case tkLongCutoffs:
@@ -479,7 +482,7 @@ func parseTrecCutoffs(s string) ([]int, error) {
 
 // ParseMeasures parses measure names, each a trec_eval nickname (official, all_trec, set,
 // all_prefs, prefs, qrels_jg: its measures with their default parameters), a trec_eval name
-// (P.5,10 gives P@5 and P@10; see ParseTrecMeasure) or an ir_measures name (see ParseMeasure).
+// (P.5,10 gives P@5 and P@10; see parseTrecMeasure) or an ir_measures name (see ParseMeasure).
 // A name is read as trec_eval's when its part before the first "." (or its printed form
 // name_k) is a trec_eval measure name; "Rprec" means the same in both. A measure given twice is
 // kept once, at its first place.
@@ -496,9 +499,9 @@ func ParseMeasures(names ...string) ([]Measure, error) {
 	}
 	for _, n := range names {
 		s := strings.TrimSpace(n)
-		if members, ok := TrecNickname(s, false); ok {
+		if members, ok := trecNickname(s, false); ok {
 			for _, member := range members {
-				ms, err := ParseTrecMeasure(member)
+				ms, err := parseTrecMeasure(member)
 				if err != nil {
 					return nil, err
 				}
@@ -507,7 +510,7 @@ func ParseMeasures(names ...string) ([]Measure, error) {
 			continue
 		}
 		if isTrecName(s) {
-			ms, err := ParseTrecMeasure(s)
+			ms, err := parseTrecMeasure(s)
 			if err != nil {
 				return nil, err
 			}
@@ -536,11 +539,11 @@ func isTrecName(s string) bool {
 	return ok
 }
 
-// TrecOrder sorts measures as trec_eval prints them: by its measure table (runid, num_q,
+// trecOrder sorts measures as trec_eval prints them: by its measure table (runid, num_q,
 // num_ret, ..., map, gm_map, Rprec, bpref, recip_rank, iprec_at_recall, P, ..., rbp, rbp_resid,
 // unj), the values of one measure by ascending cutoff; measures trec_eval does not have come
 // after, in their given order. It returns a new slice.
-func TrecOrder(measures []Measure) []Measure {
+func trecOrder(measures []Measure) []Measure {
 	out := slices.Clone(measures)
 	key := func(m Measure) (int, float64) {
 		i, ok := trecRow(m)

@@ -123,7 +123,7 @@ func TestTrecNameAndOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, m := range TrecOrder(ms) {
+	for _, m := range trecOrder(ms) {
 		n, ok := m.TrecName()
 		if !ok {
 			n = "(" + m.String() + ")"

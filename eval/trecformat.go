@@ -16,7 +16,7 @@ import (
 // query ID or "all", and the value with Digits decimals (0 means trec_eval's 4); counts print
 // as integers ("%d", truncated), runid prints the run's tag and relstring its text in quotes.
 // NaN prints "-nan" and infinities "inf" and "-inf", as glibc prints them. Measures come in
-// trec_eval's order (TrecOrder).
+// trec_eval's order (trecOrder).
 type TrecFormat struct {
 	PerQuery  bool // also print each query's lines, queries in byte order (trec_eval's -q)
 	NoSummary bool // leave out the "all" lines (trec_eval's -n)
@@ -43,7 +43,7 @@ func (f TrecFormat) Write(w io.Writer, r Result) error {
 	case digits < 0:
 		digits = 0
 	}
-	order := TrecOrder(r.Measures)
+	order := trecOrder(r.Measures)
 	bw := bufio.NewWriter(w)
 	line := func(m Measure, q string, v float64, text string) {
 		name, ok := m.TrecName()

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/trecnames"
 	"github.com/ranklab/ranklab/internal/words"
 	"github.com/ranklab/ranklab/provenance"
 )
@@ -329,7 +330,7 @@ func trecMeasures(args []string, v9 bool) (ms []eval.Measure, warnings []string,
 		if dotted && p == "" {
 			return nil, nil, usageError{fmt.Errorf("measure %q: empty parameter list (trec_eval: improper measure)", arg)}
 		}
-		if members, ok := eval.TrecNickname(name, v9); ok {
+		if members, ok := trecnames.Nickname(name, v9); ok {
 			if dotted {
 				warnings = append(warnings, fmt.Sprintf("-m %s: a nickname takes no parameters; %q ignored (as trec_eval)", arg, p))
 			}
@@ -338,7 +339,7 @@ func trecMeasures(args []string, v9 bool) (ms []eval.Measure, warnings []string,
 			}
 			continue
 		}
-		takes, ok := eval.TrecTakesParameters(name)
+		takes, ok := trecnames.TakesParameters(name)
 		if !ok {
 			irNames = append(irNames, arg) // an ir_measures name, or an error below
 			continue
@@ -357,7 +358,7 @@ func trecMeasures(args []string, v9 bool) (ms []eval.Measure, warnings []string,
 		}
 	}
 	seen := map[eval.Measure]bool{}
-	for _, name := range eval.TrecMeasureNames() {
+	for _, name := range trecnames.Names() {
 		if !marked[name] {
 			continue
 		}
@@ -365,7 +366,7 @@ func trecMeasures(args []string, v9 bool) (ms []eval.Measure, warnings []string,
 		if hasParams[name] {
 			spec += "." + params[name]
 		}
-		got, err := eval.ParseTrecMeasure(spec)
+		got, err := eval.ParseMeasures(spec)
 		if err != nil {
 			return nil, nil, usageError{err}
 		}
@@ -388,21 +389,12 @@ func trecMeasures(args []string, v9 bool) (ms []eval.Measure, warnings []string,
 	}
 	for _, arg := range args {
 		if name, p, ok := strings.Cut(arg, "."); ok {
-			if t, known := eval.TrecTakesParameters(name); known && t && strings.Contains(p, ".") && cutoffFamily(name) {
+			if strings.Contains(p, ".") && trecnames.IntegerCutoffs(name) {
 				warnings = append(warnings, fmt.Sprintf("-m %s: cutoffs with decimals are truncated (as trec_eval's atol)", arg))
 			}
 		}
 	}
 	return ms, warnings, nil
-}
-
-// cutoffFamily reports whether the trec_eval measure takes integer cutoffs.
-func cutoffFamily(name string) bool {
-	switch name {
-	case "P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj", "P_avgjg":
-		return true
-	}
-	return false
 }
 
 func runEval(args []string, stdout, stderr io.Writer) int {
