@@ -10,7 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/evalhook"
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
@@ -174,7 +174,7 @@ func readRun(in io.Reader, path string) runFile {
 			return
 		}
 		q, d := string(f[0]), string(f[2])
-		score, err := eval.ParseScore(string(f[4]))
+		score, err := evalhook.ParseScore(string(f[4]))
 		if err != nil {
 			r.add(Error, CodeParse, n, q, "score %q is not a finite number", f[4])
 			return
@@ -231,7 +231,7 @@ func readQrels(in io.Reader, path string) qrelsFile {
 			}
 			q, d, g = string(f[0]), string(f[2]), string(f[3])
 		}
-		grade, err := eval.ParseGrade(g)
+		grade, err := evalhook.ParseGrade(g)
 		if err != nil {
 			r.add(Error, CodeParse, n, q, "grade %q is not an integer", g)
 			return

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ranklab/ranklab/internal/evalhook"
 	"github.com/ranklab/ranklab/internal/scan"
-	"github.com/ranklab/ranklab/internal/trecnames"
 )
 
 // trecByName finds a row of trecTable.
@@ -45,19 +45,19 @@ func trecRow(m Measure) (int, bool) {
 }
 
 func init() {
-	trecnames.Names = func() []string {
+	evalhook.Names = func() []string {
 		out := make([]string, len(trecTable))
 		for i, t := range trecTable {
 			out[i] = t.name
 		}
 		return out
 	}
-	trecnames.Nickname = trecNickname
-	trecnames.TakesParameters = func(name string) (takes, ok bool) {
+	evalhook.Nickname = trecNickname
+	evalhook.TakesParameters = func(name string) (takes, ok bool) {
 		i, ok := trecByName(name)
 		return ok && trecTable[i].kind != tkNone, ok
 	}
-	trecnames.IntegerCutoffs = func(name string) bool {
+	evalhook.IntegerCutoffs = func(name string) bool {
 		i, ok := trecByName(name)
 		return ok && trecTable[i].kind == tkLongCutoffs
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/eval"
-	"github.com/ranklab/ranklab/internal/trecnames"
+	"github.com/ranklab/ranklab/internal/evalhook"
 	"github.com/ranklab/ranklab/internal/words"
 	"github.com/ranklab/ranklab/provenance"
 )
@@ -330,7 +330,7 @@ func trecMeasures(args []string, v9 bool) (ms []eval.Measure, warnings []string,
 		if dotted && p == "" {
 			return nil, nil, usageError{fmt.Errorf("measure %q: empty parameter list (trec_eval: improper measure)", arg)}
 		}
-		if members, ok := trecnames.Nickname(name, v9); ok {
+		if members, ok := evalhook.Nickname(name, v9); ok {
 			if dotted {
 				warnings = append(warnings, fmt.Sprintf("-m %s: a nickname takes no parameters; %q ignored (as trec_eval)", arg, p))
 			}
@@ -339,7 +339,7 @@ func trecMeasures(args []string, v9 bool) (ms []eval.Measure, warnings []string,
 			}
 			continue
 		}
-		takes, ok := trecnames.TakesParameters(name)
+		takes, ok := evalhook.TakesParameters(name)
 		if !ok {
 			irNames = append(irNames, arg) // an ir_measures name, or an error below
 			continue
@@ -358,7 +358,7 @@ func trecMeasures(args []string, v9 bool) (ms []eval.Measure, warnings []string,
 		}
 	}
 	seen := map[eval.Measure]bool{}
-	for _, name := range trecnames.Names() {
+	for _, name := range evalhook.Names() {
 		if !marked[name] {
 			continue
 		}
@@ -389,7 +389,7 @@ func trecMeasures(args []string, v9 bool) (ms []eval.Measure, warnings []string,
 	}
 	for _, arg := range args {
 		if name, p, ok := strings.Cut(arg, "."); ok {
-			if strings.Contains(p, ".") && trecnames.IntegerCutoffs(name) {
+			if strings.Contains(p, ".") && evalhook.IntegerCutoffs(name) {
 				warnings = append(warnings, fmt.Sprintf("-m %s: cutoffs with decimals are truncated (as trec_eval's atol)", arg))
 			}
 		}

@@ -1,8 +1,9 @@
-// Package trecnames gives the command line what package eval knows of trec_eval's measure table
-// (its names, nicknames and parameter kinds) without making it part of eval's API. Package eval
-// fills the functions in when it is initialised (eval's family table is the one source), so a
-// program that imports this package must import eval too.
-package trecnames
+// Package evalhook gives ranklab's own packages what package eval knows beyond its API: the
+// command line trec_eval's measure table (names, nicknames, parameter kinds), the preflight
+// checker eval's field grammar. Package eval fills the functions in when it is initialised (its
+// family table and readers stay the one source), so a program that imports this package must
+// import eval too.
+package evalhook
 
 var (
 	// Names returns the names of trec_eval 10.0's measure table in its order (the order in
@@ -18,4 +19,11 @@ var (
 	// IntegerCutoffs reports whether the measure name takes integer cutoffs (P, recall,
 	// ndcg_cut, ...), which trec_eval reads with atol.
 	IntegerCutoffs func(name string) bool
+	// ParseScore reads a run's score field exactly as eval's run reader does (a decimal
+	// number with a finite value), so that package check's lenient reader agrees with the
+	// evaluator on every score.
+	ParseScore func(field string) (float64, error)
+	// ParseGrade reads a qrels grade field exactly as eval's qrels reader does (an integer of
+	// 32 bits; eval.Unjudged refused).
+	ParseGrade func(field string) (int, error)
 )
