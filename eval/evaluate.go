@@ -311,21 +311,6 @@ func checkDuplicates(q string, docs []ScoredDoc) error {
 // are text: Result.RelString, Result.RunID). Compute panics on a measure that fails Validate and
 // on the preference and judgment-group measures, which need more than grades.
 func (m Measure) Compute(ranked, judged []int) float64 {
-	return m.ComputePool(ranked, NewPool(judged))
-}
-
-// A Pool summarises the judged grades of one query: how many judged docs have each grade.
-// Build it once with NewPool to evaluate many rankings of the query (ComputePool), as a sweep
-// over cutoffs or rerank depths does, without recounting the judgments each time.
-type Pool struct{ levels []levelCount }
-
-// NewPool summarises judged, the grades of every judged doc of a query (retrieved or not).
-// judged is not modified.
-func NewPool(judged []int) Pool { return Pool{levels: judgedLevels(judged)} }
-
-// ComputePool is Compute with the judged grades summarised in p:
-// m.ComputePool(ranked, NewPool(judged)) == m.Compute(ranked, judged).
-func (m Measure) ComputePool(ranked []int, p Pool) float64 {
 	c, err := compileMeasure(m, Options{})
 	if err != nil {
 		panic(fmt.Sprintf("eval: Compute on invalid measure %#v: %v", m, err))
@@ -333,9 +318,7 @@ func (m Measure) ComputePool(ranked []int, p Pool) float64 {
 	if c.fam.value == nil || c.fam.input != inQrels && c.fam.input != inAny {
 		panic(fmt.Sprintf("eval: Compute on %s, which needs more than grades", m))
 	}
-	q := newQuery(ranked, nil, false, nil)
-	q.levels = p.levels
-	return c.fam.value(q, c)
+	return c.fam.value(newQuery(ranked, judged, false, nil), c)
 }
 
 // assembleSets builds a Result for relevance information other than qrels (preferences,

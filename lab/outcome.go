@@ -125,7 +125,7 @@ func (s State) items(cands []Candidate, order []int) []Item {
 // of grades >= MinGrade is exactly R: the candidates' grades plus R − found placeholders of grade
 // MinGrade (the missed items when Total is 0, the user's raised or lowered count otherwise).
 type judgments struct {
-	judged, forRecall eval.Pool
+	judged, forRecall []int
 	r                 int
 }
 
@@ -139,7 +139,7 @@ func (s State) judgments(syn Synthetic) judgments {
 	for _, c := range syn.Missed {
 		judged = append(judged, c.Grade)
 	}
-	j.judged = eval.NewPool(judged)
+	j.judged = judged
 	found, known := relevantCounts(syn, s.MinGrade)
 	j.r = known
 	if s.Total != 0 {
@@ -152,7 +152,7 @@ func (s State) judgments(syn Synthetic) judgments {
 	for range j.r - found {
 		forRecall = append(forRecall, s.MinGrade)
 	}
-	j.forRecall = eval.NewPool(forRecall)
+	j.forRecall = forRecall
 	return j
 }
 
@@ -175,10 +175,10 @@ func (s State) metrics(j judgments, ranked []int, k, depth int) Metrics {
 	m := Metrics{
 		K:           k,
 		Rerank:      depth,
-		Precision:   eval.P(k).WithRel(s.MinGrade).ComputePool(ranked, j.judged),
-		Recall:      eval.Recall(k).WithRel(s.MinGrade).ComputePool(ranked, j.forRecall),
-		MRR:         eval.RRAt(k).WithRel(s.MinGrade).ComputePool(ranked, j.judged),
-		NDCG:        eval.NDCGExp(k).ComputePool(ranked, j.judged),
+		Precision:   eval.P(k).WithRel(s.MinGrade).Compute(ranked, j.judged),
+		Recall:      eval.Recall(k).WithRel(s.MinGrade).Compute(ranked, j.forRecall),
+		MRR:         eval.RRAt(k).WithRel(s.MinGrade).Compute(ranked, j.judged),
+		NDCG:        eval.NDCGExp(k).Compute(ranked, j.judged),
 		Denominator: j.r,
 	}
 	for _, g := range ranked[:min(k, len(ranked))] {
