@@ -19,8 +19,8 @@
 // BEIR qrels: tab-separated, header "query-id\tcorpus-id\tscore", then 3 fields a line.
 // TREC run: at least 6 fields "query-id Q0 doc-id rank score tag"; Q0, the rank column and
 // fields after the tag are ignored; a query's lines need not be adjacent. Preferences
-// (ReadPrefs: "query-id group sub-group doc-id level"), qrels with judgment groups
-// (ReadQrelsJG) and Z-score files (ReadZScores) are trec_eval's other formats.
+// (parsePrefs: "query-id group sub-group doc-id level"), qrels with judgment groups
+// (parseQrelsJG) and Z-score files (parseZScores) are trec_eval's other formats.
 //
 //	q1 0 d1 2              (TREC qrels: d1 has grade 2 for q1)
 //	q1 Q0 d1 1 12.5 bm25   (run: q1 retrieved d1 with score 12.5)
@@ -70,7 +70,7 @@
 // R is the number of judged docs of the query with grade >= L, retrieved or not.
 //
 // Measures. The formulas are on the constructors (P, Recall, AP, NDCG, IPrec, infAP, RBP, ...),
-// the preference measures on EvaluatePrefs, the judgment-group ones on EvaluateJG. Where
+// the preference measures on evaluatePrefs, the judgment-group ones on evaluateJG. Where
 // trec_eval's C reads uninitialised memory ranklab takes the value its reference build prints:
 // rbp normalises gains with min = max = 0 to start with (so grades divided by the query's largest
 // grade when that exceeds 1). dcg, ideal_dcg and ndcg each have their own parameters (trec_eval
@@ -97,9 +97,9 @@
 // query IDs); for gm_map and gm_bpref, whose per-query values are the logs trec_eval stores,
 // the geometric mean. Result.All(m) is trec_eval's "all" line: the sum for counts, the number of
 // queries for num_q, and with -c trec_eval's count of judgments with a grade > 0 for num_rel.
-// TrecFormat prints trec_eval's format, measure order and names; Standardize gives -Z's values.
+// TrecFormat prints trec_eval's format, measure order and names; standardize gives -Z's values.
 //
-// Large runs. EvaluateRunFile gives Evaluate's exact result for a run file without holding the
+// Large runs. evaluateRunFile gives Evaluate's exact result for a run file without holding the
 // run in memory when each query's lines are adjacent (the usual case): the file is cut into
 // blocks of whole queries evaluated on every core, and only each query's judged docs are ranked.
 // An ungrouped run is read again whole, from the start of the same file, or for a pipe or

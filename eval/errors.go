@@ -23,6 +23,10 @@ var (
 	ErrTruncated = scan.ErrTruncated
 )
 
+// ErrNoQueries is the error of an evaluation left with no query to evaluate: none in both the
+// relevance information and the run, or Files.Query in neither.
+var ErrNoQueries = errors.New("nothing to evaluate")
+
 // ParseError is an error in an input file, with its position. It prints as "file:line: msg"
 // ("file: msg" when Line is 0, for errors about the whole file).
 type ParseError struct {

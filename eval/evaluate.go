@@ -114,7 +114,7 @@ func newEvaluator(measures []Measure, opt Options, in inputKind) (*evaluator, er
 		}
 		if c.fam.input != in && c.fam.input != inAny {
 			return nil, fmt.Errorf("evaluate: measure %s needs %s", m, map[inputKind]string{
-				inQrels: "qrels (Evaluate)", inPrefs: "preferences (EvaluatePrefs)", inJG: "qrels with judgment groups (EvaluateJG)"}[c.fam.input])
+				inQrels: "qrels (Evaluate)", inPrefs: "preferences (evaluatePrefs)", inJG: "qrels with judgment groups (evaluateJG)"}[c.fam.input])
 		}
 		ev.cs = append(ev.cs, c)
 		if m.Name == NameJudged {
@@ -222,7 +222,7 @@ func (ev *evaluator) assemble(qrels Qrels, runQueries map[string]bool, rowFor fu
 	slices.Sort(res.Missing)
 	slices.Sort(res.Ignored)
 	if len(res.Queries) == 0 {
-		return Result{}, fmt.Errorf("evaluate: no query is in both the qrels (%d queries) and the run (%d queries)", len(qrels), len(runQueries))
+		return Result{}, fmt.Errorf("evaluate: %w: no query is in both the qrels (%d queries) and the run (%d queries)", ErrNoQueries, len(qrels), len(runQueries))
 	}
 	rows := make([]row, len(res.Queries))
 	for i, q := range res.Queries {
@@ -348,7 +348,7 @@ func (ev *evaluator) assembleSets(relQueries map[string]bool, run Run, rowFor fu
 	slices.Sort(res.Missing)
 	slices.Sort(res.Ignored)
 	if len(res.Queries) == 0 {
-		return Result{}, fmt.Errorf("evaluate: no query is in both the relevance information (%d queries) and the run (%d queries)", len(relQueries), len(run.Queries))
+		return Result{}, fmt.Errorf("evaluate: %w: no query is in both the relevance information (%d queries) and the run (%d queries)", ErrNoQueries, len(relQueries), len(run.Queries))
 	}
 	res.Values = make([][]float64, len(res.Queries))
 	for i, q := range res.Queries {

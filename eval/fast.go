@@ -9,7 +9,7 @@ import (
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-// EvaluateRunFile evaluates the run file at runPath ("-" for standard input) like
+// evaluateRunFile evaluates the run file at runPath ("-" for standard input) like
 // Evaluate(qrels, ReadRunFile(runPath), measures...), with the same values, errors and line
 // numbers, without holding the run in memory when its lines are grouped by query (the usual
 // case): the input is cut into blocks of whole queries, parsed and evaluated on every core, and
@@ -23,12 +23,12 @@ import (
 // substitution) has been copied, as it streamed, to an unlinked temporary file that is read
 // instead. The ungrouped run is then evaluated in passes that each keep the lines of a share of
 // the queries (about 128 MB of them), so memory stays bounded whatever the run's size.
-func EvaluateRunFile(qrels Qrels, runPath string, measures ...Measure) (Result, error) {
-	return Options{}.EvaluateRunFile(qrels, runPath, measures...)
+func evaluateRunFile(qrels Qrels, runPath string, measures ...Measure) (Result, error) {
+	return Options{}.evaluateRunFile(qrels, runPath, measures...)
 }
 
-// EvaluateRunFile is EvaluateRunFile with the options o.
-func (opt Options) EvaluateRunFile(qrels Qrels, runPath string, measures ...Measure) (Result, error) {
+// evaluateRunFile is evaluateRunFile with the options o.
+func (opt Options) evaluateRunFile(qrels Qrels, runPath string, measures ...Measure) (Result, error) {
 	ev, err := newEvaluator(measures, opt, inQrels)
 	if err != nil {
 		return Result{}, err

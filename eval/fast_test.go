@@ -18,7 +18,7 @@ func init() {
 	anchorEvaluators["fast"] = evalTrecFast
 }
 
-// evalTrecFast evaluates with EvaluateRunFile and prints trec_eval's format.
+// evalTrecFast evaluates with evaluateRunFile and prints trec_eval's format.
 func evalTrecFast(qrelsPath, runPath string, names []string, opt Options, perQuery bool, digits int) (string, error) {
 	qrels, err := ReadQrelsFile(qrelsPath)
 	if err != nil {
@@ -28,7 +28,7 @@ func evalTrecFast(qrelsPath, runPath string, names []string, opt Options, perQue
 	if err != nil {
 		return "", err
 	}
-	res, err := opt.EvaluateRunFile(qrels, runPath, ms...)
+	res, err := opt.evaluateRunFile(qrels, runPath, ms...)
 	if err != nil {
 		return "", err
 	}
@@ -111,7 +111,7 @@ func TestFastMatchesSimple(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, werr := opt.Evaluate(qrels, run, measures...)
-		got, gerr := opt.EvaluateRunFile(qrels, path, measures...)
+		got, gerr := opt.evaluateRunFile(qrels, path, measures...)
 		if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
 			t.Fatalf("iteration %d: errors differ: simple %v, fast %v", iter, werr, gerr)
 		}
@@ -172,7 +172,7 @@ func TestFastLargeBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{plain, zipped} {
-		got, err := EvaluateRunFile(qrels, p, ms...)
+		got, err := evaluateRunFile(qrels, p, ms...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +204,7 @@ func TestFastErrors(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			p := sharedtest.WriteFile(t, dir, "run", text)
 			_, rerr := ReadRunFile(p)
-			_, ferr := EvaluateRunFile(qrels, p, RR())
+			_, ferr := evaluateRunFile(qrels, p, RR())
 			if rerr == nil || ferr == nil || rerr.Error() != ferr.Error() {
 				t.Errorf("ReadRunFile: %v\nEvaluateRunFile: %v", rerr, ferr)
 			}
@@ -248,7 +248,7 @@ func TestUngroupedPasses(t *testing.T) {
 	}
 }
 
-// sameAsReadRun evaluates the run file p with opt.EvaluateRunFile (the streaming path) and with
+// sameAsReadRun evaluates the run file p with opt.evaluateRunFile (the streaming path) and with
 // ReadRunFile + opt.Evaluate, and fails the test unless both give the same error, or the same
 // queries, run ID and values bit for bit.
 func sameAsReadRun(t *testing.T, opt Options, qrels Qrels, p string, measures []Measure) {
@@ -258,9 +258,9 @@ func sameAsReadRun(t *testing.T, opt Options, qrels Qrels, p string, measures []
 	if werr == nil {
 		want, werr = opt.Evaluate(qrels, run, measures...)
 	}
-	got, gerr := opt.EvaluateRunFile(qrels, p, measures...)
+	got, gerr := opt.evaluateRunFile(qrels, p, measures...)
 	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
-		t.Fatalf("errors differ: ReadRun+Evaluate %v, EvaluateRunFile %v", werr, gerr)
+		t.Fatalf("errors differ: ReadRun+Evaluate %v, evaluateRunFile %v", werr, gerr)
 	}
 	if werr != nil {
 		return

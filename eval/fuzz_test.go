@@ -23,9 +23,9 @@ func FuzzReadPrefs(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		p, err := ReadPrefs(strings.NewReader(in), "f")
+		p, err := parsePrefs(strings.NewReader(in), "f")
 		checkErrorNamesFile(t, err)
-		_, err = ReadQrelsPrefs(strings.NewReader(in), "f")
+		_, err = parseQrelsPrefs(strings.NewReader(in), "f")
 		checkErrorNamesFile(t, err)
 		if err == nil && len(p) > 0 {
 			// Every judgment read evaluates without a panic against a run of its own docs.
@@ -40,7 +40,7 @@ func FuzzReadPrefs(f *testing.F) {
 				}
 			}
 			ms, _ := ParseMeasures("all_prefs")
-			Options{}.EvaluatePrefs(p, run, ms...)
+			Options{}.evaluatePrefs(p, run, ms...)
 		}
 	})
 }
@@ -50,7 +50,7 @@ func FuzzReadQrelsJG(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		_, err := ReadQrelsJG(strings.NewReader(in), "f")
+		_, err := parseQrelsJG(strings.NewReader(in), "f")
 		checkErrorNamesFile(t, err)
 	})
 }
@@ -60,7 +60,7 @@ func FuzzReadZScores(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		_, err := ReadZScores(strings.NewReader(in), "f")
+		_, err := parseZScores(strings.NewReader(in), "f")
 		checkErrorNamesFile(t, err)
 	})
 }

@@ -5,18 +5,18 @@ import (
 	"slices"
 )
 
-// QrelsJG holds qrels with judgment groups (trec_eval's -R qrels_jg): query ID → judgment group
+// qrelsJG holds qrels with judgment groups (trec_eval's -R qrels_jg): query ID → judgment group
 // → doc ID → grade. Each group is a separate set of judgments of the query.
-type QrelsJG map[string]map[string]map[string]int
+type qrelsJG map[string]map[string]map[string]int
 
-// ReadQrelsJG reads qrels whose second field names a judgment group:
+// parseQrelsJG reads qrels whose second field names a judgment group:
 //
 //	query-id judgment-group doc-id grade
 //
 // Comments, byte-order mark and errors are as for ReadQrels; a doc judged twice in one group of
 // a query is an error (ErrDuplicate).
-func ReadQrelsJG(r io.Reader, name string) (QrelsJG, error) {
-	q := QrelsJG{}
+func parseQrelsJG(r io.Reader, name string) (qrelsJG, error) {
+	q := qrelsJG{}
 	err := readRecords(r, name, 4, "4 (query-id judgment-group doc-id grade)", "no judgment", func(f [][]byte, line int) error {
 		g, err := parseGradeBytes(f[3])
 		if err != nil {
@@ -35,10 +35,7 @@ func ReadQrelsJG(r io.Reader, name string) (QrelsJG, error) {
 	return q, nil
 }
 
-// ReadQrelsJGFile reads a qrels file with judgment groups (gzip or not; "-" for standard input).
-func ReadQrelsJGFile(path string) (QrelsJG, error) { return readFile(path, ReadQrelsJG) }
-
-// EvaluateJG computes the judgment-group measures of trec_eval -R qrels_jg (and runid, num_q)
+// evaluateJG computes the judgment-group measures of trec_eval -R qrels_jg (and runid, num_q)
 // for each query of jg: the run's ranking (as Evaluate ranks it) is judged by each group of the
 // query separately, and
 //
@@ -47,7 +44,7 @@ func ReadQrelsJGFile(path string) (QrelsJG, error) { return readFile(path, ReadQ
 //	Rprec_mult_avgjg at x = Σ_groups Rprec_mult(x) / G  (Param x)
 //
 // with G the number of groups of the query (the sum itself when G = 1). Queries: as Evaluate.
-func (opt Options) EvaluateJG(jg QrelsJG, run Run, measures ...Measure) (Result, error) {
+func (opt Options) evaluateJG(jg qrelsJG, run Run, measures ...Measure) (Result, error) {
 	ev, err := newEvaluator(measures, opt, inJG)
 	if err != nil {
 		return Result{}, err

@@ -9,36 +9,36 @@ import (
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-// Prefs holds preference judgments (trec_eval's -R prefs): query ID → its judgments.
-type Prefs map[string][]Pref
+// prefsByQuery holds preference judgments (trec_eval's -R prefs): query ID → its judgments.
+type prefsByQuery map[string][]pref
 
-// Pref is one line of a preferences file: doc Doc has level Level in judgment sub-group JSG of
+// pref is one line of a preferences file: doc Doc has level Level in judgment sub-group JSG of
 // judgment group JG. Within a sub-group a doc with a higher level is preferred to one with a
 // lower level; level 0 means non-relevant, above 0 relevant.
-type Pref struct {
+type pref struct {
 	JG, JSG, Doc string
 	Level        float64
 }
 
-// ReadPrefs reads trec_eval's preferences format: one line a judgment, exactly 5 fields
+// parsePrefs reads trec_eval's preferences format: one line a judgment, exactly 5 fields
 //
 //	query-id judgment-group sub-group doc-id level
 //
 // with level a decimal number. Comments, byte-order mark and errors are as for ReadQrels
 // (ErrLevel for a level that is not a finite decimal number).
-func ReadPrefs(r io.Reader, name string) (Prefs, error) {
+func parsePrefs(r io.Reader, name string) (prefsByQuery, error) {
 	return readPrefs(r, name, 5)
 }
 
-// ReadQrelsPrefs reads a qrels file as preferences, as trec_eval's -R qrels_prefs does: the
+// parseQrelsPrefs reads a qrels file as preferences, as trec_eval's -R qrels_prefs does: the
 // iteration field is the judgment group, all judgments of a group are in one sub-group, and the
 // grade is the level (a decimal number here).
-func ReadQrelsPrefs(r io.Reader, name string) (Prefs, error) {
+func parseQrelsPrefs(r io.Reader, name string) (prefsByQuery, error) {
 	return readPrefs(r, name, 4)
 }
 
-func readPrefs(r io.Reader, name string, fields int) (Prefs, error) {
-	p := Prefs{}
+func readPrefs(r io.Reader, name string, fields int) (prefsByQuery, error) {
+	p := prefsByQuery{}
 	want := "5 (query-id judgment-group sub-group doc-id level)"
 	if fields == 4 {
 		want = "4 (query-id judgment-group doc-id level)"
@@ -48,7 +48,7 @@ func readPrefs(r io.Reader, name string, fields int) (Prefs, error) {
 		if !ok {
 			return parseErr(name, line, ErrLevel, "%s", quoteField(f[fields-1]))
 		}
-		pr := Pref{JG: string(f[1]), JSG: "0", Doc: string(f[fields-2]), Level: level}
+		pr := pref{JG: string(f[1]), JSG: "0", Doc: string(f[fields-2]), Level: level}
 		if fields == 5 {
 			pr.JSG = string(f[2])
 		}
@@ -61,13 +61,7 @@ func readPrefs(r io.Reader, name string, fields int) (Prefs, error) {
 	return p, nil
 }
 
-// ReadPrefsFile reads a preferences file (gzip or not; "-" for standard input).
-func ReadPrefsFile(path string) (Prefs, error) { return readFile(path, ReadPrefs) }
-
-// ReadQrelsPrefsFile reads a qrels file as preferences (see ReadQrelsPrefs).
-func ReadQrelsPrefsFile(path string) (Prefs, error) { return readFile(path, ReadQrelsPrefs) }
-
-// EvaluatePrefs computes the preference measures (and runid, num_q) of trec_eval -R prefs for
+// evaluatePrefs computes the preference measures (and runid, num_q) of trec_eval -R prefs for
 // each query of prefs, as trec_eval 10.0 does. For one query, the run's docs are ranked by
 // score descending, ties by doc ID ascending (trec_eval's order for preferences), and cut to
 // Depth; the NJR judged docs retrieved take the ids 0..NJR-1 in rank order, the judged docs not
@@ -97,7 +91,7 @@ func ReadQrelsPrefsFile(path string) (Prefs, error) { return readFile(path, Read
 // (ratios are 0 when their denominator is). A doc given two levels in one sub-group, or 0 and
 // a positive level in one group, and preferences of a group that contradict each other are
 // errors. Queries: as Evaluate.
-func (opt Options) EvaluatePrefs(prefs Prefs, run Run, measures ...Measure) (Result, error) {
+func (opt Options) evaluatePrefs(prefs prefsByQuery, run Run, measures ...Measure) (Result, error) {
 	ev, err := newEvaluator(measures, opt, inPrefs)
 	if err != nil {
 		return Result{}, err
@@ -146,7 +140,7 @@ type prefRec struct {
 }
 
 // newPrefsQuery forms the counts of one query (trec_eval's form_prefs_counts).
-func newPrefsQuery(qid string, prefs []Pref, ranked []ScoredDoc, depth int) (*prefsQuery, error) {
+func newPrefsQuery(qid string, prefs []pref, ranked []ScoredDoc, depth int) (*prefsQuery, error) {
 	if depth > 0 && len(ranked) > depth {
 		ranked = ranked[:depth]
 	}

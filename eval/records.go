@@ -6,8 +6,8 @@ import (
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-// readRecords is the line loop of the readers of judgment-like files (ReadQrels, ReadQrelsJG,
-// ReadPrefs, ReadQrelsPrefs, ReadZScores): records of exactly n whitespace-separated fields, one
+// readRecords is the line loop of the readers of judgment-like files (ReadQrels, parseQrelsJG,
+// parsePrefs, parseQrelsPrefs, parseZScores): records of exactly n whitespace-separated fields, one
 // a line. It reads r with scan.Lines (byte-order mark and carriage returns dropped), splits each
 // line with scan.Fields and
 //

@@ -74,7 +74,7 @@ func TestUngroupedRunFromPipe(t *testing.T) {
 		t.Fatalf("num_ret of the file = %v, want 10 queries × 300 docs = 3000", got)
 	}
 	check := func(t *testing.T, path string) {
-		got, err := EvaluateRunFile(qrels, path, ms...)
+		got, err := evaluateRunFile(qrels, path, ms...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,12 +136,12 @@ func TestByteOrderMark(t *testing.T) {
 		t.Fatalf("run with a BOM: %v, %v", withBOM.Queries, err)
 	}
 	for _, path := range []string{filepath.Join(dir, "run.bom"), write("run.bom.gz", string(sharedtest.Gzip([]byte(bom+runText))))} {
-		got, err := EvaluateRunFile(plainQrels, path, ms...)
+		got, err := evaluateRunFile(plainQrels, path, ms...)
 		if err != nil || !slices.Equal(got.Summary, want.Summary) || !slices.Equal(got.Queries, []string{"q1", "q2"}) {
 			t.Errorf("%s: %v %v, want %v", path, got.Summary, err, want.Summary)
 		}
 	}
-	if z, err := ReadZScores(strings.NewReader(bom+"q1 map 0.5 0.1\n"), "z"); err != nil || z["q1"] == nil {
+	if z, err := parseZScores(strings.NewReader(bom+"q1 map 0.5 0.1\n"), "z"); err != nil || z["q1"] == nil {
 		t.Errorf("Z-score file with a BOM: %v, %v", z, err)
 	}
 }
@@ -198,7 +198,7 @@ func TestDuplicateFirstLine(t *testing.T) {
 	}
 	b.WriteString("qx Q0 a 1 1 t\nqx Q0 b 2 1 t\nqx Q0 a 3 1 t\n") // lines 125001, 125002, 125003
 	p := sharedtest.WriteFile(t, "", "run", b.String())
-	_, err := EvaluateRunFile(Qrels{"qx": {"a": 1}}, p, P(1))
+	_, err := evaluateRunFile(Qrels{"qx": {"a": 1}}, p, P(1))
 	want := p + `:125003: duplicate doc: "a" listed twice for query "qx" (first on line 125001)`
 	if err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant  %s", err, want)
@@ -220,9 +220,9 @@ func TestTruncatedGzip(t *testing.T) {
 	part, _ := io.ReadAll(zr)
 	line := bytes.Count(part, []byte("\n")) + 1
 	_, rerr := ReadRunFile(p)
-	_, ferr := EvaluateRunFile(Qrels{"q1": {"d101": 1}}, p, P(1))
+	_, ferr := evaluateRunFile(Qrels{"q1": {"d101": 1}}, p, P(1))
 	want := fmt.Sprintf("%s:%d: %v", p, line, ErrTruncated)
-	for name, err := range map[string]error{"ReadRunFile": rerr, "EvaluateRunFile": ferr} {
+	for name, err := range map[string]error{"ReadRunFile": rerr, "evaluateRunFile": ferr} {
 		if err == nil || err.Error() != want || !errors.Is(err, ErrTruncated) {
 			t.Errorf("%s: %v\nwant %s", name, err, want)
 		}
@@ -244,7 +244,7 @@ func TestShortQuotes(t *testing.T) {
 			return err
 		},
 		"beir head": func() error { _, err := ReadBEIRQrels(strings.NewReader(long+"\n"), "f"); return err },
-		"prefs":     func() error { _, err := ReadPrefs(strings.NewReader("q j s d "+long+"\n"), "f"); return err },
+		"prefs":     func() error { _, err := parsePrefs(strings.NewReader("q j s d "+long+"\n"), "f"); return err },
 		"duplicate": func() error {
 			_, err := ReadRun(strings.NewReader("q Q0 "+long+" 1 1 t\nq Q0 "+long+" 1 1 t\n"), "f")
 			return err

@@ -111,8 +111,8 @@ func TestStandardize(t *testing.T) {
 	qrels := Qrels{"q1": {"a": 1}, "q2": {"a": 1}}
 	run := Run{Queries: map[string][]ScoredDoc{"q1": {{"a", 1}}, "q2": {{"b", 1}, {"a", 0}}}}
 	res, _ := Evaluate(qrels, run, AP(), NumRet(), NumQ())
-	z := ZScores{"q1": {"map": {Mean: 0.5, StdDev: 0.25}, "num_ret": {Mean: 1, StdDev: 0}}}
-	got := res.Standardize(z)
+	z := zScores{"q1": {"map": {Mean: 0.5, StdDev: 0.25}, "num_ret": {Mean: 1, StdDev: 0}}}
+	got := res.standardize(z)
 	if v, _ := got.Value("q1", AP()); v != (1-0.5)/0.25 {
 		t.Errorf("q1 map Z = %v, want (1-0.5)/0.25", v)
 	}
@@ -153,8 +153,8 @@ func fmtName(s string) string { return s + strings.Repeat(" ", max(0, 22-len(s))
 func TestInputsNotModified(t *testing.T) {
 	qrels := Qrels{"q1": {"a": 2, "b": 0, "c": -1}, "q2": {"d": 1}}
 	run := Run{Tag: "t", Queries: map[string][]ScoredDoc{"q1": {{"c", 1}, {"a", 1}, {"x", 3}}, "q3": {{"a", 1}}}}
-	prefs := Prefs{"q1": {{JG: "1", JSG: "1", Doc: "a", Level: 2}, {JG: "1", JSG: "1", Doc: "c", Level: 0}}}
-	jg := QrelsJG{"q1": {"g1": {"a": 1}, "g2": {"c": 1}}}
+	prefs := prefsByQuery{"q1": {{JG: "1", JSG: "1", Doc: "a", Level: 2}, {JG: "1", JSG: "1", Doc: "c", Level: 0}}}
+	jg := qrelsJG{"q1": {"g1": {"a": 1}, "g2": {"c": 1}}}
 	before := fmt.Sprint(qrels, run, prefs, jg)
 	ms, _ := ParseMeasures("all_trec", "Judged@2", "ndcg.1=3")
 	for _, opt := range []Options{{}, {AllQueries: true, JudgedOnly: true, Depth: 2}, {TrecEval9: true, AllQueries: true}} {
@@ -162,9 +162,9 @@ func TestInputsNotModified(t *testing.T) {
 			t.Fatal(err)
 		}
 		pm, _ := ParseMeasures("all_prefs")
-		opt.EvaluatePrefs(prefs, run, pm...)
+		opt.evaluatePrefs(prefs, run, pm...)
 		jm, _ := ParseMeasures("qrels_jg")
-		opt.EvaluateJG(jg, run, jm...)
+		opt.evaluateJG(jg, run, jm...)
 	}
 	if after := fmt.Sprint(qrels, run, prefs, jg); after != before {
 		t.Errorf("inputs changed:\n%s\nwant\n%s", after, before)

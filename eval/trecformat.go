@@ -21,7 +21,7 @@ type TrecFormat struct {
 	PerQuery  bool // also print each query's lines, queries in byte order (trec_eval's -q)
 	NoSummary bool // leave out the "all" lines (trec_eval's -n)
 	Digits    int  // decimals; 0 means 4
-	Z         bool // the values are Z scores (Standardize): prefix names with "Z", print counts as reals (trec_eval's -Z)
+	Z         bool // the values are Z scores (standardize): prefix names with "Z", print counts as reals (trec_eval's -Z)
 }
 
 // WriteTrecEval writes r as trec_eval prints it: with perQuery (trec_eval's -q) each query's

@@ -7,22 +7,22 @@ import (
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-// ZScores holds, per query ID and measure value name (as trec_eval prints it: "P_5", "map",
+// zScores holds, per query ID and measure value name (as trec_eval prints it: "P_5", "map",
 // "iprec_at_recall_0.10"), the mean and standard deviation a value is standardised with.
-type ZScores map[string]map[string]ZScore
+type zScores map[string]map[string]zScore
 
-// ZScore is one line of a Z-score file.
-type ZScore struct{ Mean, StdDev float64 }
+// zScore is one line of a Z-score file.
+type zScore struct{ Mean, StdDev float64 }
 
-// ReadZScores reads trec_eval's Z-score file (-Z): one line a value, exactly 4 fields
+// parseZScores reads trec_eval's Z-score file (-Z): one line a value, exactly 4 fields
 //
 //	query-id measure-name mean stddev
 //
 // with mean and stddev decimal numbers. Comment lines ('#') are skipped and a byte-order mark
 // dropped as in the other readers; errors are *ParseError values as for ReadQrels (ErrScore for
 // a number that does not parse, ErrDuplicate for a query and name given twice).
-func ReadZScores(r io.Reader, name string) (ZScores, error) {
-	z := ZScores{}
+func parseZScores(r io.Reader, name string) (zScores, error) {
+	z := zScores{}
 	err := readRecords(r, name, 4, "4 (query-id measure mean stddev)", "", func(f [][]byte, line int) error {
 		mean, ok1 := scan.Float(f[2])
 		sd, ok2 := scan.Float(f[3])
@@ -37,7 +37,7 @@ func ReadZScores(r io.Reader, name string) (ZScores, error) {
 		if _, dup := q[string(f[1])]; dup {
 			return parseErr(name, line, ErrDuplicate, "%s given twice for query %s", quoteField(f[1]), quoteField(f[0]))
 		}
-		q[string(f[1])] = ZScore{mean, sd}
+		q[string(f[1])] = zScore{mean, sd}
 		return nil
 	})
 	if err != nil {
@@ -46,19 +46,16 @@ func ReadZScores(r io.Reader, name string) (ZScores, error) {
 	return z, nil
 }
 
-// ReadZScoresFile reads a Z-score file (gzip or not; "-" for standard input).
-func ReadZScoresFile(path string) (ZScores, error) { return readFile(path, ReadZScores) }
-
 // zMissing is the value trec_eval gives a value without a Z-score line.
 const zMissing = -1000000
 
-// Standardize returns r with every per-query value v replaced by its Z score, as trec_eval -Z
+// standardize returns r with every per-query value v replaced by its Z score, as trec_eval -Z
 // does: (v - mean) / stddev with the mean and stddev of the query and value name in z;
 // -1000000 when z has no line for them; when stddev is 0, 0 if v equals the mean, else
 // -1000000. gm_map and gm_bpref standardise the stored log. Means and Summary are then
 // computed again from the new values (the sum for counts, the number of queries for NumQ).
 // r is not modified.
-func (r Result) Standardize(z ZScores) Result {
+func (r Result) standardize(z zScores) Result {
 	out := r
 	out.Values = make([][]float64, len(r.Values))
 	names := make([]string, len(r.Measures))

@@ -438,13 +438,6 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ranklab eval: warning: %d qrels %s without a ranking, left out (--trec-eval-9): %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Missing))
 		}
 	}
-	if a.zscores != "" {
-		z, err := eval.ReadZScoresFile(a.zscores)
-		if err != nil {
-			return evalFail(stderr, &exitError{2, err}, false)
-		}
-		res = res.Standardize(z)
-	}
 	var buf bytes.Buffer
 	switch a.format {
 	case "json":
@@ -492,7 +485,7 @@ func evalFail(stderr io.Writer, err error, usage bool) int {
 }
 
 // evaluateInputs reads the relevance information and evaluates the run (streaming it for
-// qrels; see eval.EvaluateRunFile), with trec_eval 10.0's refusal of qrels queries without a
+// qrels; see eval.Files), with trec_eval 10.0's refusal of qrels queries without a
 // ranking unless -c or --trec-eval-9.
 func evaluateInputs(a evalArgs, measures []eval.Measure) (eval.Result, error) {
 	res, err := evaluateRelInfo(a, measures)
@@ -510,56 +503,14 @@ func evaluateInputs(a evalArgs, measures []eval.Measure) (eval.Result, error) {
 	return res, nil
 }
 
-// evaluateRelInfo reads the relevance information in its format and evaluates the run.
+// evaluateRelInfo reads the relevance information in its format and evaluates the run; -D
+// with a query the relevance information does not hold exits 7, as trec_eval.
 func evaluateRelInfo(a evalArgs, measures []eval.Measure) (eval.Result, error) {
-	switch a.relFormat {
-	case "prefs":
-		return evaluateRead(a, eval.ReadPrefsFile, a.opt.EvaluatePrefs, measures)
-	case "qrels_prefs":
-		return evaluateRead(a, eval.ReadQrelsPrefsFile, a.opt.EvaluatePrefs, measures)
-	case "qrels_jg":
-		return evaluateRead(a, eval.ReadQrelsJGFile, a.opt.EvaluateJG, measures)
+	res, err := a.opt.EvaluateFiles(eval.Files{Rel: a.qrels, RelFormat: a.relFormat, Run: a.run, ZScores: a.zscores, Query: a.onlyQuery}, measures...)
+	if err != nil && a.onlyQuery != "" && errors.Is(err, eval.ErrNoQueries) {
+		return res, &exitError{7, fmt.Errorf("-D: %w", err)}
 	}
-	qrels, err := eval.ReadQrelsFile(a.qrels)
-	if err != nil {
-		return eval.Result{}, err
-	}
-	if a.onlyQuery != "" {
-		if qrels[a.onlyQuery] == nil {
-			return eval.Result{}, &exitError{7, fmt.Errorf("-D: query %s is not in the qrels: no queries with both results and relevance info", words.ID(a.onlyQuery))}
-		}
-		qrels = eval.Qrels{a.onlyQuery: qrels[a.onlyQuery]}
-	}
-	return a.opt.EvaluateRunFile(qrels, a.run, measures...)
-}
-
-// onlyRun keeps query q of run.
-func onlyRun(run eval.Run, q string) eval.Run {
-	out := run
-	out.Queries = map[string][]eval.ScoredDoc{}
-	if docs, ok := run.Queries[q]; ok {
-		out.Queries[q] = docs
-	}
-	return out
-}
-
-// evaluateRead reads relevance information kept by query ID (preferences, judgment groups) with
-// read and the run (not streamed), keeps only the query of -D in both when it names one, and
-// evaluates them with evaluate.
-func evaluateRead[R ~map[string]V, V any](a evalArgs, read func(string) (R, error),
-	evaluate func(R, eval.Run, ...eval.Measure) (eval.Result, error), measures []eval.Measure) (eval.Result, error) {
-	rel, err := read(a.qrels)
-	if err != nil {
-		return eval.Result{}, err
-	}
-	run, err := eval.ReadRunFile(a.run)
-	if err != nil {
-		return eval.Result{}, err
-	}
-	if a.onlyQuery != "" {
-		rel, run = R{a.onlyQuery: rel[a.onlyQuery]}, onlyRun(run, a.onlyQuery)
-	}
-	return evaluate(rel, run, measures...)
+	return res, err
 }
 
 // escapeText escapes the control characters of a message (but keeps it readable).
