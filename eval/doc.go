@@ -1,6 +1,5 @@
-// Package eval is the evaluator: it reads TREC qrels and runs and computes every measure of
-// trec_eval 10.0 with trec_eval's exact semantics (its own test suite reproduces byte for byte
-// through `ranklab eval`), under trec_eval's and ir_measures' names.
+// Package eval reads TREC qrels and runs and computes every measure of trec_eval 10.0 exactly
+// (its test suite reproduces through `ranklab eval`), under trec_eval's and ir_measures' names.
 //
 // The simplest use:
 //
@@ -14,101 +13,105 @@
 //
 // # Files
 //
-// TREC qrels: one judgment a line, exactly 4 whitespace-separated fields
-// "query-id iteration doc-id grade"; the iteration is ignored, the grade is an integer.
-// BEIR qrels: tab-separated, header "query-id\tcorpus-id\tscore", then 3 fields a line.
-// TREC run: at least 6 fields "query-id Q0 doc-id rank score tag"; Q0, the rank column and
-// fields after the tag are ignored; a query's lines need not be adjacent. Preferences
-// (parsePrefs: "query-id group sub-group doc-id level"), qrels with judgment groups
-// (parseQrelsJG) and Z-score files (parseZScores) are trec_eval's other formats.
+// TREC qrels "query-id iteration doc-id grade" (the iteration ignored, the grade an integer),
+// BEIR qrels (tab-separated, header "query-id\tcorpus-id\tscore") and TREC runs "query-id Q0
+// doc-id rank score tag" (Q0, the rank and fields after the tag ignored; a query's lines need
+// not be adjacent); Files names trec_eval's other formats. Input starting with gzip's magic
+// bytes is gunzipped; "-" is standard input; a UTF-8 byte-order mark is dropped; a line whose
+// first non-blank character is '#' is a comment in every format (trec_eval 10.0 reads some as
+// a query "#"); blank run lines are skipped, a blank line elsewhere is an error.
 //
-//	q1 0 d1 2              (TREC qrels: d1 has grade 2 for q1)
-//	q1 Q0 d1 1 12.5 bm25   (run: q1 retrieved d1 with score 12.5)
-//
-// Every reader shares these rules. Input starting with gzip's magic bytes is gunzipped,
-// whatever the file name; the path "-" is standard input. A UTF-8 byte-order mark at the start
-// is dropped (trec_eval would make it part of the first query ID). A line whose first non-blank
-// character is '#' is a comment, in every format (trec_eval 10.0 skips a '#' line of qrels only
-// when the line before is not one too, reads the second of two as a judgment of a query named
-// "#", and crashes on one at the end of the file: ranklab never makes a query "#"). Blank run
-// lines are skipped, as in trec_eval; a blank line elsewhere is an error. A CRLF line ending is
-// fine.
-//
-// Numbers. A score (and a preference level, a Z-score mean) is a decimal number,
+// A score (a preference level, a Z-score mean) is a decimal number with a finite float64 value,
 //
 //	[+|-] ( digits [ "." [digits] ] | "." digits ) [ (e|E) [+|-] digits ]
 //
-// with a finite float64 value: what C's strtod reads when it consumes the whole field. Anything
-// else ("1_000", "0x10", "1,5", "1e", "inf", "nan", "1e400") is an error, where trec_eval would
-// read a prefix ("1_000" as 1) and Go's strconv another value (1000): never a third meaning. A
-// grade is an integer "[+|-]digits" of 32 bits; trec_eval's atol would read "1.5" as 1 and "abc"
-// as 0, ranklab refuses them.
+// and a grade an integer "[+|-]digits" of 32 bits: "1_000", "0x10", "inf", "1.5" as a grade are
+// errors, where trec_eval would read a prefix and Go's strconv another value. Nothing is skipped
+// or guessed: a wrong field count, a bad number, a doc listed twice for one query, an empty file
+// or a read error is a *ParseError "file:line: msg" that unwraps to one of the Err* sentinels.
 //
-// Nothing is skipped or guessed otherwise: a wrong field count, a bad number, a doc listed twice
-// for one query (in a run or in qrels; trec_eval reports it only for a query it evaluates), an
-// empty file or a read error is a *ParseError printed "file:line: msg" that unwraps to
-// ErrFieldCount, ErrGrade, ErrScore, ErrLevel, ErrDuplicate, ErrEmptyLine, ErrEmpty, ErrHeader
-// or ErrTruncated (a gzip stream that ends early: the line after the last complete one, the same
-// in every reader). Messages quote at most the first 40 bytes of a bad field.
+// # Semantics (trec_eval 10.0's, checked against its test suite)
 //
-// # Evaluator semantics (trec_eval 10.0's, checked against its output and its test suite)
-//
-// Ranking. A query's docs are sorted by score (as float64) descending, ties broken by doc ID
-// descending in byte order ("d9" > "d10" > "c" > "b" > "a" > "B"); "1", "1.0", "1e0" and
-// "0.10e1" are the same score. The rank column plays no part. Options.Depth (-M) then keeps
-// the first Depth docs, and Options.JudgedOnly (-J) drops the docs that are not judged.
-// (trec_eval's preference measures break ties by doc ID ascending, and so does ir_measures'
-// Judged; ranklab follows each.)
+// Ranking. A query's docs are sorted by score (as float64) descending, ties by doc ID descending
+// in byte order ("d9" > "d10" > "c"); the rank column plays no part. Options.Depth (-M) then
+// keeps the first docs, Options.JudgedOnly (-J) drops those not judged. (trec_eval's preference
+// measures and ir_measures' Judged break ties by doc ID ascending; ranklab follows each.)
 //
 // Grades. A doc is relevant when its grade is at least the relevance level L (Options.RelLevel,
-// trec_eval's -l, default 1; levels below 1 are refused, where trec_eval would count
-// non-relevant or unjudged docs as relevant). A measure's own rel= (ir_measures' P(rel=2)@5)
-// wins over L. A grade in [0, L) is judged non-relevant. A negative grade means "in the pool,
-// unjudged" as in trec_eval: never relevant, zero gain, not in R, skipped by bpref, counted as
-// unjudged by infAP, unj, rbp_resid and -J, shown "." by relstring; ir_measures' Judged@k counts
-// it as judged, as ir_measures does. A retrieved doc the qrels do not list has grade Unjudged.
-// R is the number of judged docs of the query with grade >= L, retrieved or not.
+// -l, default 1; a measure's rel= wins). A grade in [0, L) is judged non-relevant; a negative
+// grade is "in the pool, unjudged" as in trec_eval (never relevant, zero gain, skipped by bpref,
+// unjudged for infAP, unj, rbp_resid and -J; judged for ir_measures' Judged@k). A retrieved doc
+// the qrels do not list has grade Unjudged.
 //
-// Measures. The formulas are on the constructors (P, Recall, AP, NDCG, IPrec, infAP, RBP, ...),
-// the preference measures on evaluatePrefs, the judgment-group ones on evaluateJG. Where
-// trec_eval's C reads uninitialised memory ranklab takes the value its reference build prints:
-// rbp normalises gains with min = max = 0 to start with (so grades divided by the query's largest
-// grade when that exceeds 1). dcg, ideal_dcg and ndcg each have their own parameters (trec_eval
-// shares them and crashes). A name spelled as ir_measures spells it gives ir_measures' value:
-// Judged@k divides by min(k, n), RBP(rel=N) is binary RBP, SetF(beta=x) passes x as trec_eval's
-// set_F does; ir_measures computes its other measures with pytrec_eval, whose numbers
-// Options.TrecEval9 reproduces (float32 scores).
+// # Measures
 //
-// Query sets. By default the evaluated queries are those in both the qrels and the run (the
-// rule of DESIGN.md, of trec_eval 9.0.8 and of pytrec_eval); qrels queries without a ranking
-// are listed in Result.Missing, and `ranklab eval` then stops as trec_eval 10.0 does (exit 4),
-// naming them and pointing to -c and --trec-eval-9. With Options.AllQueries (-c) every qrels
-// query is evaluated, one without a ranking as trec_eval 10.0 does (see Options.AllQueries).
-// Queries only in the run are never evaluated; they are listed in Result.Ignored. A query is
-// evaluated even when it has no relevant doc (it then counts 0 in the means).
+// Every measure: ir_measures' name, trec_eval's, the value for one query, with n ranked docs,
+// g(i) the grade at rank i (NP: not in the qrels, UJ: negative), rel(i) = [g(i) >= L], R the
+// judged docs with grade >= L, RR_n = Σ_{i<=n} rel(i), rel@k = Σ_{i<=min(k,n)} rel(i); a ratio
+// over 0 is 0. Where trec_eval's C reads uninitialised memory, its reference build's value.
 //
-// trec_eval 9.0.8. Options.TrecEval9 (`ranklab eval --trec-eval-9`) applies the rules where
-// 9.0.8, which pytrec_eval embeds, differs from 10.0: float32 scores, IPrec and 11pt_avg's
-// trunc(x·R + 0.9), and -c leaving out the queries without a ranking. The differential test
-// (peers_test.go) checks every shared measure per query against pytrec_eval, ir_measures and
-// ranx.
+//	P@k         P_k               rel@k / k
+//	R@k         recall_k          rel@k / R
+//	RR, RR@k    recip_rank        1 / min{i <= k: rel(i)} (trec_eval: no cutoff)
+//	AP, AP@k    map, map_cut_k    Σ_{i<=k, rel(i)} (rel@i / i) / R
+//	nDCG@k      ndcg_cut_k        Σ_{i<=k, g(i)>0} g(i)/log2(i+1) / the same over the judged
+//	                              grades sorted descending; dcg=exp-log2: gain 2^g − 1
+//	nDCG        ndcg[.1=3,2=9]    dcg / ideal_dcg with trec_eval's gain table (below)
+//	Rprec       Rprec             rel@R / R
+//	Bpref       bpref             Σ_{rel(i)} (1 − min(N_i, R)/min(N, R)) / R, N_i the judged
+//	                              non-relevant docs above i, N all of them (NP, UJ skipped)
+//	Success@k   success_k         1 when rel@k > 0
+//	Judged@k    —                 #{i <= min(k,n): g(i) != NP} / min(k, n), ties by ID ascending
+//	ERR@k       —                 Σ_{i<=k} S(g(i))/i · Π_{j<i} (1 − S(g(j))), S(g) = (2^g − 1)/2^G
+//	                              for g > 0, G = max(4, the query's top grade) (gdeval's scale)
+//	IPrec@r     iprec_at_recall_r max_{j >= j_K} RR_j/j, j_K the rank of the K-th relevant doc,
+//	                              K = round(r·R) (TrecEval9: trunc(r·R+0.9)); 0 when K > RR_n
+//	infAP       infAP             Σ_{rel(j)} [j=1 ? 1 : 1/j + (r+nr+u)/j · (r+ε)/(r+nr+2ε)] / R, r,
+//	                              nr, u: relevant, non-relevant, UJ docs above j; ε = 0.00001
+//	SetP        set_P             RR_n / n;  SetP(relative=True), set_relative_P: RR_n / min(n, R)
+//	SetR        set_recall        RR_n / R
+//	SetAP       set_map           RR_n² / (n·R)
+//	SetF(beta=x) set_F.x          (x+1)·P·C / (x·P + C), P = RR_n/n, C = RR_n/R (x is β²)
+//	RBP(p=x)    rbp.p=x           (1−p) Σ_{i<=n} gain(g(i)) p^(i−1), gain the grade / the top
+//	                              grade when > 1 (rel=N: binary); default p 0.8, trec_eval 0.9
+//	NumQ, NumRet, NumRel, NumRelRet   num_q, num_ret, num_rel, num_rel_ret: 1, n, R, RR_n
+//	—           num_nonrel_judged_ret n − #NP − #UJ − RR_n
+//	—           gm_map, gm_bpref  AP, bpref stored as log(max(v, 0.00001)); mean: exp(mean)
+//	—           relative_P_k      rel@k / min(k, R)
+//	—           Rprec_mult.x      rel@K / K, K = trunc(x·R + 0.9)
+//	—           11pt_avg[.levels] the mean of IPrec at 0, 0.1, ..., 1 (or the levels given)
+//	—           utility.a,b,c,d   a·RR_n + b·(n−RR_n) + c·(R−RR_n) + d·(N+RR_n−n−R), N NumDocs
+//	—           binG              Σ_{rel(i)} 1/log2(2 + #{non-relevant above i}) / R
+//	—           dcg, ideal_dcg    Σ_{i<=n} gain(g(i))/log2(i+1), gain the grade or the table's
+//	                              ("1=3,2=9"); ideal: judged docs by gain, while gain > 0
+//	—           G[.table]         Σ_i gain(g(i))/log2(2 + C_i − S_i) / Σ ideal gains, S_i, C_i
+//	                              the run's and the ideal gains (each >= 1) summed to rank i
+//	—           ndcg_rel, Rndcg   the mean running nDCG at each retrieved gain > 0 (ideal change)
+//	—           yaap              log((1 + S)/(1 + R − S)), S = Σ_{rel(i)} rel@i / i
+//	—           rbp_resid.p=x     p^n + (1−p) Σ_{i<=n, g(i) NP or UJ} p^(i−1) when one is, else 0
+//	—           unj_k             #{i <= min(k,n): g(i) NP or UJ} / k
+//	—           relstring.len     the top min(len, n) grades as text ('>' above 9, '-' NP, '.' UJ)
+//	—           runid             the run's tag (text, on the "all" line)
+//	—           prefs_*           preference counts and ratios per judgment group (prefs.go)
+//	—           map_avgjg, P_avgjg_k, Rprec_mult_avgjg.x: averaged over judgment groups
 //
-// Means. Result.Mean(m) is the mean over the evaluated queries (summed in byte order of the
-// query IDs); for gm_map and gm_bpref, whose per-query values are the logs trec_eval stores,
-// the geometric mean. Result.All(m) is trec_eval's "all" line: the sum for counts, the number of
-// queries for num_q, and with -c trec_eval's count of judgments with a grade > 0 for num_rel.
-// TrecFormat prints trec_eval's format, measure order and names; standardize gives -Z's values.
+// Adding a measure touches six files: its row in familyList (family.go; ParseMeasure, String,
+// nicknames and the command line follow), its value function (measures_*.go), its constructor
+// (measure.go), its row above (doc.go), its arithmetic test (measure_test.go) and its check
+// against the peer that defines it (peers_test.go). Package conventions refuses the others.
 //
-// Large runs. evaluateRunFile gives Evaluate's exact result for a run file without holding the
-// run in memory when each query's lines are adjacent (the usual case): the file is cut into
-// blocks of whole queries evaluated on every core, and only each query's judged docs are ranked.
-// An ungrouped run is read again whole, from the start of the same file, or for a pipe or
-// standard input from the temporary copy made as it streamed: the result is always the file's.
+// Query sets. By default the evaluated queries are those in both the qrels and the run (as
+// trec_eval 9.0.8 and pytrec_eval); qrels queries without a ranking are listed in
+// Result.Missing (`ranklab eval` then stops as trec_eval 10.0 does, exit 4) and evaluated with
+// Options.AllQueries (-c); run-only queries are listed in Result.Ignored. Options.TrecEval9
+// applies 9.0.8's rules (float32 scores, IPrec's trunc(x·R + 0.9)); peers_test.go checks every
+// shared measure per query against pytrec_eval, ir_measures and ranx.
 //
-// Names. Measures print in ir_measures' canonical form where ir_measures has them (P@5,
-// P(rel=2)@5, nDCG(dcg=exp-log2)@10, IPrec@0.5, RBP(p=0.9)) and in trec_eval's -m spelling
-// otherwise (gm_map, relative_P.5, utility.2,-1,0,0, ndcg.1=3,2=9), and parse back to the same
-// value; ParseMeasures also reads trec_eval's names with their parameters (P.5,10,
-// iprec_at_recall..1,.2, ndcg_cut.10, map, ...) and nicknames (official, all_trec, set,
-// all_prefs, prefs, qrels_jg), with trec_eval's default parameters when none are given.
+// Means. Result.Mean(m) is the mean over the evaluated queries, summed in byte order of their
+// IDs (gm_map, gm_bpref: the geometric mean); Result.All(m) is trec_eval's "all" line.
+// TrecFormat prints trec_eval's format, measure order and names.
+//
+// Names. Measures print in ir_measures' form where it has them (P(rel=2)@5) and in trec_eval's
+// -m spelling otherwise (gm_map, relative_P.5) and parse back; ParseMeasures also reads
+// trec_eval's names with their parameters (P.5,10) and nicknames (official, all_trec, ...).
 package eval

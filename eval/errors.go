@@ -19,12 +19,10 @@ var (
 	ErrEmpty      = errors.New("empty file")
 	ErrEmptyLine  = errors.New("empty line")
 	ErrHeader     = errors.New("bad header")
-	// ErrTruncated is a gzip stream that ends early (a file cut during a copy or download).
-	ErrTruncated = scan.ErrTruncated
+	ErrTruncated  = scan.ErrTruncated // a gzip stream that ends early
 )
 
-// ErrNoQueries is the error of an evaluation left with no query to evaluate: none in both the
-// relevance information and the run, or Files.Query in neither.
+// ErrNoQueries is the error of an evaluation left with no query to evaluate.
 var ErrNoQueries = errors.New("nothing to evaluate")
 
 // ParseError is an error in an input file, with its position. It prints as "file:line: msg"

@@ -16,40 +16,24 @@ type Options struct {
 	RelLevel int
 	// Depth keeps only the first Depth docs of each ranking (trec_eval's -M); 0 keeps all.
 	Depth int
-	// AllQueries evaluates every qrels query (trec_eval's -c): a query without a ranking in the
-	// run is evaluated as trec_eval 10.0 does, on a ranking of one doc that the qrels do not
-	// hold ("ceci_nest_pas_un_docno", score 1), after which num_ret, unj, and utility,
-	// rbp_resid and relstring with their default parameters are reset to 0 (''): every measure
-	// is then 0 but NumRel, yaap (log(1/(1+R))), and utility and rbp_resid with parameters.
+	// AllQueries evaluates every qrels query (trec_eval's -c): one without a ranking as
+	// trec_eval 10.0 does (a ranking of one unjudged doc, then num_ret, unj, default utility,
+	// rbp_resid and relstring reset to 0): every measure 0 but NumRel, yaap and utility.
 	AllQueries bool
-	// JudgedOnly drops every retrieved doc that is not in the qrels or has a negative grade
-	// before any measure (trec_eval's -J).
+	// JudgedOnly drops the retrieved docs not judged (trec_eval's -J).
 	JudgedOnly bool
 	// NumDocs is the number of docs in the collection, used by utility only (trec_eval's -N).
 	NumDocs int
-	// TrecEval9 applies trec_eval 9.0.8's rules, those pytrec_eval (and so ir_measures) embeds:
-	// scores are rounded to float32 before ranking (so 16777217 and 16777216 tie); IPrec and
-	// 11pt_avg turn a recall level x into trunc(x·R + 0.9) relevant docs, not round(x·R); and
-	// with AllQueries the qrels queries without a ranking are not evaluated but count in every
-	// mean as 0 (in gm_map and gm_bpref as log(0.00001)).
+	// TrecEval9 applies trec_eval 9.0.8's rules (pytrec_eval's): float32 scores, IPrec's
+	// trunc(x·R + 0.9), and with AllQueries queries without a ranking counted 0 in the means.
 	TrecEval9 bool
 }
 
-// Evaluate computes measures for each query of run judged in qrels, as trec_eval does:
-//
-//   - each query's docs are ranked by Rank (score descending, doc ID descending), then cut to
-//     opt.Depth when it is positive;
-//   - a ranked doc takes its grade from the qrels, or Unjudged;
-//   - the evaluated queries are those in both the qrels and the run (as trec_eval 9.0.8 and
-//     pytrec_eval; trec_eval 10.0 stops with an error when a qrels query has no ranking, which
-//     `ranklab eval` does too), or every qrels query with opt.AllQueries; qrels queries without
-//     a ranking are listed in Missing, run queries absent from the qrels in Ignored;
-//   - Means[j] is the sum of Values[i][j] over the queries in byte order, divided by their
-//     number (geometric mean for gm_map and gm_bpref); Summary[j] is trec_eval's "all" value.
-//
-// It returns an error for an invalid measure, a negative RelLevel, Depth or NumDocs, a doc
-// listed twice for one query of the run, or when no query is left to evaluate. Its inputs are
-// not modified.
+// Evaluate computes measures for each query in both qrels and run, as trec_eval does (see
+// the package doc): docs ranked by Rank, graded by the qrels (Unjudged when not listed), means
+// over the queries in byte order. It returns an error for an invalid measure or option, a doc
+// listed twice for one query, or no query to evaluate (ErrNoQueries). Its inputs are not
+// modified.
 func Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, error) {
 	return Options{}.Evaluate(qrels, run, measures...)
 }
@@ -303,13 +287,10 @@ func checkDuplicates(q string, docs []ScoredDoc) error {
 	return nil
 }
 
-// Compute evaluates m on one query with the default options. ranked holds the grades of the
-// ranked docs in rank order (Unjudged for docs the qrels do not list; a negative grade is a
-// doc in the pool but unjudged); judged holds the grades of every judged doc of the query,
-// retrieved or not. Neither slice is modified. The formulas are on the constructors (P, AP,
-// NDCG, ...); Judged@k is computed on the order given; relstring and runid give 0 (their values
-// are text: Result.RelString, Result.RunID). Compute panics on a measure that fails Validate and
-// on the preference and judgment-group measures, which need more than grades.
+// Compute evaluates m on one query with the default options: ranked holds the grades of the
+// ranked docs in order (Unjudged for a doc the qrels do not list), judged those of every judged
+// doc of the query. It panics on an invalid measure and on those that need more than grades
+// (preferences, judgment groups); relstring and runid give 0.
 func (m Measure) Compute(ranked, judged []int) float64 {
 	c, err := compileMeasure(m, Options{})
 	if err != nil {

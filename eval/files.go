@@ -5,38 +5,19 @@ import (
 	"io"
 )
 
-// Files names the inputs of one evaluation read from files, as `ranklab eval` (trec_eval) takes
-// them. Every path may be gzipped; "-" is standard input.
+// Files names the inputs of one evaluation read from files, as `ranklab eval` (trec_eval)
+// takes them (gzip or not; "-" is standard input).
 type Files struct {
-	// Rel is the relevance information, in the format RelFormat names.
-	Rel string
-	// RelFormat is trec_eval's -R:
-	//
-	//	"" or "qrels"  TREC or BEIR qrels (ReadQrelsFile)
-	//	"prefs"        preferences, one judgment a line "query-id group sub-group doc-id level"
-	//	               (level a decimal number; within a sub-group a doc with a higher level is
-	//	               preferred to one with a lower level, 0 is non-relevant)
-	//	"qrels_prefs"  qrels read as preferences: the iteration field is the group, one
-	//	               sub-group a group, the grade the level
-	//	"qrels_jg"     qrels whose second field names a judgment group, each group a separate
-	//	               set of judgments of the query
-	//
-	// The preference measures (prefs_*) need "prefs" or "qrels_prefs", the judgment-group ones
-	// (map_avgjg, P_avgjg, Rprec_mult_avgjg) "qrels_jg"; runid and num_q go with any format.
+	Rel string // the relevance information, in the format RelFormat names
+	// RelFormat is trec_eval's -R: "" or "qrels"; "prefs", lines "query-id group sub-group
+	// doc-id level" (a higher level preferred in a sub-group), for prefs_*; "qrels_prefs", qrels
+	// read so; "qrels_jg", qrels whose iteration names a judgment group, for *_avgjg.
 	RelFormat string
-	// Run is the TREC run. With qrels it is streamed: blocks of whole queries are evaluated on
-	// every core and only each query's judged docs are ranked, so a run far larger than memory
-	// gives ReadRunFile + Evaluate's exact result (an ungrouped run is read again in passes).
-	Run string
-	// ZScores, when set, is trec_eval's -Z file, one line a value "query-id name mean stddev"
-	// (name as trec_eval prints it: P_5, map). Each per-query value v becomes (v − mean) /
-	// stddev, −1000000 when the file has no line for it (with stddev 0: 0 when v = mean, else
-	// −1000000; gm_map and gm_bpref standardise the stored log); means and "all" values are
-	// computed again from them.
+	Run       string // the TREC run; with qrels it is streamed, on every core, in bounded memory
+	// ZScores is trec_eval's -Z file "query-id name mean stddev": each value v becomes
+	// (v − mean) / stddev (−1000000 without a line), and the means are computed again.
 	ZScores string
-	// Query, when set, evaluates only that query (trec_eval's -D N.qid); an error wrapping
-	// ErrNoQueries when the relevance information does not hold it.
-	Query string
+	Query   string // only this query (trec_eval's -D N.qid); "" for all
 }
 
 // EvaluateFiles reads the files of f and evaluates them with the options, as Evaluate does;

@@ -58,43 +58,43 @@ func TestCompute(t *testing.T) {
 		{"ERR@1", ERR(1), 0},
 		{"ERR@2", ERR(2), (3.0 / 16) / 2},
 		{"ERR@6", ERR(6), (3.0/16)/2 + (1.0/16)/4*(13.0/16) + (7.0/16)/6*(13.0/16)*(15.0/16)},
-		{"NumQ", NumQ(), 1},
-		{"NumRet", NumRet(), 6},
-		{"NumRel", NumRel(), 4},
-		{"NumRel(rel=2)", NumRel().WithRel(2), 3},
-		{"NumRelRet", NumRelRet(), 3},
+		{"NumQ", Measure{Name: NameNumQ}, 1},
+		{"NumRet", Measure{Name: NameNumRet}, 6},
+		{"NumRel", Measure{Name: NameNumRel}, 4},
+		{"NumRel(rel=2)", Measure{Name: NameNumRel}.WithRel(2), 3},
+		{"NumRelRet", Measure{Name: NameNumRelRet}, 3},
 		// trec_eval's other measures on the same ranking: codes 0, 2, NP, 1, UJ, 3.
 		{"infAP", InfAP(), (1.0/2 + (1.0/2)*(1.0/1)*(eps/(1+2*eps)) +
 			1.0/4 + (3.0/4)*(2.0/3)*((1+eps)/(2+2*eps)) +
 			1.0/6 + (5.0/6)*(4.0/5)*((2+eps)/(3+2*eps))) / 4},
-		{"binG", BinG(), (1/lg(3) + 1/lg(4) + 1/lg(5)) / 4},
-		{"yaap", YAAP(), math.Log((1 + 1.5) / (1 + 4 - 1.5))},
-		{"SetP", SetP(), 3.0 / 6},
-		{"SetP(relative=True)", SetRelP(), 3.0 / 4},
-		{"SetR", SetR(), 3.0 / 4},
-		{"SetAP", SetAP(), 3.0 * 3 / (6 * 4)},
-		{"SetF", SetF(1), 2 * 0.5 * 0.75 / (0.5 + 0.75)},
-		{"SetF(beta=0.5)", SetF(0.5), 1.5 * 0.5 * 0.75 / (0.5*0.5 + 0.75)},
-		{"num_nonrel_judged_ret", NumNonrelJudgedRet(), 6 - 1 - 1 - 3},
-		{"unj@5", Unj(5), 2.0 / 5},
-		{"unj@10", Unj(10), 2.0 / 10},
-		{"relative_P@2", RelativeP(2), 1.0 / 2},
-		{"relative_P@10", RelativeP(10), 3.0 / 4},
-		{"utility", Utility(""), 1*3 - 1*(6-3)},
-		{"utility.2,-1,0.5,1", Utility("2,-1,0.5,1"), 2*3 - 1*(6-3) + 0.5*(4-3) + 1*(0+3-6-4)},
+		{"binG", Measure{Name: nameBinG}, (1/lg(3) + 1/lg(4) + 1/lg(5)) / 4},
+		{"yaap", Measure{Name: nameYAAP}, math.Log((1 + 1.5) / (1 + 4 - 1.5))},
+		{"SetP", Measure{Name: NameSetP}, 3.0 / 6},
+		{"SetP(relative=True)", Measure{Name: NameSetP, Param: "relative=True"}, 3.0 / 4},
+		{"SetR", Measure{Name: NameSetR}, 3.0 / 4},
+		{"SetAP", Measure{Name: NameSetAP}, 3.0 * 3 / (6 * 4)},
+		{"SetF", Measure{Name: NameSetF}, 2 * 0.5 * 0.75 / (0.5 + 0.75)},
+		{"SetF(beta=0.5)", Measure{Name: NameSetF, Param: "0.5"}, 1.5 * 0.5 * 0.75 / (0.5*0.5 + 0.75)},
+		{"num_nonrel_judged_ret", Measure{Name: nameNumNonrelJudgedRet}, 6 - 1 - 1 - 3},
+		{"unj@5", Measure{Name: nameUnj, Cutoff: 5}, 2.0 / 5},
+		{"unj@10", Measure{Name: nameUnj, Cutoff: 10}, 2.0 / 10},
+		{"relative_P@2", Measure{Name: nameRelativeP, Cutoff: 2}, 1.0 / 2},
+		{"relative_P@10", Measure{Name: nameRelativeP, Cutoff: 10}, 3.0 / 4},
+		{"utility", Measure{Name: nameUtility}, 1*3 - 1*(6-3)},
+		{"utility.2,-1,0.5,1", Measure{Name: nameUtility, Param: "2,-1,0.5,1"}, 2*3 - 1*(6-3) + 0.5*(4-3) + 1*(0+3-6-4)},
 		// Gains = grade / 3 (the largest judged grade), as trec_eval 10.0 normalises to [0, 1].
 		{"rbp", Measure{Name: NameRBP}, 0.1 * (2.0/3*0.9 + 1.0/3*math.Pow(0.9, 3) + 1*math.Pow(0.9, 5))},
-		{"RBP(rel=1)", RBP(0.8).WithRel(1), 0.2 * (0.8 + math.Pow(0.8, 3) + math.Pow(0.8, 5))},
-		{"rbp_resid", RBPResid(0), math.Pow(0.9, 6) + 0.1*(math.Pow(0.9, 2)+math.Pow(0.9, 4))},
+		{"RBP(rel=1)", Measure{Name: NameRBP, Param: "p=0.8"}.WithRel(1), 0.2 * (0.8 + math.Pow(0.8, 3) + math.Pow(0.8, 5))},
+		{"rbp_resid", Measure{Name: nameRBPResid}, math.Pow(0.9, 6) + 0.1*(math.Pow(0.9, 2)+math.Pow(0.9, 4))},
 		// K = round(x·R): x = 0.5 → 2, the largest precision at or below rank 4.
 		{"IPrec@0.5", IPrec(0.5), math.Max(2.0/4, math.Max(2.0/5, 3.0/6))},
 		{"IPrec@1", IPrec(1), 0}, // K = 4 > 3 relevant retrieved
 		{"11pt_avg", ElevenPtAvg(""), 9 * 0.5 / 11},
-		{"Rprec_mult.0.5", RprecMult(0.5), 1.0 / 2}, // K = trunc(0.5·4+0.9) = 2
-		{"Rprec_mult.2", RprecMult(2), 3.0 / 8},     // K = 8 > n: RR_n / 8
-		{"dcg", DCG(), 2/lg(3) + 1/lg(5) + 3/lg(7)},
-		{"ideal_dcg", IdealDCG(), idealLin},
-		{"ndcg.1=10", NDCGGains("1=10"), (2/lg(3) + 10/lg(5) + 3/lg(7)) / (10/lg(2) + 3/lg(3) + 2/lg(4) + 2/lg(5))},
+		{"Rprec_mult.0.5", Measure{Name: nameRprecMult, Param: "0.5"}, 1.0 / 2}, // K = trunc(0.5·4+0.9) = 2
+		{"Rprec_mult.2", Measure{Name: nameRprecMult, Param: "2"}, 3.0 / 8},     // K = 8 > n: RR_n / 8
+		{"dcg", Measure{Name: nameDCG}, 2/lg(3) + 1/lg(5) + 3/lg(7)},
+		{"ideal_dcg", Measure{Name: nameIdealDCG}, idealLin},
+		{"ndcg.1=10", Measure{Name: NameNDCG, Param: "1=10"}, (2/lg(3) + 10/lg(5) + 3/lg(7)) / (10/lg(2) + 3/lg(3) + 2/lg(4) + 2/lg(5))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,7 +111,7 @@ func TestCompute(t *testing.T) {
 
 func TestComputeEdges(t *testing.T) {
 	all := []Measure{P(5), Recall(5), RR(), RRAt(3), AP(), APAt(3), NDCG(5), NDCG(0), NDCGExp(5),
-		Rprec(), Bpref(), Success(5), Judged(5), ERR(5), NumRel(), NumRelRet()}
+		Rprec(), Bpref(), Success(5), Judged(5), ERR(5), Measure{Name: NameNumRel}, Measure{Name: NameNumRelRet}}
 	t.Run("R=0 gives 0 everywhere", func(t *testing.T) {
 		ranked := []int{0, u, -1, 0}
 		judged := []int{0, -1, 0}

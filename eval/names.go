@@ -79,9 +79,8 @@ func trecNickname(name string, v9 bool) (names []string, ok bool) {
 	return names, true
 }
 
-// TrecName returns the name trec_eval prints for the value of m ("P_5", "ndcg_cut_10",
-// "iprec_at_recall_0.10", "utility_2,-1,0,0", "recip_rank"); ok is false when trec_eval has no
-// such measure (then ranklab prints m.String()).
+// TrecName returns the name trec_eval prints for m ("P_5", "ndcg_cut_10", "recip_rank"); ok
+// is false when trec_eval has no such measure.
 func (m Measure) TrecName() (name string, ok bool) {
 	i, ok := trecRow(m)
 	if !ok {
@@ -108,13 +107,9 @@ func (m Measure) TrecName() (name string, ok bool) {
 }
 
 // String returns m in canonical form: ir_measures' grammar where ir_measures has the measure,
-//
-//	Name [ "(" key=value {"," key=value} ")" ] [ "@" cutoff ]
-//
-// with the parameters that differ from their defaults in alphabetical order ("P@5",
-// "P(rel=2)@5", "nDCG(dcg=exp-log2)@10", "IPrec@0.5", "SetF(beta=0.5)", "RBP(p=0.9)", "RR"),
-// and otherwise trec_eval's -m spelling of one value ("gm_map", "relative_P.5", "Rprec_mult.0.2",
-// "utility.2,-1,0,0", "ndcg.1=3,2=9", "rbp"). ParseMeasure(m.String()) == m for every valid m.
+// parameters that differ from their defaults in alphabetical order ("P(rel=2)@5",
+// "nDCG(dcg=exp-log2)@10", "RBP(p=0.9)"), trec_eval's -m spelling otherwise ("gm_map",
+// "relative_P.5", "ndcg.1=3,2=9"). ParseMeasure(m.String()) == m for every valid m.
 func (m Measure) String() string {
 	if s, ok := m.trecSpelling(); ok {
 		return s
@@ -216,11 +211,9 @@ var acceptedNames = func() string {
 //
 //	Name [ "(" key=value { "," key=value } ")" ] [ "@" cutoff ]
 //
-// with the names listed on Measure, the keys rel=N (binary measures), dcg=log2|exp-log2
-// (nDCG), beta=x (SetF), p=x (RBP), relative=True (SetP) and a positive cutoff (a recall level
-// for IPrec); or trec_eval's spelling of one value (map, recip_rank, ndcg_cut.10, P_5,
-// relative_P.5, utility.2,-1,0,0; see parseTrecMeasure). ir_measures' NumRet(rel=N) is read as
-// NumRelRet(rel=N). A name it does not know is an error that lists what is accepted.
+// (keys rel=N, dcg=log2|exp-log2, beta=x, p=x, relative=True; IPrec's cutoff is a recall level)
+// or trec_eval's spelling of one value (map, ndcg_cut.10, P_5, utility.2,-1,0,0). An unknown
+// name is an error that lists what is accepted.
 func ParseMeasure(name string) (Measure, error) {
 	s := strings.TrimSpace(name)
 	if isTrecName(s) {
@@ -480,12 +473,9 @@ func parseTrecCutoffs(s string) ([]int, error) {
 	return ks, nil
 }
 
-// ParseMeasures parses measure names, each a trec_eval nickname (official, all_trec, set,
-// all_prefs, prefs, qrels_jg: its measures with their default parameters), a trec_eval name
-// (P.5,10 gives P@5 and P@10; see parseTrecMeasure) or an ir_measures name (see ParseMeasure).
-// A name is read as trec_eval's when its part before the first "." (or its printed form
-// name_k) is a trec_eval measure name; "Rprec" means the same in both. A measure given twice is
-// kept once, at its first place.
+// ParseMeasures parses measure names as ParseMeasure, and trec_eval's names of several values
+// (P.5,10 gives P@5 and P@10; no parameters, its defaults) and nicknames (official, all_trec,
+// set, all_prefs, prefs, qrels_jg). A measure given twice is kept once, at its first place.
 func ParseMeasures(names ...string) ([]Measure, error) {
 	var out []Measure
 	seen := map[Measure]bool{}

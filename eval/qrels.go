@@ -17,15 +17,9 @@ import (
 // pool, unjudged" (trec_eval's reading): never relevant, zero gain, not counted in R.
 type Qrels map[string]map[string]int
 
-// ReadQrels reads TREC qrels: one judgment a line, exactly 4 whitespace-separated fields
-//
-//	query-id iteration doc-id grade
-//
-// The iteration field is ignored; grade is an integer ([+-]digits, 32 bits). A line whose first
-// non-blank character is '#' is a comment; a UTF-8 byte-order mark at the start is dropped.
-// name is used in errors, which are *ParseError values ("name:line: msg") for a wrong field
-// count, a grade that is not an integer, a doc judged twice for one query, an empty line, an
-// empty file or a read error (ErrTruncated for a gzip stream that ends early).
+// ReadQrels reads TREC qrels "query-id iteration doc-id grade" (see the package doc). name is
+// used in the *ParseError values: a wrong field count, a bad grade, a doc judged twice for one
+// query, an empty line or file.
 func ReadQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
 	var qid string
@@ -75,12 +69,8 @@ func parseGradeBytes(b []byte) (int, error) {
 	return v, nil
 }
 
-// ReadBEIRQrels reads BEIR qrels: a tab-separated file whose first line is the header
-//
-//	query-id	corpus-id	score
-//
-// followed by one judgment a line with exactly those 3 fields (score is an integer grade).
-// Errors are as for ReadQrels, plus a missing or different header.
+// ReadBEIRQrels reads BEIR qrels: the header "query-id\tcorpus-id\tscore", then one judgment
+// a line with those 3 tab-separated fields. Errors as ReadQrels, plus ErrHeader.
 func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
 	lines := scan.NewLines(r)

@@ -5,8 +5,7 @@ import (
 	"slices"
 )
 
-// Unjudged is the grade given to a retrieved doc that the qrels do not list. It is below every
-// grade a qrels file can hold, so it is never relevant and has zero gain.
+// Unjudged is the grade of a retrieved doc the qrels do not list (never relevant, no gain).
 const Unjudged = math.MinInt32
 
 // The codes trec_eval gives retrieved docs without a usable grade.

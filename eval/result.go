@@ -6,36 +6,22 @@ import (
 	"strings"
 )
 
-// Result holds an evaluation: one row a query, one column a measure. Look values up by measure:
-//
-//	res.Mean(eval.NDCG(10))         // the mean over the evaluated queries
-//	res.PerQuery(eval.NDCG(10))     // query ID → value
-//	res.Value("q1", eval.NDCG(10))  // one query
-//	res.All(eval.NumRet())          // trec_eval's "all" value (a sum for counts)
-//
-// The fields hold the same values by position (Values[i][j] is query Queries[i], measure
-// Measures[j]) for code that walks the whole table.
+// Result holds an evaluation: one row a query, one column a measure. Look values up by measure
+// (res.Mean(eval.NDCG(10)), res.PerQuery, res.Value); the fields hold them by position.
 type Result struct {
 	Measures []Measure
 	Queries  []string    // evaluated query IDs in byte order
-	Values   [][]float64 // Values[i][j]: query i, measure j (gm_map, gm_bpref: the log; see GMAP)
-	// Means holds each measure's mean over the queries, as trec_eval averages: the sum over
-	// Queries (in their order) divided by their number, except with Options.TrecEval9 and
-	// AllQueries, where it is divided by the number of qrels queries; for gm_map and gm_bpref
-	// the geometric mean. For counts it is the mean too (see Summary).
-	Means []float64
-	// Summary holds trec_eval's "all" value of each measure: Means, except the sum for counts
-	// (NumRet, NumRel, NumRelRet, num_nonrel_judged_ret, prefs_num_prefs_*), the number of
-	// queries for NumQ, and with AllQueries the number of judgments with a grade > 0 in the
-	// whole qrels for NumRel (what trec_eval -c prints, whatever the relevance level).
+	Values   [][]float64 // Values[i][j]: query i, measure j (gm_map, gm_bpref: the log)
+	// Means holds each measure's mean over the queries (divided by N; the geometric mean for
+	// gm_map and gm_bpref). Summary holds trec_eval's "all" value: the mean, but the sum for
+	// counts, the number of queries for NumQ and with -c the judgments > 0 for NumRel.
+	Means   []float64
 	Summary []float64
-	N       int      // the number of queries the means divide by (len(Queries), except under 9.0.8's -c)
-	Missing []string // qrels queries with no ranking in the run, byte order (evaluated only with AllQueries)
-	Ignored []string // run queries absent from the qrels, byte order (never evaluated)
-	RunID   string   // the run's tag (its last line's), trec_eval's runid
-	// Text holds the text values of relstring measures by position, as Values: Text[i][j] is
-	// query i's relstring for measure j ("" for other measures); nil without a relstring measure.
-	Text [][]string
+	N       int        // the number of queries the means divide by (len(Queries), except under 9.0.8's -c)
+	Missing []string   // qrels queries with no ranking in the run, byte order (evaluated only with AllQueries)
+	Ignored []string   // run queries absent from the qrels, byte order (never evaluated)
+	RunID   string     // the run's tag (its last line's), trec_eval's runid
+	Text    [][]string // Text[i][j]: query i's relstring for measure j; nil without one
 }
 
 // column returns the index of m in r.Measures; it panics naming the evaluated measures when m
@@ -51,12 +37,10 @@ func (r Result) column(m Measure) int {
 	panic(fmt.Sprintf("eval: measure %s was not evaluated (evaluated: %s)", m, strings.Join(names, ", ")))
 }
 
-// Mean returns the mean of m over the evaluated queries (Means). It panics when m was not
-// evaluated.
+// Mean returns the mean of m over the queries (Means). It panics when m was not evaluated.
 func (r Result) Mean(m Measure) float64 { return r.Means[r.column(m)] }
 
-// PerQuery returns each evaluated query's value of m, as a new map. It panics when m was not
-// evaluated.
+// PerQuery returns each query's value of m, as a new map. It panics when m was not evaluated.
 func (r Result) PerQuery(m Measure) map[string]float64 {
 	j := r.column(m)
 	out := make(map[string]float64, len(r.Queries))
@@ -66,8 +50,8 @@ func (r Result) PerQuery(m Measure) map[string]float64 {
 	return out
 }
 
-// Column returns the values of m in the order of r.Queries, as a new slice (the form paired
-// tests take). It panics when m was not evaluated.
+// Column returns the values of m in the order of r.Queries, as a new slice. It panics when m
+// was not evaluated.
 func (r Result) Column(m Measure) []float64 {
 	j := r.column(m)
 	out := make([]float64, len(r.Queries))
@@ -88,9 +72,8 @@ func (r Result) Value(query string, m Measure) (v float64, ok bool) {
 	return r.Values[i][j], true
 }
 
-// All returns trec_eval's "all" value of m (Summary): the sum over the queries for a count, the
-// mean otherwise. For a Result built by hand without Summary it computes that from Values and
-// Means. It panics when m was not evaluated.
+// All returns trec_eval's "all" value of m (Summary; from Values and Means for a Result built
+// by hand). It panics when m was not evaluated.
 func (r Result) All(m Measure) float64 {
 	j := r.column(m)
 	if j < len(r.Summary) {

@@ -27,18 +27,9 @@ type Run struct {
 	Queries map[string][]ScoredDoc
 }
 
-// ReadRun reads a TREC run: one retrieved doc a line, at least 6 whitespace-separated fields
-//
-//	query-id Q0 doc-id rank score tag [anything...]
-//
-// The second and fourth fields are ignored (ranking order comes from the score; see Rank);
-// fields after the sixth are ignored. score is a decimal number (scan.Float's grammar: no hex,
-// inf, nan or "_") whose value is finite. Blank lines and lines whose first non-blank
-// character is '#' (comments) are skipped, as trec_eval 10.0 does; a UTF-8 byte-order mark at
-// the start is dropped. Lines of one query need not be adjacent. name is used in errors, which
-// are *ParseError values ("name:line: msg") for fewer than 6 fields, a bad score, a doc listed
-// twice for one query, a run without a data line (ErrEmpty) or a read error (ErrTruncated for a
-// gzip stream that ends early).
+// ReadRun reads a TREC run "query-id Q0 doc-id rank score tag [anything...]" (see the package
+// doc): ranking comes from the score (see Rank). name is used in the *ParseError values: fewer
+// than 6 fields, a bad score, a doc listed twice for one query, no data line (ErrEmpty).
 func ReadRun(r io.Reader, name string) (Run, error) {
 	run := Run{Queries: map[string][]ScoredDoc{}}
 	lineNos := map[string][]int{} // the line of each doc, for duplicates
@@ -117,14 +108,9 @@ func firstDuplicate(name string, run Run, lineNos map[string][]int) error {
 // gzip's magic bytes.
 func ReadRunFile(path string) (Run, error) { return readFile(path, ReadRun) }
 
-// WriteRun writes run in TREC format, queries in byte order of their ID, each query's docs in
-// ranking order (Rank) with ranks from 1:
-//
-//	query-id Q0 doc-id rank score tag
-//
-// Scores are written in the shortest form that reads back to the same float64. It refuses a run
-// without a tag, IDs or a tag containing whitespace, and scores that are not finite, since the
-// file would not read back to the same run.
+// WriteRun writes run in TREC format, queries in byte order, docs ranked (Rank), scores in the
+// shortest form that reads back the same. It refuses what would not read back to the same run:
+// no tag, IDs or a tag with whitespace, scores not finite.
 func WriteRun(w io.Writer, run Run) error {
 	if run.Tag == "" || strings.ContainsFunc(run.Tag, isSpace) {
 		return fmt.Errorf("write run: tag %q must be one non-empty word", run.Tag)

@@ -17,7 +17,7 @@ func TestRelString(t *testing.T) {
 	for _, tc := range []struct {
 		m    Measure
 		want string
-	}{{RelString(0), "02->.-"}, {RelString(3), "02-"}, {Measure{Name: nameRelString, Param: "2.9"}, "02"}, {Measure{Name: nameRelString, Param: "-1"}, ""}} {
+	}{{Measure{Name: nameRelString}, "02->.-"}, {Measure{Name: nameRelString, Param: "3"}, "02-"}, {Measure{Name: nameRelString, Param: "2.9"}, "02"}, {Measure{Name: nameRelString, Param: "-1"}, ""}} {
 		res, err := Evaluate(qrels, run, tc.m)
 		if err != nil {
 			t.Fatal(err)
@@ -35,41 +35,41 @@ func TestRelString(t *testing.T) {
 func TestAllQueriesStandIn(t *testing.T) {
 	qrels := Qrels{"q1": {"a": 1}, "q2": {"b": 1, "c": 1, "d": 0}}
 	run := Run{Queries: map[string][]ScoredDoc{"q1": {{"a", 1}}}}
-	ms := []Measure{NumRet(), NumRel(), AP(), YAAP(), Utility(""), Utility("2,-1,-1,0"), Unj(5), RBPResid(0), RBPResid(0.5), RelString(0), RelString(5), GMAP(), IPrec(0)}
+	ms := []Measure{Measure{Name: NameNumRet}, Measure{Name: NameNumRel}, AP(), Measure{Name: nameYAAP}, Measure{Name: nameUtility}, Measure{Name: nameUtility, Param: "2,-1,-1,0"}, Measure{Name: nameUnj, Cutoff: 5}, Measure{Name: nameRBPResid}, Measure{Name: nameRBPResid, Param: "p=0.5"}, Measure{Name: nameRelString}, Measure{Name: nameRelString, Param: "5"}, Measure{Name: nameGMAP}, IPrec(0)}
 	res, err := Options{AllQueries: true}.Evaluate(qrels, run, ms...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[Measure]float64{
-		NumRet(): 0, NumRel(): 2, AP(): 0, YAAP(): math.Log(1.0 / (1 + 2)),
-		Utility(""): 0, Utility("2,-1,-1,0"): 2*0 - 1*(1-0) - 1*(2-0),
-		Unj(5): 0, RBPResid(0): 0, RBPResid(0.5): 0.5 + (1-0.5)*1, GMAP(): math.Log(gmFloor), IPrec(0): 0,
+		Measure{Name: NameNumRet}: 0, Measure{Name: NameNumRel}: 2, AP(): 0, Measure{Name: nameYAAP}: math.Log(1.0 / (1 + 2)),
+		Measure{Name: nameUtility}: 0, Measure{Name: nameUtility, Param: "2,-1,-1,0"}: 2*0 - 1*(1-0) - 1*(2-0),
+		Measure{Name: nameUnj, Cutoff: 5}: 0, Measure{Name: nameRBPResid}: 0, Measure{Name: nameRBPResid, Param: "p=0.5"}: 0.5 + (1-0.5)*1, Measure{Name: nameGMAP}: math.Log(gmFloor), IPrec(0): 0,
 	}
 	for m, w := range want {
 		if got, _ := res.Value("q2", m); math.Abs(got-w) > 1e-12 {
 			t.Errorf("q2 %s = %v, want %v", m, got, w)
 		}
 	}
-	if s, _ := res.RelString("q2", RelString(0)); s != "" {
+	if s, _ := res.RelString("q2", Measure{Name: nameRelString}); s != "" {
 		t.Errorf("relstring = %q, want '' (reset)", s)
 	}
-	if s, _ := res.RelString("q2", RelString(5)); s != "-" {
+	if s, _ := res.RelString("q2", Measure{Name: nameRelString, Param: "5"}); s != "-" {
 		t.Errorf("relstring_5 = %q, want '-' (not reset: not named exactly relstring)", s)
 	}
-	if got := res.All(GMAP()); math.Abs(got-math.Exp((math.Log(1)+math.Log(gmFloor))/2)) > 1e-12 {
+	if got := res.All(Measure{Name: nameGMAP}); math.Abs(got-math.Exp((math.Log(1)+math.Log(gmFloor))/2)) > 1e-12 {
 		t.Errorf("gm_map = %v, want the geometric mean of 1 and 0.00001", got)
 	}
-	if got := res.All(NumRel()); got != 3 {
+	if got := res.All(Measure{Name: NameNumRel}); got != 3 {
 		t.Errorf("num_rel all = %v, want 3 (grades > 0 in the whole qrels)", got)
 	}
-	v9, err := Options{AllQueries: true, TrecEval9: true}.Evaluate(qrels, run, AP(), GMAP(), NumQ())
+	v9, err := Options{AllQueries: true, TrecEval9: true}.Evaluate(qrels, run, AP(), Measure{Name: nameGMAP}, Measure{Name: NameNumQ})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v9.Queries) != 1 || v9.Mean(AP()) != 1.0/2 || v9.All(NumQ()) != 2 ||
-		math.Abs(v9.Mean(GMAP())-math.Exp((0+math.Log(gmFloor))/2)) > 1e-12 {
+	if len(v9.Queries) != 1 || v9.Mean(AP()) != 1.0/2 || v9.All(Measure{Name: NameNumQ}) != 2 ||
+		math.Abs(v9.Mean(Measure{Name: nameGMAP})-math.Exp((0+math.Log(gmFloor))/2)) > 1e-12 {
 		t.Errorf("9.0.8 -c: queries %v, map %v, gm_map %v, num_q %v; want q1 only, 1/2, exp(log(0.00001)/2), 2",
-			v9.Queries, v9.Mean(AP()), v9.Mean(GMAP()), v9.All(NumQ()))
+			v9.Queries, v9.Mean(AP()), v9.Mean(Measure{Name: nameGMAP}), v9.All(Measure{Name: NameNumQ}))
 	}
 }
 
@@ -110,20 +110,20 @@ func TestHugeGrade(t *testing.T) {
 func TestStandardize(t *testing.T) {
 	qrels := Qrels{"q1": {"a": 1}, "q2": {"a": 1}}
 	run := Run{Queries: map[string][]ScoredDoc{"q1": {{"a", 1}}, "q2": {{"b", 1}, {"a", 0}}}}
-	res, _ := Evaluate(qrels, run, AP(), NumRet(), NumQ())
+	res, _ := Evaluate(qrels, run, AP(), Measure{Name: NameNumRet}, Measure{Name: NameNumQ})
 	z := zScores{"q1": {"map": {Mean: 0.5, StdDev: 0.25}, "num_ret": {Mean: 1, StdDev: 0}}}
 	got := res.standardize(z)
 	if v, _ := got.Value("q1", AP()); v != (1-0.5)/0.25 {
 		t.Errorf("q1 map Z = %v, want (1-0.5)/0.25", v)
 	}
-	if v, _ := got.Value("q1", NumRet()); v != 0 {
+	if v, _ := got.Value("q1", Measure{Name: NameNumRet}); v != 0 {
 		t.Errorf("q1 num_ret Z = %v, want 0 (stddev 0 and the value is the mean)", v)
 	}
 	if v, _ := got.Value("q2", AP()); v != -1000000 {
 		t.Errorf("q2 map Z = %v, want -1000000 (no line for q2)", v)
 	}
-	if got.All(NumQ()) != 2 || got.All(AP()) != (2-1000000)/2.0 {
-		t.Errorf("all: num_q %v, map %v", got.All(NumQ()), got.All(AP()))
+	if got.All(Measure{Name: NameNumQ}) != 2 || got.All(AP()) != (2-1000000)/2.0 {
+		t.Errorf("all: num_q %v, map %v", got.All(Measure{Name: NameNumQ}), got.All(AP()))
 	}
 	var b bytes.Buffer
 	TrecFormat{Z: true}.Write(&b, got)
@@ -133,7 +133,7 @@ func TestStandardize(t *testing.T) {
 }
 
 func TestTrecFormatNonFinite(t *testing.T) {
-	r := Result{Measures: []Measure{IPrec(0), NumRet(), RunID()}, Queries: []string{"q"}, Values: [][]float64{{math.NaN(), 3, 0}},
+	r := Result{Measures: []Measure{IPrec(0), Measure{Name: NameNumRet}, Measure{Name: nameRunID}}, Queries: []string{"q"}, Values: [][]float64{{math.NaN(), 3, 0}},
 		Means: []float64{math.NaN(), 3, 0}, Summary: []float64{math.Inf(1), 3, 0}, RunID: "tag"}
 	var b bytes.Buffer
 	TrecFormat{PerQuery: true}.Write(&b, r)

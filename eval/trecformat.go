@@ -8,15 +8,9 @@ import (
 	"strconv"
 )
 
-// TrecFormat is trec_eval's output format. Each line is
-//
-//	fmt.Sprintf("%-22s\t%s\t%6.4f\n", name, query, value)
-//
-// with the measure's trec_eval name (TrecName; m.String() for measures trec_eval lacks), the
-// query ID or "all", and the value with Digits decimals (0 means trec_eval's 4); counts print
-// as integers ("%d", truncated), runid prints the run's tag and relstring its text in quotes.
-// NaN prints "-nan" and infinities "inf" and "-inf", as glibc prints them. Measures come in
-// trec_eval's order (trecOrder).
+// TrecFormat is trec_eval's output format: lines "%-22s\t%s\t%6.4f" of the measure's TrecName
+// (else m.String()), the query ID or "all" and the value (counts as integers, NaN as "-nan"),
+// measures in trec_eval's order.
 type TrecFormat struct {
 	PerQuery  bool // also print each query's lines, queries in byte order (trec_eval's -q)
 	NoSummary bool // leave out the "all" lines (trec_eval's -n)
@@ -24,9 +18,7 @@ type TrecFormat struct {
 	Z         bool // the values are Z scores (standardize): prefix names with "Z", print counts as reals (trec_eval's -Z)
 }
 
-// WriteTrecEval writes r as trec_eval prints it: with perQuery (trec_eval's -q) each query's
-// lines first, then the "all" lines, with digits decimals (4 gives trec_eval's "%6.4f"). It is
-// TrecFormat{PerQuery: perQuery, Digits: digits}.Write(w, r).
+// WriteTrecEval is TrecFormat{PerQuery: perQuery, Digits: digits}.Write(w, r).
 func WriteTrecEval(w io.Writer, r Result, perQuery bool, digits int) error {
 	if digits == 0 {
 		digits = -1
