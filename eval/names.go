@@ -57,6 +57,15 @@ func init() {
 		i, ok := trecByName(name)
 		return ok && trecTable[i].kind != tkNone, ok
 	}
+	evalhook.IROnly = func() []string {
+		var out []string
+		for _, f := range familyList {
+			if f.ir && len(f.trec) == 0 {
+				out = append(out, irForms(f)...)
+			}
+		}
+		return out
+	}
 	evalhook.IntegerCutoffs = func(name string) bool {
 		i, ok := trecByName(name)
 		return ok && trecTable[i].kind == tkLongCutoffs
@@ -189,16 +198,8 @@ func isSingleP(s string) bool {
 var acceptedNames = func() string {
 	var ir []string
 	for _, f := range familyList {
-		switch {
-		case !f.ir:
-		case f.name == NameIPrec:
-			ir = append(ir, "IPrec@r")
-		case f.cut == cutRequired:
-			ir = append(ir, f.name+"@k")
-		case f.cut == cutOptional:
-			ir = append(ir, f.name, f.name+"@k")
-		default:
-			ir = append(ir, f.name)
+		if f.ir {
+			ir = append(ir, irForms(f)...)
 		}
 	}
 	return "accepted: ir_measures names (" + strings.Join(ir, ", ") + "; binary measures take (rel=N), " +
@@ -206,6 +207,19 @@ var acceptedNames = func() string {
 		"parameters (P.5,10, map, ndcg_cut.10, iprec_at_recall..1,.2, utility.2,-1,0,0, ndcg.1=3,2=9, rbp.p=0.8, ...: " +
 		"ranklab eval -h lists them) and trec_eval's nicknames (official, all_trec, set)"
 }()
+
+// irForms are the ways an ir_measures family is written, in the help: "P@k", "R", "R@k".
+func irForms(f family) []string {
+	switch {
+	case f.name == NameIPrec:
+		return []string{"IPrec@r"}
+	case f.cut == cutRequired:
+		return []string{f.name + "@k"}
+	case f.cut == cutOptional:
+		return []string{f.name, f.name + "@k"}
+	}
+	return []string{f.name}
+}
 
 // ParseMeasure parses one measure: ir_measures' grammar
 //

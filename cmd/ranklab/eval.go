@@ -71,7 +71,7 @@ Measures (trec_eval name, then ir_measures name where it has one):
               iprec_at_recall.x(IPrec@x) 11pt_avg.x,y,... Rprec_mult.x infAP(infAP) binG yaap
   gains       ndcg(nDCG) ndcg_cut.k(nDCG@k) ndcg.1=g1,2=g2 G dcg ideal_dcg ndcg_rel Rndcg
               rbp.p=x(RBP(p=x)) rbp_resid
-  judged      unj.k relstring.len (ir_measures only: Judged@k)
+  judged      unj.k relstring.len
   set         set_P(SetP) set_relative_P(SetP(relative=True)) set_recall(SetR) set_map(SetAP)
               set_F.x(SetF(beta=x)) utility.a,b,c,d
   prefs       prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret prefs_simp
@@ -79,8 +79,9 @@ Measures (trec_eval name, then ir_measures name where it has one):
               prefs_avgjg_ret prefs_avgjg_Rnonrel_ret prefs_simp_imp prefs_pair_imp
               prefs_avgjg_imp (with -R prefs or qrels_prefs)
   qrels_jg    map_avgjg P_avgjg.k Rprec_mult_avgjg.x (with -R qrels_jg)
+  ir_measures {{ir_only}} (no trec_eval name)
 Default cutoffs: 5,10,15,20,30,100,200,500,1000 (success 1,5,10; unj 5,10,20); recall levels
-0,0.1,...,1; Rprec_mult 0.2,0.4,...,2. The formulas are on the constructors of package eval.
+0,0.1,...,1; Rprec_mult 0.2,0.4,...,2. The formulas are in package eval's doc.
 
 Exit status (trec_eval's): 0 ok, 1 bad flag or measure, 2 unreadable or malformed input,
 4 a qrels query without a ranking (without -c), 7 nothing to evaluate.
@@ -401,7 +402,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	a, err := parseEvalArgs(args)
 	switch {
 	case a.help:
-		io.WriteString(stdout, evalUsage)
+		io.WriteString(stdout, strings.Replace(evalUsage, "{{ir_only}}", strings.Join(evalhook.IROnly(), " "), 1))
 		return 0
 	case a.version:
 		fmt.Fprintln(stderr, "ranklab eval: trec_eval version 10.0 compatible (ranklab)")

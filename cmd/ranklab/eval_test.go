@@ -138,6 +138,10 @@ func TestEvalHelpAndErrors(t *testing.T) {
 			t.Errorf("-h does not document %s", flag)
 		}
 	}
+	// The measures trec_eval lacks come from eval's family table.
+	if !strings.Contains(out, "\n  ir_measures Judged Judged@k ERR@k (no trec_eval name)\n") {
+		t.Errorf("-h does not list the ir_measures-only measures:\n%s", out)
+	}
 	dir := t.TempDir()
 	qrels := sharedtest.WriteFile(t, dir, "qrels", "q1 0 a 1\nq1 0 b x\n")
 	run := sharedtest.WriteFile(t, dir, "run", "q1 Q0 a 1 1 t\n")

@@ -16,6 +16,9 @@ var (
 	// TakesParameters reports whether the measure name takes a parameter string (trec_eval
 	// ignores one given to a measure that takes none); ok is false for an unknown name.
 	TakesParameters func(name string) (takes, ok bool)
+	// IROnly returns the measures ir_measures names that trec_eval lacks, as written
+	// ("Judged@k", "ERR@k").
+	IROnly func() []string
 	// IntegerCutoffs reports whether the measure name takes integer cutoffs (P, recall,
 	// ndcg_cut, ...), which trec_eval reads with atol.
 	IntegerCutoffs func(name string) bool
