@@ -29,30 +29,35 @@ func (c Convention) Variant(m eval.Measure) (v Variant, ok bool) { return c.vari
 // Reference is the name of ranklab's own row, the one every other cell is compared with.
 const Reference = "ranklab (trec_eval 10.0 -c)"
 
-// trecName returns trec_eval's name of m, with recip_rank for RR@k (trec_eval has no cut RR).
+// compared is the one table of the measures the conventions table compares, with each tool's
+// name for them where it is not ir_measures' or trec_eval's (those come from eval): "" when the
+// tool lacks the measure. CheckMeasure, every variant and the docs below read it.
+var compared = map[string]struct {
+	needsCut   bool   // P, R and Success are compared at a cutoff only
+	ranx       string // ranx's metric
+	beir       string // BEIR's key
+	beirCustom bool   // computed by BEIR's custom_metrics.py, not pytrec_eval
+	llama      string // LlamaIndex's metric
+}{
+	eval.NameP:       {needsCut: true, ranx: "precision", beir: "P", llama: "precision"},
+	eval.NameR:       {needsCut: true, ranx: "recall", beir: "Recall", llama: "recall"},
+	eval.NameNDCG:    {ranx: "ndcg", beir: "NDCG", llama: "ndcg"},
+	eval.NameAP:      {ranx: "map", beir: "MAP", llama: "ap"},
+	eval.NameRR:      {ranx: "mrr", beir: "MRR", beirCustom: true, llama: "mrr"},
+	eval.NameSuccess: {needsCut: true, ranx: "hit_rate", beir: "Accuracy", beirCustom: true, llama: "hit_rate"},
+}
+
+// trecName returns trec_eval's name of m (eval's TrecName), with recip_rank for RR@k (trec_eval
+// has no cut RR); ok is false for a measure the table does not compare.
 func trecName(m eval.Measure) (name string, uncutRR bool, ok bool) {
-	k := strconv.Itoa(m.Cutoff)
-	switch m.Name {
-	case eval.NameP:
-		return "P_" + k, false, true
-	case eval.NameR:
-		return "recall_" + k, false, true
-	case eval.NameNDCG:
-		if m.Cutoff == 0 {
-			return "ndcg", false, true
-		}
-		return "ndcg_cut_" + k, false, true
-	case eval.NameAP:
-		if m.Cutoff == 0 {
-			return "map", false, true
-		}
-		return "map_cut_" + k, false, true
-	case eval.NameRR:
-		return "recip_rank", m.Cutoff > 0, true
-	case eval.NameSuccess:
-		return "success_" + k, false, true
+	if _, ok := compared[m.Name]; !ok {
+		return "", false, false
 	}
-	return "", false, false
+	if m.Name == eval.NameRR && m.Cutoff > 0 {
+		return "recip_rank", true, true
+	}
+	name, ok = m.TrecName()
+	return name, false, ok
 }
 
 var trecSources = []Source{
@@ -131,29 +136,7 @@ func Conventions() []Convention {
 				{"numba/numba", "numba/misc/quicksort.py", "the quicksort: median of three, Hoare partition, insertion sort under 15 elements"},
 				{"AmenRa/ranx", "ranx/metrics/ndcg.py, recall.py, precision.py, reciprocal_rank.py, average_precision.py, hit_rate.py", "ndcg = Järvelin's linear gain, ideal from the qrels cut at k; mrr@k cut at k; precision divides by k"},
 			},
-			variant: func(m eval.Measure) (Variant, bool) {
-				name := ""
-				switch m.Name {
-				case eval.NameP:
-					name = "precision"
-				case eval.NameR:
-					name = "recall"
-				case eval.NameNDCG:
-					name = "ndcg"
-				case eval.NameRR:
-					name = "mrr"
-				case eval.NameAP:
-					name = "map"
-				case eval.NameSuccess:
-					name = "hit_rate"
-				default:
-					return Variant{}, false
-				}
-				if m.Cutoff > 0 {
-					name += "@" + strconv.Itoa(m.Cutoff)
-				}
-				return Variant{Name: name, Measure: m, Order: ScoreQuicksort, Queries: SameQueries}, true
-			},
+			variant: variantRanx,
 		},
 		{
 			Name:    "BEIR 2.2.0",
@@ -163,33 +146,7 @@ func Conventions() []Convention {
 				{"beir-cellar/beir", "beir/retrieval/custom_metrics.py", "mrr, top_k_accuracy, recall_cap: sorted(..., reverse=True) keeps ties in insertion order; relevant = grade > 0; qrels[query_id] fails with KeyError on a run-only query; the sum is divided by len(qrels); rounded to 5 decimals"},
 				{"beir-cellar/beir", "examples/retrieval/evaluation/lexical/evaluate_bm25.py", "evaluate is called before evaluate_custom on the same results, so the custom metrics see the popped results"},
 			},
-			variant: func(m eval.Measure) (Variant, bool) {
-				if m.Cutoff == 0 {
-					return Variant{}, false
-				}
-				k := strconv.Itoa(m.Cutoff)
-				pytrec := Variant{Measure: m, Float32: true, DropSelf: true, Queries: Shared, Round: 5}
-				custom := Variant{Measure: m, Order: ScoreStable, DropSelf: true, RunOnlyFails: true, Round: 5, Raises: "KeyError"}
-				switch m.Name {
-				case eval.NameP:
-					pytrec.Name = "P@" + k
-				case eval.NameR:
-					pytrec.Name = "Recall@" + k
-				case eval.NameNDCG:
-					pytrec.Name = "NDCG@" + k
-				case eval.NameAP:
-					pytrec.Name = "MAP@" + k
-				case eval.NameRR:
-					custom.Name = "MRR@" + k
-					return custom, true
-				case eval.NameSuccess:
-					custom.Name = "Accuracy@" + k
-					return custom, true
-				default:
-					return Variant{}, false
-				}
-				return pytrec, true
-			},
+			variant: variantBEIR,
 		},
 		{
 			Name:    "BEIR 2.2.0 R_cap",
@@ -213,19 +170,7 @@ func Conventions() []Convention {
 				{"explodinggradients/ragas", "src/ragas/metrics/_context_recall.py", "IDBasedContextRecall: |set(reference) ∩ retrieved| / |set(reference)|; NaN without reference IDs"},
 				{"explodinggradients/ragas", "src/ragas/dataset_schema.py, src/ragas/utils.py", "EvaluationResult averages with safe_nanmean: NaN samples are left out"},
 			},
-			variant: func(m eval.Measure) (Variant, bool) {
-				if m.Cutoff == 0 {
-					return Variant{}, false
-				}
-				top := fmt.Sprintf(" (top %d)", m.Cutoff)
-				switch m.Name {
-				case eval.NameP:
-					return Variant{Name: "id_based_context_precision" + top, Measure: m, Order: FileOrder, PerRetrieved: true, NoRetrieved: Skip}, true
-				case eval.NameR:
-					return Variant{Name: "id_based_context_recall" + top, Measure: m, Order: FileOrder, NoRelevant: Skip}, true
-				}
-				return Variant{}, false
-			},
+			variant: variantRagas,
 		},
 		{
 			Name:    "LlamaIndex 0.14.25",
@@ -234,29 +179,7 @@ func Conventions() []Convention {
 				{"run-llama/llama_index", "llama-index-core/llama_index/core/evaluation/retrieval/metrics.py", "HitRate, MRR, Precision (÷ |set(retrieved)|), Recall, AP, NDCG (binary gain; ideal over len(expected_ids) positions, not cut at k); every metric raises ValueError when expected or retrieved IDs are empty"},
 				{"run-llama/llama_index", "llama-index-core/llama_index/core/evaluation/retrieval/base.py", "RetrieverEvaluator scores the retriever's list as returned (top k, in its order); the caller averages"},
 			},
-			variant: func(m eval.Measure) (Variant, bool) {
-				v := Variant{Measure: m, Order: FileOrder, NoRelevant: Fail, NoRetrieved: Fail, Raises: "ValueError"}
-				switch m.Name {
-				case eval.NameSuccess:
-					v.Name = "hit_rate"
-				case eval.NameRR:
-					v.Name = "mrr"
-				case eval.NameR:
-					v.Name = "recall"
-				case eval.NameP:
-					v.Name, v.PerRetrieved = "precision", true
-				case eval.NameNDCG:
-					v.Name, v.IdealUncut, v.BinaryGain = "ndcg", true, true
-				case eval.NameAP:
-					v.Name = "ap"
-				default:
-					return Variant{}, false
-				}
-				if m.Cutoff > 0 {
-					v.Name += fmt.Sprintf(" (top %d)", m.Cutoff)
-				}
-				return v, true
-			},
+			variant: variantLlama,
 		},
 		{
 			Name:    "LlamaIndex 0.14.25 granular",
@@ -264,27 +187,92 @@ func Conventions() []Convention {
 			Sources: []Source{
 				{"run-llama/llama_index", "llama-index-core/llama_index/core/evaluation/retrieval/metrics.py", "HitRate(use_granular_hit_rate=True): hits / len(expected_ids); MRR(use_granular_mrr=True): Σ 1/rank over the relevant docs retrieved / their number"},
 			},
-			variant: func(m eval.Measure) (Variant, bool) {
-				v := Variant{Measure: m, Order: FileOrder, NoRelevant: Fail, NoRetrieved: Fail, Raises: "ValueError"}
-				switch m.Name {
-				case eval.NameR:
-					v.Name = "hit_rate granular"
-				case eval.NameRR:
-					v.Name, v.Granular = "mrr granular", true
-				default:
-					return Variant{}, false
-				}
-				if m.Cutoff > 0 {
-					v.Name += fmt.Sprintf(" (top %d)", m.Cutoff)
-				}
-				return v, true
-			},
+			variant: variantLlamaGranular,
 		},
 	}
 }
 
+// variantRanx: ranx's metric name, @k, its quicksort order and its refusal of differing query
+// sets.
+func variantRanx(m eval.Measure) (Variant, bool) {
+	name := compared[m.Name].ranx
+	if name == "" {
+		return Variant{}, false
+	}
+	if m.Cutoff > 0 {
+		name += "@" + strconv.Itoa(m.Cutoff)
+	}
+	return Variant{Name: name, Measure: m, Order: ScoreQuicksort, Queries: SameQueries}, true
+}
+
+// variantBEIR: pytrec_eval's measures (float32 scores, the queries it returns) or BEIR's custom
+// metrics (stable sort, KeyError on a run-only query), with a cutoff, rounded to 5 decimals.
+func variantBEIR(m eval.Measure) (Variant, bool) {
+	t := compared[m.Name]
+	if m.Cutoff == 0 || t.beir == "" {
+		return Variant{}, false
+	}
+	name := t.beir + "@" + strconv.Itoa(m.Cutoff)
+	if t.beirCustom {
+		return Variant{Name: name, Measure: m, Order: ScoreStable, DropSelf: true, RunOnlyFails: true, Round: 5, Raises: "KeyError"}, true
+	}
+	return Variant{Name: name, Measure: m, Float32: true, DropSelf: true, Queries: Shared, Round: 5}, true
+}
+
+// variantLlama: LlamaIndex's metrics on the list as returned; precision divides by the
+// retrieved, ndcg has binary gains and an uncut ideal.
+func variantLlama(m eval.Measure) (Variant, bool) {
+	v := Variant{Name: compared[m.Name].llama, Measure: m, Order: FileOrder, NoRelevant: Fail, NoRetrieved: Fail, Raises: "ValueError"}
+	switch {
+	case v.Name == "":
+		return Variant{}, false
+	case m.Name == eval.NameP:
+		v.PerRetrieved = true
+	case m.Name == eval.NameNDCG:
+		v.IdealUncut, v.BinaryGain = true, true
+	}
+	if m.Cutoff > 0 {
+		v.Name += fmt.Sprintf(" (top %d)", m.Cutoff)
+	}
+	return v, true
+}
+
+// variantRagas: ragas' ID-based context precision and recall (sets of IDs, NaN samples left
+// out), at a cutoff.
+func variantRagas(m eval.Measure) (Variant, bool) {
+	if m.Cutoff == 0 {
+		return Variant{}, false
+	}
+	top := fmt.Sprintf(" (top %d)", m.Cutoff)
+	switch m.Name {
+	case eval.NameP:
+		return Variant{Name: "id_based_context_precision" + top, Measure: m, Order: FileOrder, PerRetrieved: true, NoRetrieved: Skip}, true
+	case eval.NameR:
+		return Variant{Name: "id_based_context_recall" + top, Measure: m, Order: FileOrder, NoRelevant: Skip}, true
+	}
+	return Variant{}, false
+}
+
+// variantLlamaGranular: LlamaIndex's granular hit rate (a recall) and MRR.
+func variantLlamaGranular(m eval.Measure) (Variant, bool) {
+	v := Variant{Measure: m, Order: FileOrder, NoRelevant: Fail, NoRetrieved: Fail, Raises: "ValueError"}
+	switch m.Name {
+	case eval.NameR:
+		v.Name = "hit_rate granular"
+	case eval.NameRR:
+		v.Name, v.Granular = "mrr granular", true
+	default:
+		return Variant{}, false
+	}
+	if m.Cutoff > 0 {
+		v.Name += fmt.Sprintf(" (top %d)", m.Cutoff)
+	}
+	return v, true
+}
+
 // CheckMeasure reports a measure the conventions table does not compare: the table compares
-// P@k, R@k, nDCG, nDCG@k, RR, RR@k, AP, AP@k and Success@k, without rel= and with linear gain.
+// P@k, R@k, nDCG, nDCG@k, RR, RR@k, AP, AP@k and Success@k (compared), without rel= and with
+// linear gain.
 func CheckMeasure(m eval.Measure) error {
 	if err := m.Validate(); err != nil {
 		return err
@@ -295,14 +283,12 @@ func CheckMeasure(m eval.Measure) error {
 	case m.Exp:
 		return fmt.Errorf("conventions: %s: exponential gain is not compared (trec_eval and pytrec_eval have none; use nDCG@k)", m)
 	}
-	switch m.Name {
-	case eval.NameP, eval.NameR, eval.NameSuccess:
-		if m.Cutoff == 0 {
-			return fmt.Errorf("conventions: %s needs a cutoff", m)
-		}
-		return nil
-	case eval.NameNDCG, eval.NameRR, eval.NameAP:
-		return nil
+	t, ok := compared[m.Name]
+	switch {
+	case !ok || m.Param != "":
+		return fmt.Errorf("conventions: %s is not compared; accepted: P@k, R@k, nDCG, nDCG@k, RR, RR@k (MRR@k), AP, AP@k, Success@k", m)
+	case t.needsCut && m.Cutoff == 0:
+		return fmt.Errorf("conventions: %s needs a cutoff", m)
 	}
-	return fmt.Errorf("conventions: %s is not compared; accepted: P@k, R@k, nDCG, nDCG@k, RR, RR@k (MRR@k), AP, AP@k, Success@k", m)
+	return nil
 }
