@@ -7,181 +7,213 @@ import (
 	"github.com/ranklab/ranklab/eval"
 )
 
+// tieQuery is one query as the expectations see it: its tie groups in rank order, the number of
+// ranks kept (the first depth of n), every judged grade, the measure, its level L and R.
+type tieQuery struct {
+	groups []tieGroup
+	kept   int
+	judged []int
+	m      eval.Measure
+	L, R   int
+}
+
 // expected returns m's exact expected value over every order of the docs within each tie group,
 // each order equally likely (see Ties for the formulas). n is the number of ranked docs, judged
 // holds every judged grade of the query, depth cuts the ranking (0: no cut).
 func expected(groups []tieGroup, n int, judged []int, m eval.Measure, depth int) float64 {
-	L := 1
-	if m.Rel > 0 {
-		L = m.Rel
-	}
-	isRel := func(g int) bool { return g >= L }
-	R := 0
-	for _, g := range judged {
-		if isRel(g) {
-			R++
-		}
-	}
-	// ranks kept: the first depth of n
-	kept := n
+	q := tieQuery{groups: groups, kept: n, judged: judged, m: m, L: max(m.Rel, 1)}
 	if depth > 0 && depth < n {
-		kept = depth
+		q.kept = depth
 	}
-	// limit returns the number of ranks a cutoff k looks at (k = 0: all kept).
-	limit := func(k int) int {
-		if k > 0 && k < kept {
-			return k
+	for _, g := range judged {
+		if q.isRel(g) {
+			q.R++
 		}
-		return kept
 	}
-	// linear returns Σ_{p < c} w(p) · E[f(grade at p)].
-	linear := func(c int, f func(g int) float64, w func(p int) float64) float64 {
-		sum := 0.0
-		for _, gr := range groups {
-			if gr.start >= c {
-				break
-			}
-			mean := 0.0
-			for _, g := range gr.grades {
-				mean += f(g)
-			}
-			mean /= float64(len(gr.grades))
-			if mean == 0 {
-				continue
-			}
-			for p := gr.start; p < gr.start+len(gr.grades) && p < c; p++ {
-				sum += w(p) * mean
-			}
-		}
-		return sum
+	f, ok := expectations[m.Name]
+	if !ok {
+		panic("conventions: expected: measure " + m.String())
 	}
-	one := func(int) float64 { return 1 }
-	// firstRelevant returns the first tie group above rank c holding a relevant doc, and its
-	// number of relevant docs r; ok is false when there is none.
-	firstRelevant := func(c int) (gr tieGroup, r int, ok bool) {
-		for _, gr := range groups {
-			if gr.start >= c {
-				break
-			}
-			if r := count(gr.grades, isRel); r > 0 {
-				return gr, r, true
-			}
-		}
-		return tieGroup{}, 0, false
-	}
-	rel := func(g int) float64 {
-		if isRel(g) {
-			return 1
-		}
-		return 0
-	}
-	switch m.Name {
-	case eval.NameP:
-		return linear(limit(m.Cutoff), rel, one) / float64(m.Cutoff)
-	case eval.NameR:
-		if R == 0 {
-			return 0
-		}
-		return linear(limit(m.Cutoff), rel, one) / float64(R)
-	case eval.NameRprec:
-		if R == 0 {
-			return 0
-		}
-		return linear(limit(R), rel, one) / float64(R)
-	case eval.NameJudged:
-		// ir_measures' Judged@k: divided by min(k, n), 0 for an empty ranking.
-		if limit(m.Cutoff) == 0 {
-			return 0
-		}
-		return linear(limit(m.Cutoff), func(g int) float64 {
+	return f(q)
+}
+
+// expectations are the expected value of each measure Ties computes (checkTieMeasure reads its
+// keys).
+var expectations = map[string]func(q tieQuery) float64{
+	eval.NameP: func(q tieQuery) float64 {
+		return q.linear(q.limit(q.m.Cutoff), q.rel, one) / float64(q.m.Cutoff)
+	},
+	eval.NameR: func(q tieQuery) float64 {
+		return ratio(q.linear(q.limit(q.m.Cutoff), q.rel, one), q.R)
+	},
+	eval.NameRprec: func(q tieQuery) float64 {
+		return ratio(q.linear(q.limit(q.R), q.rel, one), q.R)
+	},
+	// ir_measures' Judged@k: divided by min(k, n), 0 for an empty ranking.
+	eval.NameJudged: func(q tieQuery) float64 {
+		judged := func(g int) float64 {
 			if g != eval.Unjudged {
 				return 1
 			}
 			return 0
-		}, one) / float64(limit(m.Cutoff))
-	case eval.NameNumRelRet:
-		return linear(kept, rel, one)
-	case eval.NameNumQ, eval.NameNumRet, eval.NameNumRel:
-		return m.Compute(make([]int, kept), judged) // no order changes them
-	case eval.NameNDCG:
-		gain := func(g int) float64 {
-			switch {
-			case g <= 0:
-				return 0
-			case m.Exp:
-				return math.Exp2(float64(g)) - 1
-			}
-			return float64(g)
 		}
-		ideal := make([]float64, 0, len(judged))
-		for _, g := range judged {
-			if g > 0 {
-				ideal = append(ideal, gain(g))
-			}
+		return ratio(q.linear(q.limit(q.m.Cutoff), judged, one), q.limit(q.m.Cutoff))
+	},
+	eval.NameNumRelRet: func(q tieQuery) float64 { return q.linear(q.kept, q.rel, one) },
+	// No order changes the counts.
+	eval.NameNumQ:    func(q tieQuery) float64 { return q.m.Compute(make([]int, q.kept), q.judged) },
+	eval.NameNumRet:  func(q tieQuery) float64 { return q.m.Compute(make([]int, q.kept), q.judged) },
+	eval.NameNumRel:  func(q tieQuery) float64 { return q.m.Compute(make([]int, q.kept), q.judged) },
+	eval.NameNDCG:    expectedNDCG,
+	eval.NameSuccess: expectedFirstRelevant,
+	eval.NameRR:      expectedFirstRelevant,
+	eval.NameAP:      expectedAP,
+	eval.NameBpref:   func(q tieQuery) float64 { return expectedBpref(q.groups, q.judged, q.L, q.kept) },
+}
+
+func one(int) float64 { return 1 }
+
+// ratio is a / b, 0 when b is 0.
+func ratio(a float64, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / float64(b)
+}
+
+func (q tieQuery) isRel(g int) bool { return g >= q.L }
+
+func (q tieQuery) rel(g int) float64 {
+	if q.isRel(g) {
+		return 1
+	}
+	return 0
+}
+
+// limit returns the number of ranks a cutoff k looks at (k = 0: all kept).
+func (q tieQuery) limit(k int) int {
+	if k > 0 && k < q.kept {
+		return k
+	}
+	return q.kept
+}
+
+// linear returns Σ_{p < c} w(p) · E[f(grade at p)].
+func (q tieQuery) linear(c int, f func(g int) float64, w func(p int) float64) float64 {
+	sum := 0.0
+	for _, gr := range q.groups {
+		if gr.start >= c {
+			break
 		}
-		slices.Sort(ideal)
-		slices.Reverse(ideal)
-		if m.Cutoff > 0 && len(ideal) > m.Cutoff {
-			ideal = ideal[:m.Cutoff]
+		mean := 0.0
+		for _, g := range gr.grades {
+			mean += f(g)
 		}
-		idcg := 0.0
-		for i, x := range ideal {
-			idcg += x / math.Log2(float64(i+2))
+		mean /= float64(len(gr.grades))
+		if mean == 0 {
+			continue
 		}
-		if idcg == 0 {
+		for p := gr.start; p < gr.start+len(gr.grades) && p < c; p++ {
+			sum += w(p) * mean
+		}
+	}
+	return sum
+}
+
+// expectedNDCG: the expected DCG over the ideal one (linear or exponential gain).
+func expectedNDCG(q tieQuery) float64 {
+	m := q.m
+	gain := func(g int) float64 {
+		switch {
+		case g <= 0:
 			return 0
+		case m.Exp:
+			return math.Exp2(float64(g)) - 1
 		}
-		return linear(limit(m.Cutoff), gain, func(p int) float64 { return 1 / math.Log2(float64(p+2)) }) / idcg
-	case eval.NameSuccess, eval.NameRR:
-		// Both depend only on the first tie group above the cut that holds a relevant doc.
-		c := limit(m.Cutoff)
-		gr, r, ok := firstRelevant(c)
-		if !ok {
-			return 0
+		return float64(g)
+	}
+	ideal := make([]float64, 0, len(q.judged))
+	for _, g := range q.judged {
+		if g > 0 {
+			ideal = append(ideal, gain(g))
+		}
+	}
+	slices.Sort(ideal)
+	slices.Reverse(ideal)
+	if m.Cutoff > 0 && len(ideal) > m.Cutoff {
+		ideal = ideal[:m.Cutoff]
+	}
+	idcg := 0.0
+	for i, x := range ideal {
+		idcg += x / math.Log2(float64(i+2))
+	}
+	if idcg == 0 {
+		return 0
+	}
+	return q.linear(q.limit(m.Cutoff), gain, func(p int) float64 { return 1 / math.Log2(float64(p+2)) }) / idcg
+}
+
+// expectedFirstRelevant: Success@k and RR@k depend only on the first tie group above the cut
+// that holds a relevant doc.
+func expectedFirstRelevant(q tieQuery) float64 {
+	c := q.limit(q.m.Cutoff)
+	var gr tieGroup
+	r := 0
+	for _, g := range q.groups {
+		if g.start >= c {
+			break
+		}
+		if r = count(g.grades, q.isRel); r > 0 {
+			gr = g
+			break
+		}
+	}
+	if r == 0 {
+		return 0
+	}
+	size := len(gr.grades)
+	if q.m.Name == eval.NameSuccess {
+		in := min(c, gr.start+size) - gr.start // positions of the group above the cut
+		return 1 - noneDrawn(size, r, in)
+	}
+	sum := 0.0
+	p := float64(r) / float64(size) // P(first relevant at offset 0)
+	for j := 0; j <= size-r && gr.start+j < c; j++ {
+		sum += p / float64(gr.start+j+1)
+		// P(j+1) = P(j) · (size−r−j)/(size−1−j): one more non-relevant doc first
+		if size-1-j > 0 {
+			p *= float64(size-r-j) / float64(size-1-j)
+		}
+	}
+	return sum
+}
+
+// expectedAP: each relevant doc of a group at each offset t, with the group's other relevant
+// docs above it in expectation.
+func expectedAP(q tieQuery) float64 {
+	if q.R == 0 {
+		return 0
+	}
+	c := q.limit(q.m.Cutoff)
+	sum, above := 0.0, 0
+	for _, gr := range q.groups {
+		if gr.start >= c {
+			break
 		}
 		size := len(gr.grades)
-		if m.Name == eval.NameSuccess {
-			in := min(c, gr.start+size) - gr.start // positions of the group above the cut
-			return 1 - noneDrawn(size, r, in)
-		}
-		sum := 0.0
-		p := float64(r) / float64(size) // P(first relevant at offset 0)
-		for j := 0; j <= size-r && gr.start+j < c; j++ {
-			sum += p / float64(gr.start+j+1)
-			// P(j+1) = P(j) · (size−r−j)/(size−1−j): one more non-relevant doc first
-			if size-1-j > 0 {
-				p *= float64(size-r-j) / float64(size-1-j)
-			}
-		}
-		return sum
-	case eval.NameAP:
-		if R == 0 {
-			return 0
-		}
-		c := limit(m.Cutoff)
-		sum, above := 0.0, 0
-		for _, gr := range groups {
-			if gr.start >= c {
-				break
-			}
-			size := len(gr.grades)
-			r := count(gr.grades, isRel)
-			if r > 0 {
-				for t := 0; t < size && gr.start+t < c; t++ {
-					before := 0.0 // expected relevant docs of the group above offset t, given one at t
-					if size > 1 {
-						before = float64(t) * float64(r-1) / float64(size-1)
-					}
-					sum += float64(r) / float64(size) * (1 + float64(above) + before) / float64(gr.start+t+1)
+		r := count(gr.grades, q.isRel)
+		if r > 0 {
+			for t := 0; t < size && gr.start+t < c; t++ {
+				before := 0.0 // expected relevant docs of the group above offset t, given one at t
+				if size > 1 {
+					before = float64(t) * float64(r-1) / float64(size-1)
 				}
+				sum += float64(r) / float64(size) * (1 + float64(above) + before) / float64(gr.start+t+1)
 			}
-			above += r
 		}
-		return sum / float64(R)
-	case eval.NameBpref:
-		return expectedBpref(groups, judged, L, kept)
+		above += r
 	}
-	panic("conventions: expected: measure " + m.String())
+	return sum / float64(q.R)
 }
 
 func count(gs []int, f func(int) bool) int {

@@ -66,17 +66,15 @@ func (r TieReport) Mean(m eval.Measure) (b Band, ok bool) {
 	return r.Means[j], true
 }
 
-// tieMeasures are the measures whose band is computed.
+// checkTieMeasure refuses a measure Ties has no expectation for.
 func checkTieMeasure(m eval.Measure) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
-	switch m.Name {
-	case eval.NameP, eval.NameR, eval.NameRR, eval.NameAP, eval.NameNDCG, eval.NameRprec, eval.NameBpref,
-		eval.NameSuccess, eval.NameJudged, eval.NameNumQ, eval.NameNumRet, eval.NameNumRel, eval.NameNumRelRet:
-		return nil
+	if _, ok := expectations[m.Name]; !ok || m.Param != "" {
+		return fmt.Errorf("ties: unknown measure %s", m)
 	}
-	return fmt.Errorf("ties: unknown measure %s", m)
+	return nil
 }
 
 // Ties computes, for each query the evaluation with opt picks and each measure, the value under
@@ -142,12 +140,8 @@ func Ties(qrels eval.Qrels, run eval.Run, opt eval.Options, measures ...eval.Mea
 // resolve gives a binary measure without its own rel= the evaluation's relevance level, as
 // eval.Options does.
 func resolve(m eval.Measure, level int) eval.Measure {
-	switch m.Name {
-	case eval.NameNDCG, eval.NameJudged, eval.NameNumQ, eval.NameNumRet:
-		return m
-	}
-	if m.Rel == 0 && level > 1 {
-		m.Rel = level
+	if m.Rel == 0 && level > 1 && m.WithRel(level).Validate() == nil { // the measure takes rel=
+		return m.WithRel(level)
 	}
 	return m
 }

@@ -123,65 +123,6 @@ const flagsWithValue = "mlDNMRTZf"
 func parseEvalArgs(args []string) (evalArgs, error) {
 	a := evalArgs{format: "trec", relFormat: "qrels"}
 	var files []string
-	setFlag := func(c byte, val string) error {
-		intVal := func(min int) (int, error) {
-			n, err := strconv.Atoi(val)
-			if err != nil || n < min {
-				return 0, usageError{fmt.Errorf("flag -%c: %q is not an integer >= %d", c, val, min)}
-			}
-			return n, nil
-		}
-		var err error
-		switch c {
-		case 'h':
-			a.help = true
-		case 'v':
-			a.version = true
-		case 'q':
-			a.perQuery = true
-		case 'c':
-			a.opt.AllQueries = true
-		case 'n':
-			a.noSummary = true
-		case 'J':
-			a.opt.JudgedOnly = true
-		case 'o':
-		case 'a':
-			a.measureArgs = append(a.measureArgs, "all_trec")
-		case 'm':
-			a.measureArgs = append(a.measureArgs, val)
-		case 'l':
-			a.opt.RelLevel, err = intVal(1)
-		case 'M':
-			a.opt.Depth, err = intVal(1)
-		case 'N':
-			a.opt.NumDocs, err = intVal(0)
-		case 'D':
-			level, qid, _ := strings.Cut(val, ".")
-			if _, e := strconv.Atoi(level); e != nil {
-				return usageError{fmt.Errorf("flag -D: %q is not N or N.qid", val)}
-			}
-			a.onlyQuery = qid
-		case 'R':
-			switch val {
-			case "qrels", "prefs", "qrels_prefs", "qrels_jg":
-				a.relFormat = val
-			default:
-				return &exitError{2, fmt.Errorf("flag -R: unknown rel_info format %q; accepted: qrels, prefs, qrels_prefs, qrels_jg", val)}
-			}
-		case 'T':
-			if val != "trec_results" {
-				return &exitError{2, fmt.Errorf("flag -T: unknown results format %q; accepted: trec_results", val)}
-			}
-		case 'Z':
-			a.zscores = val
-		case 'f':
-			a.format = val
-		default:
-			return usageError{fmt.Errorf("unknown flag -%c (ranklab eval -h lists the flags)", c)}
-		}
-		return err
-	}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		next := func(flag string) (string, error) {
@@ -191,117 +132,195 @@ func parseEvalArgs(args []string) (evalArgs, error) {
 			i++
 			return args[i], nil
 		}
+		var err error
 		switch {
 		case arg == "--":
 			files = append(files, args[i+1:]...)
 			i = len(args)
-			continue
 		case !strings.HasPrefix(arg, "-") || arg == "-":
 			files = append(files, arg)
-			continue
+		case a.ownFlag(arg, next, &err):
+		case strings.HasPrefix(arg, "--"):
+			err = a.longFlag(arg, next)
+		default:
+			err = a.flagCluster(arg, next)
 		}
-		// ranklab's own long flags, with one or two dashes.
-		name, val, hasVal := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		switch name {
-		case "stamp", "no-stamp":
-			if hasVal {
-				return a, usageError{fmt.Errorf("flag --%s takes no value", name)}
-			}
-			a.stamp, a.noStamp = a.stamp || name == "stamp", a.noStamp || name == "no-stamp"
-			continue
-		case "digits", "format", "trec-eval-9":
-			if name == "trec-eval-9" {
-				if hasVal {
-					return a, usageError{fmt.Errorf("flag --trec-eval-9 takes no value")}
-				}
-				a.opt.TrecEval9 = true
-				continue
-			}
-			if !hasVal {
-				var err error
-				if val, err = next("-" + name); err != nil {
-					return a, err
-				}
-			}
-			if name == "format" {
-				a.format = val
-				continue
-			}
-			d, err := strconv.Atoi(val)
-			if err != nil || d < 0 || d > 17 {
-				return a, usageError{fmt.Errorf("flag -digits: %q is not an integer from 0 to 17", val)}
-			}
-			a.digits = d
-			continue
-		}
-		if strings.HasPrefix(arg, "--") {
-			var c byte
-			var matches []string
-			for long, short := range longFlags {
-				if long == name {
-					matches, c = []string{long}, short
-					break
-				}
-				if strings.HasPrefix(long, name) {
-					matches, c = append(matches, long), short
-				}
-			}
-			if len(matches) != 1 {
-				slices.Sort(matches)
-				return a, usageError{fmt.Errorf("unknown or ambiguous option %s (%s)", arg, strings.Join(matches, ", "))}
-			}
-			if strings.IndexByte(flagsWithValue, c) >= 0 && !hasVal {
-				var err error
-				if val, err = next(arg); err != nil {
-					return a, err
-				}
-			}
-			if err := setFlag(c, val); err != nil {
-				return a, err
-			}
-			continue
-		}
-		// A cluster of single-letter flags.
-		for j := 1; j < len(arg); j++ {
-			c := arg[j]
-			if strings.IndexByte(flagsWithValue, c) < 0 {
-				if err := setFlag(c, ""); err != nil {
-					return a, err
-				}
-				continue
-			}
-			val := arg[j+1:]
-			if val == "" {
-				var err error
-				if val, err = next("-" + string(c)); err != nil {
-					return a, err
-				}
-			}
-			if err := setFlag(c, val); err != nil {
-				return a, err
-			}
-			break
+		if err != nil {
+			return a, err
 		}
 	}
 	if a.help || a.version {
 		return a, nil
 	}
+	return a, a.finish(files)
+}
+
+// ownFlag handles ranklab's own long flags (one or two dashes): --stamp, --no-stamp,
+// --trec-eval-9, -digits N, -format F. It reports whether arg was one, setting *err.
+func (a *evalArgs) ownFlag(arg string, next func(string) (string, error), err *error) bool {
+	name, val, hasVal := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	switch name {
+	case "stamp", "no-stamp", "trec-eval-9":
+		switch {
+		case hasVal:
+			*err = usageError{fmt.Errorf("flag --%s takes no value", name)}
+		case name == "trec-eval-9":
+			a.opt.TrecEval9 = true
+		default:
+			a.stamp, a.noStamp = a.stamp || name == "stamp", a.noStamp || name == "no-stamp"
+		}
+		return true
+	case "digits", "format":
+		if !hasVal {
+			if val, *err = next("-" + name); *err != nil {
+				return true
+			}
+		}
+		if name == "format" {
+			a.format = val
+			return true
+		}
+		d, e := strconv.Atoi(val)
+		if e != nil || d < 0 || d > 17 {
+			*err = usageError{fmt.Errorf("flag -digits: %q is not an integer from 0 to 17", val)}
+			return true
+		}
+		a.digits = d
+		return true
+	}
+	return false
+}
+
+// longFlag handles one of trec_eval's long options, "--name[=value]", name a unique prefix.
+func (a *evalArgs) longFlag(arg string, next func(string) (string, error)) error {
+	name, val, hasVal := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	var c byte
+	var matches []string
+	for long, short := range longFlags {
+		if long == name {
+			matches, c = []string{long}, short
+			break
+		}
+		if strings.HasPrefix(long, name) {
+			matches, c = append(matches, long), short
+		}
+	}
+	if len(matches) != 1 {
+		slices.Sort(matches)
+		return usageError{fmt.Errorf("unknown or ambiguous option %s (%s)", arg, strings.Join(matches, ", "))}
+	}
+	if strings.IndexByte(flagsWithValue, c) >= 0 && !hasVal {
+		var err error
+		if val, err = next(arg); err != nil {
+			return err
+		}
+	}
+	return a.setFlag(c, val)
+}
+
+// flagCluster handles a cluster of single-letter flags ("-qc", "-l2", "-m P.5"): a flag that
+// takes a value takes the rest of the cluster, or the next argument.
+func (a *evalArgs) flagCluster(arg string, next func(string) (string, error)) error {
+	for j := 1; j < len(arg); j++ {
+		c := arg[j]
+		if strings.IndexByte(flagsWithValue, c) < 0 {
+			if err := a.setFlag(c, ""); err != nil {
+				return err
+			}
+			continue
+		}
+		val := arg[j+1:]
+		if val == "" {
+			var err error
+			if val, err = next("-" + string(c)); err != nil {
+				return err
+			}
+		}
+		return a.setFlag(c, val)
+	}
+	return nil
+}
+
+// setFlag applies the single-letter flag c with its value.
+func (a *evalArgs) setFlag(c byte, val string) error {
+	intVal := func(min int) (int, error) {
+		n, err := strconv.Atoi(val)
+		if err != nil || n < min {
+			return 0, usageError{fmt.Errorf("flag -%c: %q is not an integer >= %d", c, val, min)}
+		}
+		return n, nil
+	}
+	var err error
+	switch c {
+	case 'h':
+		a.help = true
+	case 'v':
+		a.version = true
+	case 'q':
+		a.perQuery = true
+	case 'c':
+		a.opt.AllQueries = true
+	case 'n':
+		a.noSummary = true
+	case 'J':
+		a.opt.JudgedOnly = true
+	case 'o':
+	case 'a':
+		a.measureArgs = append(a.measureArgs, "all_trec")
+	case 'm':
+		a.measureArgs = append(a.measureArgs, val)
+	case 'l':
+		a.opt.RelLevel, err = intVal(1)
+	case 'M':
+		a.opt.Depth, err = intVal(1)
+	case 'N':
+		a.opt.NumDocs, err = intVal(0)
+	case 'D':
+		level, qid, _ := strings.Cut(val, ".")
+		if _, e := strconv.Atoi(level); e != nil {
+			return usageError{fmt.Errorf("flag -D: %q is not N or N.qid", val)}
+		}
+		a.onlyQuery = qid
+	case 'R':
+		switch val {
+		case "qrels", "prefs", "qrels_prefs", "qrels_jg":
+			a.relFormat = val
+		default:
+			return &exitError{2, fmt.Errorf("flag -R: unknown rel_info format %q; accepted: qrels, prefs, qrels_prefs, qrels_jg", val)}
+		}
+	case 'T':
+		if val != "trec_results" {
+			return &exitError{2, fmt.Errorf("flag -T: unknown results format %q; accepted: trec_results", val)}
+		}
+	case 'Z':
+		a.zscores = val
+	case 'f':
+		a.format = val
+	default:
+		return usageError{fmt.Errorf("unknown flag -%c (ranklab eval -h lists the flags)", c)}
+	}
+	return err
+}
+
+// finish checks the parsed arguments: the format, two files (not both standard input), and
+// the default measures.
+func (a *evalArgs) finish(files []string) error {
 	switch a.format {
 	case "trec", "json", "csv":
 	default:
-		return a, usageError{fmt.Errorf("flag -f: format %q; accepted: trec, json, csv", a.format)}
+		return usageError{fmt.Errorf("flag -f: format %q; accepted: trec, json, csv", a.format)}
 	}
 	if len(files) != 2 {
-		return a, usageError{fmt.Errorf("want 2 files (REL_INFO RUN), got %d", len(files))}
+		return usageError{fmt.Errorf("want 2 files (REL_INFO RUN), got %d", len(files))}
 	}
 	a.qrels, a.run = files[0], files[1]
 	if a.qrels == "-" && a.run == "-" {
-		return a, usageError{errors.New("REL_INFO and RUN cannot both be standard input (-)")}
+		return usageError{errors.New("REL_INFO and RUN cannot both be standard input (-)")}
 	}
 	if len(a.measureArgs) == 0 {
 		a.measureArgs = []string{"official"}
 	}
-	return a, nil
+	return nil
 }
 
 // exitError is an error with trec_eval's exit status.
