@@ -16,11 +16,6 @@ import (
 
 // sharedDir returns ../shared next to the module root, skipping the test when its trec_eval
 // anchors are absent.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	sharedtest.Path(t, "anchors", "trec_eval")
-	return sharedtest.Path(t)
-}
 
 // anchorCmd is one line of an anchor case's CMDS file.
 type anchorCmd struct {
@@ -86,36 +81,49 @@ func readCMDS(t *testing.T, dir string) []anchorCmd {
 // extraMeasures are the measures of the extra.<tag>.v10.txt files.
 var extraMeasures = []string{"num_q", "num_ret", "num_rel", "num_rel_ret", "bpref", "success.1,5,10", "ndcg", "map_cut.5,10"}
 
-// evalTrec evaluates with the simple path and prints trec_eval's format.
-func evalTrec(qrelsPath, runPath string, names []string, opt Options, perQuery bool, digits int) (string, error) {
-	qrels, err := ReadQrelsFile(qrelsPath)
-	if err != nil {
-		return "", err
+// evalTrecWith evaluates the files with names by evaluate and prints trec_eval's format.
+func evalTrecWith(evaluate func(opt Options, qrels Qrels, runPath string, ms []Measure) (Result, error)) func(qrelsPath, runPath string, names []string, opt Options, perQuery bool, digits int) (string, error) {
+	return func(qrelsPath, runPath string, names []string, opt Options, perQuery bool, digits int) (string, error) {
+		qrels, err := ReadQrelsFile(qrelsPath)
+		if err != nil {
+			return "", err
+		}
+		ms, err := ParseMeasures(names...)
+		if err != nil {
+			return "", err
+		}
+		res, err := evaluate(opt, qrels, runPath, ms)
+		if err != nil {
+			return "", err
+		}
+		var buf bytes.Buffer
+		err = WriteTrecEval(&buf, res, perQuery, digits)
+		return buf.String(), err
 	}
+}
+
+// evalTrec evaluates with the simple path (ReadRunFile, Evaluate).
+var evalTrec = evalTrecWith(func(opt Options, qrels Qrels, runPath string, ms []Measure) (Result, error) {
 	run, err := ReadRunFile(runPath)
 	if err != nil {
-		return "", err
+		return Result{}, err
 	}
-	ms, err := ParseMeasures(names...)
-	if err != nil {
-		return "", err
-	}
-	res, err := opt.Evaluate(qrels, run, ms...)
-	if err != nil {
-		return "", err
-	}
-	var buf bytes.Buffer
-	err = WriteTrecEval(&buf, res, perQuery, digits)
-	return buf.String(), err
-}
+	return opt.Evaluate(qrels, run, ms...)
+})
+
+// evalTrecFast evaluates with the streaming path (evaluateRunFile).
+var evalTrecFast = evalTrecWith(func(opt Options, qrels Qrels, runPath string, ms []Measure) (Result, error) {
+	return opt.evaluateRunFile(qrels, runPath, ms...)
+})
 
 // anchorEvaluators are the evaluation paths checked against trec_eval.
 var anchorEvaluators = map[string]func(qrels, run string, names []string, opt Options, perQuery bool, digits int) (string, error){
 	"simple": evalTrec,
+	"fast":   evalTrecFast,
 }
 
 func TestTrecEvalAnchors(t *testing.T) {
-	root := filepath.Join(sharedDir(t), "anchors", "trec_eval")
+	root := sharedtest.Path(t, "anchors", "trec_eval")
 	dirs, err := filepath.Glob(filepath.Join(root, "*", "CMDS"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no anchor cases in %s (%v)", root, err)

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -13,29 +12,6 @@ import (
 
 	"github.com/ranklab/ranklab/internal/sharedtest"
 )
-
-func init() {
-	anchorEvaluators["fast"] = evalTrecFast
-}
-
-// evalTrecFast evaluates with evaluateRunFile and prints trec_eval's format.
-func evalTrecFast(qrelsPath, runPath string, names []string, opt Options, perQuery bool, digits int) (string, error) {
-	qrels, err := ReadQrelsFile(qrelsPath)
-	if err != nil {
-		return "", err
-	}
-	ms, err := ParseMeasures(names...)
-	if err != nil {
-		return "", err
-	}
-	res, err := opt.evaluateRunFile(qrels, runPath, ms...)
-	if err != nil {
-		return "", err
-	}
-	var buf bytes.Buffer
-	err = WriteTrecEval(&buf, res, perQuery, digits)
-	return buf.String(), err
-}
 
 // randomPair writes a random qrels and run with many tied scores; grouped keeps each query's
 // lines adjacent.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // cands builds a hand-made first-stage list from grades and reranker scores; docs are a, b, c, ...
@@ -221,7 +223,7 @@ func TestValidateErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			for _, err := range []error{c.s.Validate(), second(c.s.Outcome())} {
+			for _, err := range []error{c.s.Validate(), sharedtest.Err(c.s.Outcome())} {
 				if err == nil || err.Error() != c.want {
 					t.Fatalf("error %v\nwant  %q", err, c.want)
 				}
@@ -236,8 +238,6 @@ func TestValidateErrors(t *testing.T) {
 		t.Errorf("the default state is invalid: %v", err)
 	}
 }
-
-func second[T any](_ T, err error) error { return err }
 
 func TestOutcomeForRankingErrors(t *testing.T) {
 	s := handState(2, 0, 1, 0)

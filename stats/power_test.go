@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 // designCase is one case of testdata/power_ref.json, written by SciPy (testdata/gen_power.py).
@@ -152,18 +154,18 @@ func TestPowerErrors(t *testing.T) {
 		name string
 		err  error
 	}{
-		{"n = 1", second(PowerPairedT(1, 0.1, 0.1, 0.05))},
-		{"sd = 0", second(PowerPairedT(10, 0.1, 0, 0.05))},
-		{"alpha = 1", second(PowerPairedT(10, 0.1, 0.1, 1))},
-		{"diff NaN", second(PowerPairedT(10, math.NaN(), 0.1, 0.05))},
-		{"topics at diff 0", second(TopicsPairedT(0, 0.1, 0.05, 0.8))},
-		{"power below alpha", second(TopicsPairedT(0.1, 0.1, 0.05, 0.01))},
-		{"power 1", second(TopicsPairedT(0.1, 0.1, 0.05, 1))},
-		{"one system", second(PowerANOVA(1, 10, 0.1, 0.1, 0.05))},
-		{"ANOVA n = 1", second(PowerANOVA(3, 1, 0.1, 0.1, 0.05))},
-		{"width 0", second(TopicsCI(0, 0.1, 0.95))},
-		{"level 1", second(ExpectedCIWidth(10, 0.1, 1))},
-		{"too many queries", second(TopicsPairedT(1e-9, 1, 0.05, 0.8))},
+		{"n = 1", sharedtest.Err(PowerPairedT(1, 0.1, 0.1, 0.05))},
+		{"sd = 0", sharedtest.Err(PowerPairedT(10, 0.1, 0, 0.05))},
+		{"alpha = 1", sharedtest.Err(PowerPairedT(10, 0.1, 0.1, 1))},
+		{"diff NaN", sharedtest.Err(PowerPairedT(10, math.NaN(), 0.1, 0.05))},
+		{"topics at diff 0", sharedtest.Err(TopicsPairedT(0, 0.1, 0.05, 0.8))},
+		{"power below alpha", sharedtest.Err(TopicsPairedT(0.1, 0.1, 0.05, 0.01))},
+		{"power 1", sharedtest.Err(TopicsPairedT(0.1, 0.1, 0.05, 1))},
+		{"one system", sharedtest.Err(PowerANOVA(1, 10, 0.1, 0.1, 0.05))},
+		{"ANOVA n = 1", sharedtest.Err(PowerANOVA(3, 1, 0.1, 0.1, 0.05))},
+		{"width 0", sharedtest.Err(TopicsCI(0, 0.1, 0.95))},
+		{"level 1", sharedtest.Err(ExpectedCIWidth(10, 0.1, 1))},
+		{"too many queries", sharedtest.Err(TopicsPairedT(1e-9, 1, 0.05, 0.8))},
 	}
 	for _, e := range errs {
 		if e.err == nil {
@@ -171,5 +173,3 @@ func TestPowerErrors(t *testing.T) {
 		}
 	}
 }
-
-func second[T any](_ T, err error) error { return err }

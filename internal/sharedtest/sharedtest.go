@@ -84,6 +84,9 @@ func LineDiff(got, want string) string {
 	return b.String()
 }
 
+// Err returns the error of a two-result call: sharedtest.Err(f(x)).
+func Err[T any](_ T, err error) error { return err }
+
 // AllLines returns the "all" lines of trec_eval's output text (name, "all", value, separated by
 // white space): trec_eval name → value. It fails the test on a value that is not a number.
 func AllLines(t testing.TB, text string) map[string]float64 {
