@@ -46,11 +46,7 @@ func frame(title, subtitle string, legend bool) []gc.GlobalOpts {
 	}
 }
 
-// xValue and yValue are value axes with a name placed at the middle of the axis.
-func xValue(name string) opts.XAxis {
-	return opts.XAxis{Type: "value", Name: name, NameLocation: "middle", NameGap: 28}
-}
-
+// yValue is a value axis with a name placed at the middle of the axis.
 func yValue(name string) opts.YAxis {
 	return opts.YAxis{Type: "value", Name: name, NameLocation: "middle", NameGap: 44}
 }

@@ -362,13 +362,13 @@ func TestOrphanedPanelExits(t *testing.T) {
 		return false
 	}
 
-	pid, marker := start("nowatch")
+	pid, _ := start("nowatch")
 	if waitGone(pid, time.Second) {
 		t.Fatalf("control: the helper without a watcher (pid %d) exited by itself", pid)
 	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
 
-	pid, marker = start("watch")
+	pid, marker := start("watch")
 	if !waitGone(pid, 5*time.Second) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatalf("the orphaned helper (pid %d) still runs 5 s after its parent exited", pid)
