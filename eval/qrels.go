@@ -12,9 +12,7 @@ import (
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-// Qrels maps query ID -> doc ID -> integer grade. A grade >= the relevance level (default 1)
-// is relevant; a grade in [0, level) is judged non-relevant; a negative grade means "in the
-// pool, unjudged" (trec_eval's reading): never relevant, zero gain, not counted in R.
+// Qrels maps query ID -> doc ID -> integer grade (see Grades in the package doc).
 type Qrels map[string]map[string]int
 
 // ReadQrels reads TREC qrels "query-id iteration doc-id grade" (see the package doc). name is
@@ -116,9 +114,8 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 	return q, nil
 }
 
-// ReadQrelsFile reads a qrels file ("-" for standard input), gunzipping it when it starts with
-// gzip's magic bytes. A file whose first line starts with "query-id" followed by a tab is BEIR
-// TSV, any other TREC qrels.
+// ReadQrelsFile reads a qrels file: BEIR TSV when its first line starts "query-id\t", TREC
+// qrels otherwise.
 func ReadQrelsFile(path string) (Qrels, error) { return readFile(path, readAnyQrels) }
 
 // readAnyQrels reads BEIR TSV qrels when the first line starts with "query-id" followed by a

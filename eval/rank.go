@@ -5,9 +5,8 @@ import (
 	"strings"
 )
 
-// Rank returns the docs in trec_eval's ranking order, as a new slice: score descending (compared
-// as float64), ties broken by doc ID descending in byte order ("d9" before "d10" before "c").
-// The rank column of a run file plays no part. docs is not modified.
+// Rank returns the docs in trec_eval's ranking order, as a new slice: score descending, ties
+// by doc ID descending in byte order ("d9" before "d10" before "c").
 func Rank(docs []ScoredDoc) []ScoredDoc { return rankDocs(docs, false, false) }
 
 // rankDocs ranks docs by score descending; with float32 the scores are compared after rounding
@@ -53,8 +52,7 @@ func gradesOf(ranked []ScoredDoc, judged map[string]int) []int {
 	return out
 }
 
-// Judged returns the grades of every judged doc of query qid (retrieved or not), in no
-// particular order; nil when the qrels do not hold the query.
+// Judged returns the grades of every judged doc of query qid, in no particular order.
 func (q Qrels) Judged(qid string) []int {
 	judged := q[qid]
 	if len(judged) == 0 {

@@ -1,7 +1,9 @@
 package apicount
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -31,6 +33,34 @@ func TestCounts(t *testing.T) {
 	t.Logf("%-12s %4d names %17d fields", "total", total, fields)
 	if byPath["eval"] == 0 {
 		t.Fatal("no package eval counted")
+	}
+	// Issue 21's targets: eval at most 90 names (160 before), the whole API at most 450 (562
+	// before; other packages' share is reported, not held here).
+	if n := byPath["eval"]; n > 90 {
+		t.Errorf("eval exports %d names, want at most 90", n)
+	}
+	if total > 450 {
+		t.Logf("the public API has %d names, above issue 21's target of 450", total)
+	}
+}
+
+// TestEvalDocLength holds `go doc -all ./eval` to at most 500 lines (1,002 before issue 21): a
+// user reads eval in one sitting.
+func TestEvalDocLength(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	cmd := exec.Command(gobin, "doc", "-all", "./eval")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go doc -all ./eval: %v", err)
+	}
+	n := bytes.Count(out, []byte("\n"))
+	t.Logf("go doc -all ./eval: %d lines", n)
+	if n > 500 {
+		t.Errorf("go doc -all ./eval prints %d lines, want at most 500", n)
 	}
 }
 
