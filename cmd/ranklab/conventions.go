@@ -124,8 +124,19 @@ func runConventions(args []string, stdout, stderr io.Writer) int {
 			return fail(1, "%v", err)
 		}
 	}
+	out, err := renderConventions(table, st, format)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	if _, err := io.WriteString(stdout, out); err != nil {
+		return fail(1, "%v", err)
+	}
+	return 0
+}
+
+// renderConventions writes the table in format, stamped with st unless st is zero.
+func renderConventions(table conventions.Table, st provenance.Stamp, format string) (string, error) {
 	stamped := st.Tool != ""
-	var out string
 	switch format {
 	case "json":
 		js, err := json.MarshalIndent(table, "", "  ")
@@ -133,35 +144,29 @@ func runConventions(args []string, stdout, stderr io.Writer) int {
 			js, err = provenance.AppendJSON(js, st)
 		}
 		if err != nil {
-			return fail(1, "%v", err)
+			return "", err
 		}
-		out = strings.TrimRight(string(js), "\n") + "\n"
+		return strings.TrimRight(string(js), "\n") + "\n", nil
 	case "csv":
-		out = table.CSV()
 		if stamped {
-			out = st.CSV() + out
+			return st.CSV() + table.CSV(), nil
 		}
+		return table.CSV(), nil
 	case "md":
-		out = table.Markdown()
 		if stamped {
-			out += st.Markdown()
+			return table.Markdown() + st.Markdown(), nil
 		}
+		return table.Markdown(), nil
 	case "html":
-		out = table.HTML()
 		if stamped {
-			out += st.HTML()
+			return table.HTML() + st.HTML() + "\n", nil
 		}
-		out += "\n"
-	default:
-		out = table.Text()
-		if stamped {
-			out += "\n" + st.Text()
-		}
+		return table.HTML() + "\n", nil
 	}
-	if _, err := io.WriteString(stdout, out); err != nil {
-		return fail(1, "%v", err)
+	if stamped {
+		return table.Text() + "\n" + st.Text(), nil
 	}
-	return 0
+	return table.Text(), nil
 }
 
 // conventionsInForce names each convention of the table, for the stamp.
