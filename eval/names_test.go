@@ -138,7 +138,7 @@ func TestTrecNameAndOrder(t *testing.T) {
 }
 
 func FuzzParseMeasure(f *testing.F) {
-	for _, s := range []string{"P@5", "P(rel=2)@5", "nDCG(dcg=exp-log2)@10", "RR", "NumRet(rel=1)", "P.5,10", "ndcg_cut_10", "(", "@", "P(rel=)@", "success"} {
+	for _, s := range []string{"P@5", "P(rel=2)@5", "nDCG(dcg=exp-log2)@10", "RR", "NumRet(rel=1)", "P.5,10", "ndcg_cut_10", "(", "@", "P(rel=)@", "success", "ERR@10", "ERR"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
