@@ -43,6 +43,17 @@
 // unjudged for infAP, unj, rbp_resid and -J; judged for ir_measures' Judged@k). A retrieved doc
 // the qrels do not list has grade Unjudged.
 //
+// Query sets. The evaluated queries are those in both the qrels and the run (as trec_eval 9.0.8
+// and pytrec_eval); qrels queries without a ranking are listed in Result.Missing (`ranklab
+// eval` then stops as trec_eval 10.0 does) and evaluated with Options.AllQueries (-c); run-only
+// queries are listed in Result.Ignored. Options.TrecEval9 applies 9.0.8's rules.
+// Result.Mean(m) is the mean over the evaluated queries summed in byte order of their IDs;
+// Result.All(m) is trec_eval's "all" line; TrecFormat prints trec_eval's format.
+//
+// Names. Measures print in ir_measures' form where it has them (P(rel=2)@5) and in trec_eval's
+// -m spelling otherwise (gm_map, relative_P.5) and parse back; ParseMeasures also reads
+// trec_eval's names with their parameters (P.5,10) and nicknames (official, all_trec, ...).
+//
 // # Measures
 //
 // Every measure: ir_measures' name, trec_eval's, the value for one query, with n ranked docs,
@@ -95,23 +106,10 @@
 //	—           prefs_*           preference counts and ratios per judgment group (prefs.go)
 //	—           map_avgjg, P_avgjg_k, Rprec_mult_avgjg.x: averaged over judgment groups
 //
-// Adding a measure touches six files: its row in familyList (family.go; ParseMeasure, String,
+// # Adding a measure
+//
+// A new measure touches six files: its row in familyList (family.go; ParseMeasure, String,
 // nicknames and the command line follow), its value function (measures_*.go), its constructor
 // (measure.go), its row above (doc.go), its arithmetic test (measure_test.go) and its check
 // against the peer that defines it (peers_test.go). Package conventions refuses the others.
-//
-// Query sets. By default the evaluated queries are those in both the qrels and the run (as
-// trec_eval 9.0.8 and pytrec_eval); qrels queries without a ranking are listed in
-// Result.Missing (`ranklab eval` then stops as trec_eval 10.0 does, exit 4) and evaluated with
-// Options.AllQueries (-c); run-only queries are listed in Result.Ignored. Options.TrecEval9
-// applies 9.0.8's rules (float32 scores, IPrec's trunc(x·R + 0.9)); peers_test.go checks every
-// shared measure per query against pytrec_eval, ir_measures and ranx.
-//
-// Means. Result.Mean(m) is the mean over the evaluated queries, summed in byte order of their
-// IDs (gm_map, gm_bpref: the geometric mean); Result.All(m) is trec_eval's "all" line.
-// TrecFormat prints trec_eval's format, measure order and names.
-//
-// Names. Measures print in ir_measures' form where it has them (P(rel=2)@5) and in trec_eval's
-// -m spelling otherwise (gm_map, relative_P.5) and parse back; ParseMeasures also reads
-// trec_eval's names with their parameters (P.5,10) and nicknames (official, all_trec, ...).
 package eval
