@@ -43,6 +43,9 @@ func code(g int) int {
 // judgedOnly (trec_eval's -J) docs that are not in the qrels or have a negative grade are
 // dropped from the ranking. ranked is not modified; rl may reuse buf.
 func newQuery(ranked, judged []int, judgedOnly bool, buf []int) *query {
+	if cap(buf) < len(ranked) {
+		buf = make([]int, 0, len(ranked))
+	}
 	q := &query{rl: buf[:0]}
 	for _, g := range ranked {
 		c := code(g)
@@ -61,21 +64,32 @@ func newQuery(ranked, judged []int, judgedOnly bool, buf []int) *query {
 	return q
 }
 
-// judgedLevels counts the judged grades >= 0.
+// judgedLevels counts the judged grades >= 0: grades below 16 (nearly all) in an array, others
+// by binary search.
 func judgedLevels(judged []int) []levelCount {
+	var small [16]int
 	var out []levelCount
 	for _, g := range judged {
-		if g < 0 {
-			continue
-		}
-		i, found := slices.BinarySearchFunc(out, g, func(l levelCount, g int) int { return l.level - g })
-		if found {
-			out[i].count++
-		} else {
-			out = slices.Insert(out, i, levelCount{g, 1})
+		switch {
+		case g < 0:
+		case g < len(small):
+			small[g]++
+		default:
+			i, found := slices.BinarySearchFunc(out, g, func(l levelCount, g int) int { return l.level - g })
+			if found {
+				out[i].count++
+			} else {
+				out = slices.Insert(out, i, levelCount{g, 1})
+			}
 		}
 	}
-	return out
+	var low []levelCount
+	for g, n := range small {
+		if n > 0 {
+			low = append(low, levelCount{g, n})
+		}
+	}
+	return append(low, out...)
 }
 
 // numRel returns R at level L: the number of judged docs with grade >= L (and >= 0).
