@@ -137,7 +137,7 @@ var familyList = []family{
 	{name: NameSuccess, ir: true, cut: cutRequired, rel: true, value: valueSuccess,
 		trec: []trecSpec{{pos: 29, name: "success", kind: tkLongCutoffs, defaults: "1,5,10", nicks: nkAllTrec}}},
 	{name: NameJudged, ir: true, cut: cutOptional, value: valueJudged},
-	{name: NameERR, ir: true, cut: cutRequired, value: valueERR},
+	{name: nameERR, ir: true, cut: cutRequired, value: valueERR},
 	{name: NameNumQ, ir: true, agg: aggNumQ, integer: true, input: inAny, noSingle: true, value: valueNumQ,
 		trec: []trecSpec{{pos: 1, name: "num_q", nicks: nkEvery}}},
 	{name: NameNumRet, ir: true, agg: aggSum, integer: true, value: valueNumRet,
@@ -146,20 +146,20 @@ var familyList = []family{
 		trec: []trecSpec{{pos: 3, name: "num_rel", nicks: nkOfficial | nkAllTrec | nkSet}}},
 	{name: NameNumRelRet, ir: true, rel: true, agg: aggSum, integer: true, value: valueNumRelRet,
 		trec: []trecSpec{{pos: 4, name: "num_rel_ret", nicks: nkOfficial | nkAllTrec | nkSet}}},
-	{name: NameIPrec, ir: true, param: pNumber, rel: true, value: valueIPrec,
+	{name: nameIPrec, ir: true, param: pNumber, rel: true, value: valueIPrec,
 		trec: []trecSpec{{pos: 10, name: "iprec_at_recall", kind: tkDoubleCutoffs, defaults: "0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1", nicks: nkOfficial | nkAllTrec}}},
-	{name: NameInfAP, ir: true, rel: true, value: valueInfAP,
+	{name: nameInfAP, ir: true, rel: true, value: valueInfAP,
 		trec: []trecSpec{{pos: 14, name: "infAP", nicks: nkAllTrec}}},
-	{name: NameSetP, ir: true, aliases: []string{"SetRelP"}, param: pRelative, rel: true, value: valueSetP,
+	{name: nameSetP, ir: true, aliases: []string{"SetRelP"}, param: pRelative, rel: true, value: valueSetP,
 		trec: []trecSpec{{pos: 30, name: "set_P", nicks: nkAllTrec | nkSet},
 			{pos: 31, name: "set_relative_P", param: "relative=True", nicks: nkAllTrec | nkSet}}},
-	{name: NameSetR, ir: true, rel: true, value: valueSetR,
+	{name: nameSetR, ir: true, rel: true, value: valueSetR,
 		trec: []trecSpec{{pos: 32, name: "set_recall", nicks: nkAllTrec | nkSet}}},
-	{name: NameSetAP, ir: true, rel: true, value: valueSetAP,
+	{name: nameSetAP, ir: true, rel: true, value: valueSetAP,
 		trec: []trecSpec{{pos: 33, name: "set_map", nicks: nkAllTrec | nkSet}}},
-	{name: NameSetF, ir: true, param: pNumbers, rel: true, value: valueSetF,
+	{name: nameSetF, ir: true, param: pNumbers, rel: true, value: valueSetF,
 		trec: []trecSpec{{pos: 34, name: "set_F", kind: tkDoubles, nicks: nkAllTrec | nkSet}}},
-	{name: NameRBP, ir: true, param: pPairs, rel: true, value: valueRBP,
+	{name: nameRBP, ir: true, param: pPairs, rel: true, value: valueRBP,
 		trec: []trecSpec{{pos: 54, name: "rbp", kind: tkPairs, nicks: nkAllTrec, v10: true}}},
 
 	{name: nameRunID, agg: aggNone, input: inAny, noSingle: true, value: valueRunID,
@@ -372,13 +372,13 @@ func (c *compiled) parseParam() error {
 			}
 		case name11ptAvg:
 			xs = defaultIfEmpty(xs, []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1})
-		case NameSetF:
+		case nameSetF:
 			c.x = 1
 		}
-		if m.Name == NameSetF && c.rel && len(xs) > 1 {
+		if m.Name == nameSetF && c.rel && len(xs) > 1 {
 			return fmt.Errorf("SetF with rel= takes one beta")
 		}
-		if len(xs) > 0 && (m.Name == nameRelString || m.Name == NameSetF) {
+		if len(xs) > 0 && (m.Name == nameRelString || m.Name == nameSetF) {
 			c.x = xs[0] // trec_eval uses the first value only
 		}
 		c.xs = xs
@@ -389,12 +389,12 @@ func (c *compiled) parseParam() error {
 			}
 			break
 		}
-		pairs, p, hasP, err := parsePairs(m.Param, m.Name == NameRBP || m.Name == nameRBPResid, m.Name != nameRBPResid)
+		pairs, p, hasP, err := parsePairs(m.Param, m.Name == nameRBP || m.Name == nameRBPResid, m.Name != nameRBPResid)
 		if err != nil {
 			return err
 		}
 		c.pairs = pairs
-		if m.Name == NameRBP || m.Name == nameRBPResid {
+		if m.Name == nameRBP || m.Name == nameRBPResid {
 			c.x = 0.9
 			if hasP {
 				c.x = p

@@ -10,7 +10,7 @@ import (
 // relative_P.5). It is a comparable value (a map key); String is canonical and
 // ParseMeasure(m.String()) == m. The package doc lists every measure with its formula.
 //
-// Name is the family: ir_measures' name (the Name constants) or trec_eval's. Cutoff is the rank
+// Name is the family: ir_measures' name (NameP, ...) or trec_eval's. Cutoff is the rank
 // cutoff k (0: none). Rel is the minimum relevant grade (ir_measures' rel=; 0: Options.RelLevel),
 // for the binary measures. Exp selects nDCG's gain 2^grade − 1 (dcg=exp-log2). Param holds
 // the other parameters as text: IPrec's recall level ("0.1"), trec_eval's parameter string as
@@ -24,7 +24,8 @@ type Measure struct {
 	Param  string
 }
 
-// The families ir_measures names (values of Measure.Name).
+// The values of Measure.Name that other packages switch on (every family is listed in the
+// package doc).
 const (
 	NameP         = "P"
 	NameR         = "R"
@@ -39,14 +40,18 @@ const (
 	NameNumRet    = "NumRet"
 	NameNumRel    = "NumRel"
 	NameNumRelRet = "NumRelRet"
-	NameIPrec     = "IPrec"
-	NameInfAP     = "infAP"
-	NameSetP      = "SetP"
-	NameSetR      = "SetR"
-	NameSetAP     = "SetAP"
-	NameSetF      = "SetF"
-	NameRBP       = "RBP"
-	NameERR       = "ERR"
+)
+
+// The other families ir_measures names.
+const (
+	nameIPrec = "IPrec"
+	nameInfAP = "infAP"
+	nameSetP  = "SetP"
+	nameSetR  = "SetR"
+	nameSetAP = "SetAP"
+	nameSetF  = "SetF"
+	nameRBP   = "RBP"
+	nameERR   = "ERR"
 )
 
 // The families named as in trec_eval (reached through ParseMeasure).
@@ -114,16 +119,16 @@ func Success(k int) Measure { return Measure{Name: NameSuccess, Cutoff: k} }
 func Judged(k int) Measure { return Measure{Name: NameJudged, Cutoff: k} }
 
 // ERR returns expected reciprocal rank at k (Chapelle et al. 2009), ir_measures' ERR@k.
-func ERR(k int) Measure { return Measure{Name: NameERR, Cutoff: k} }
+func ERR(k int) Measure { return Measure{Name: nameERR, Cutoff: k} }
 
 // IPrec returns interpolated precision at recall r, IPrec@r (trec_eval iprec_at_recall).
-func IPrec(r float64) Measure { return Measure{Name: NameIPrec, Param: formatNumber(r)} }
+func IPrec(r float64) Measure { return Measure{Name: nameIPrec, Param: formatNumber(r)} }
 
 // ElevenPtAvg returns trec_eval's 11pt_avg at the recall levels given ("" = 0,0.1,...,1).
 func ElevenPtAvg(levels string) Measure { return Measure{Name: name11ptAvg, Param: levels} }
 
 // InfAP returns inferred AP (trec_eval infAP).
-func InfAP() Measure { return Measure{Name: NameInfAP} }
+func InfAP() Measure { return Measure{Name: nameInfAP} }
 
 // WithRel returns m with the minimum relevant grade set to level (ir_measures' rel=level).
 func (m Measure) WithRel(level int) Measure {

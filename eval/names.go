@@ -33,7 +33,7 @@ func trecRow(m Measure) (int, bool) {
 		if (t.kind == tkLongCutoffs) != (m.Cutoff > 0) {
 			continue
 		}
-		if m.Name == NameSetP && t.template.Param != m.Param {
+		if m.Name == nameSetP && t.template.Param != m.Param {
 			continue
 		}
 		if m.Name == NameNDCG && m.Cutoff > 0 && m.Param != "" {
@@ -125,15 +125,15 @@ func (m Measure) String() string {
 	}
 	var params []string
 	switch m.Name {
-	case NameSetF:
+	case nameSetF:
 		if m.Param != "" {
 			params = append(params, "beta="+m.Param)
 		}
-	case NameRBP:
+	case nameRBP:
 		if m.Param != "p=0.8" {
 			params = append(params, m.Param)
 		}
-	case NameSetP:
+	case nameSetP:
 		if m.Param != "" {
 			params = append(params, m.Param)
 		}
@@ -151,7 +151,7 @@ func (m Measure) String() string {
 		b.WriteString("(" + strings.Join(params, ",") + ")")
 	}
 	switch {
-	case m.Name == NameIPrec:
+	case m.Name == nameIPrec:
 		b.WriteString("@" + m.Param)
 	case m.Cutoff != 0:
 		b.WriteString("@" + strconv.Itoa(m.Cutoff))
@@ -171,9 +171,9 @@ func (m Measure) trecSpelling() (string, bool) {
 		name = trecTable[i].name
 	case m.Name == NameNDCG && m.Param != "":
 		name = "ndcg"
-	case m.Name == NameSetF && strings.Contains(m.Param, ","):
+	case m.Name == nameSetF && strings.Contains(m.Param, ","):
 		name = "set_F"
-	case m.Name == NameRBP && (m.Param == "" || !isSingleP(m.Param)):
+	case m.Name == nameRBP && (m.Param == "" || !isSingleP(m.Param)):
 		name = "rbp"
 	default:
 		return "", false
@@ -211,7 +211,7 @@ var acceptedNames = func() string {
 // irForms are the ways an ir_measures family is written, in the help: "P@k", "R", "R@k".
 func irForms(f family) []string {
 	switch {
-	case f.name == NameIPrec:
+	case f.name == nameIPrec:
 		return []string{"IPrec@r"}
 	case f.cut == cutRequired:
 		return []string{f.name + "@k"}
@@ -264,11 +264,11 @@ func parseIR(name, s string) (Measure, error) {
 		return Measure{}, fmt.Errorf("unknown measure %s; %s", quoteString(name), acceptedNames)
 	}
 	m.Name = canonical
-	if m.Name == NameRBP {
+	if m.Name == nameRBP {
 		m.Param = "p=0.8" // ir_measures' default persistence
 	}
 	if hasCut {
-		if m.Name == NameIPrec {
+		if m.Name == nameIPrec {
 			v, ok := scan.Float([]byte(cutoff))
 			if !ok {
 				return Measure{}, fmt.Errorf("measure %s: recall level %s is not a number", quoteString(name), quoteString(cutoff))
@@ -315,17 +315,17 @@ func parseIR(name, s string) (Measure, error) {
 				default:
 					return Measure{}, bad("accepted: dcg=log2 (gain = grade), dcg=exp-log2 (gain = 2^grade-1)")
 				}
-			case key == "beta" && m.Name == NameSetF:
+			case key == "beta" && m.Name == nameSetF:
 				if !scan.IsDecimal([]byte(val)) {
 					return Measure{}, bad("not a number")
 				}
 				m.Param = val
-			case key == "p" && m.Name == NameRBP:
+			case key == "p" && m.Name == nameRBP:
 				if !scan.IsDecimal([]byte(val)) {
 					return Measure{}, bad("not a number")
 				}
 				m.Param = "p=" + val
-			case key == "relative" && m.Name == NameSetP:
+			case key == "relative" && m.Name == nameSetP:
 				switch val {
 				case "True", "true", "1":
 					m.Param = "relative=True"
@@ -333,7 +333,7 @@ func parseIR(name, s string) (Measure, error) {
 				default:
 					return Measure{}, bad("accepted: True, False")
 				}
-			case key == "recall" && m.Name == NameIPrec && !hasCut:
+			case key == "recall" && m.Name == nameIPrec && !hasCut:
 				v, ok := scan.Float([]byte(val))
 				if !ok {
 					return Measure{}, bad("not a number")
@@ -344,7 +344,7 @@ func parseIR(name, s string) (Measure, error) {
 			}
 		}
 	}
-	if m.Name == NameIPrec && m.Param == "" {
+	if m.Name == nameIPrec && m.Param == "" {
 		return Measure{}, fmt.Errorf("measure %s: IPrec needs a recall level (IPrec@0.5)", quoteString(name))
 	}
 	if m.Name == NameNumRet && m.Rel != 0 {

@@ -58,7 +58,7 @@ var (
 	ranxMeasures = map[string]Measure{"precision@1": P(1), "precision@5": P(5), "precision@100": P(100),
 		"recall@5": Recall(5), "recall@100": Recall(100), "map": AP(), "map@5": APAt(5), "mrr": RR(),
 		"ndcg": NDCG(0), "ndcg@5": NDCG(5), "ndcg@100": NDCG(100), "ndcg_burges@5": NDCGExp(5),
-		"r-precision": Rprec(), "hit_rate@5": Success(5), "bpref": Bpref(), "rbp.8": Measure{Name: NameRBP, Param: "p=0.8"}.WithRel(1)}
+		"r-precision": Rprec(), "hit_rate@5": Success(5), "bpref": Bpref(), "rbp.8": Measure{Name: nameRBP, Param: "p=0.8"}.WithRel(1)}
 )
 
 // randomPeerCase writes a random qrels and run into dir. For ranx (forRanx) a query's scores are
@@ -310,7 +310,7 @@ func comparePytrec(t *testing.T, c peerCase, r peerResult, st map[string]*peerSt
 		s10.queries++
 		for _, m := range ms {
 			key, _ := m.TrecName()
-			if m.Name == NameSetF {
+			if m.Name == nameSetF {
 				key = "set_F"
 			}
 			want, ok := vals[key]
