@@ -70,10 +70,7 @@ func (opt Options) Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	res.RunID = run.RunID
-	if res.RunID == "" {
-		res.RunID = run.Tag
-	}
+	res.Tag = run.Tag
 	return res, nil
 }
 
@@ -308,7 +305,7 @@ func checkDuplicates(q string, docs []ScoredDoc) error {
 // doc in the pool but unjudged); judged holds the grades of every judged doc of the query,
 // retrieved or not. Neither slice is modified. The formulas are on the constructors (P, AP,
 // NDCG, ...); Judged@k is computed on the order given; relstring and runid give 0 (their values
-// are text: Result.RelString, Result.RunID). Compute panics on a measure that fails Validate and
+// are text: Result.RelString, Result.Tag). Compute panics on a measure that fails Validate and
 // on the preference and judgment-group measures, which need more than grades.
 func (m Measure) Compute(ranked, judged []int) float64 {
 	return m.ComputePool(ranked, NewPool(judged))
@@ -343,10 +340,7 @@ func (m Measure) ComputePool(ranked []int, p Pool) float64 {
 // trec_eval's stand-in ranking for a query without docs, with AllQueries).
 func (ev *evaluator) assembleSets(relQueries map[string]bool, run Run, rowFor func(q string, docs []ScoredDoc) (row, error)) (Result, error) {
 	opt := ev.opt
-	res := Result{Measures: ev.measures, RunID: run.RunID}
-	if res.RunID == "" {
-		res.RunID = run.Tag
-	}
+	res := Result{Measures: ev.measures, Tag: run.Tag}
 	for q := range relQueries {
 		_, inRun := run.Queries[q]
 		if inRun || (opt.AllQueries && !opt.TrecEval9) {

@@ -303,7 +303,7 @@ func RelString(length int) Measure {
 }
 
 // RunID returns trec_eval's runid: the run's tag (the sixth field of its last line), printed
-// on the "all" line only (Result.RunID). Its numeric value is 0.
+// on the "all" line only (Result.Tag). Its numeric value is 0.
 func RunID() Measure { return Measure{Name: NameRunID} }
 
 // WithRel returns m with the minimum relevant grade set to level (ir_measures' rel=level).

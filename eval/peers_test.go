@@ -67,7 +67,7 @@ var (
 // and 16777216, 1 and 1+1e-9), negative grades, graded and binary judgments, queries only in
 // the qrels or only in the run, and rankings shorter and longer than the cutoffs.
 func randomPeerCase(t *testing.T, rng *rand.Rand, dir string, i int, forRanx bool) peerCase {
-	c := peerCase{qrels: Qrels{}, run: Run{Tag: "r", RunID: "r", Queries: map[string][]ScoredDoc{}}, binary: rng.IntN(3) == 0, Level: 1}
+	c := peerCase{qrels: Qrels{}, run: Run{Tag: "r", Queries: map[string][]ScoredDoc{}}, binary: rng.IntN(3) == 0, Level: 1}
 	if !forRanx && rng.IntN(4) == 0 {
 		c.Level = 2
 	}

@@ -32,7 +32,7 @@ type Result struct {
 	N       int      // the number of queries the means divide by (len(Queries), except under 9.0.8's -c)
 	Missing []string // qrels queries with no ranking in the run, byte order (evaluated only with AllQueries)
 	Ignored []string // run queries absent from the qrels, byte order (never evaluated)
-	RunID   string   // the run's tag (its last line's), trec_eval's runid
+	Tag     string   // the run's tag (Run.Tag, its last line's): trec_eval's runid
 	// Text holds the text values of relstring measures by position, as Values: Text[i][j] is
 	// query i's relstring for measure j ("" for other measures); nil without a relstring measure.
 	Text [][]string

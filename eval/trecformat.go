@@ -87,7 +87,7 @@ func (f TrecFormat) Write(w io.Writer, r Result) error {
 			if m.Name == NameRelString {
 				continue
 			}
-			line(m, "all", r.Summary[cols[k]], r.RunID)
+			line(m, "all", r.Summary[cols[k]], r.Tag)
 		}
 	}
 	return bw.Flush()
