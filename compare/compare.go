@@ -60,6 +60,9 @@ type Options struct {
 	Level        float64 // confidence level of the intervals; 0 means stats.DefaultLevel (0.95)
 	Alpha        float64 // significance level for the marks; 0 means 0.05
 	Seed         uint64  // seed of the randomization test and the bootstrap; 0 means stats.DefaultSeed (42)
+	// Baseline names the run every other is compared with; "" means the first. The other runs
+	// keep their order.
+	Baseline string
 
 	// Eval is passed to eval.Evaluate by Runs (relevance level, depth). With Eval.AllQueries the
 	// paired set is every qrels query; otherwise the qrels queries that at least one run ranks.
@@ -315,10 +318,21 @@ func compareScores(runs []Scores, universe []string, opt Options) (Report, error
 	if len(runs) < 2 {
 		return Report{}, fmt.Errorf("compare: need at least 2 runs (a baseline and one to compare), got %d", len(runs))
 	}
-	measures := runs[0].Measures
 	if err := checkRuns(runs); err != nil {
 		return Report{}, err
 	}
+	if opt.Baseline != "" {
+		i := slices.IndexFunc(runs, func(s Scores) bool { return s.Name == opt.Baseline })
+		if i < 0 {
+			names := make([]string, len(runs))
+			for k, s := range runs {
+				names[k] = s.Name
+			}
+			return Report{}, fmt.Errorf("compare: Options.Baseline: no run %q (runs: %s)", opt.Baseline, quoted(names))
+		}
+		runs = append([]Scores{runs[i]}, slices.Delete(slices.Clone(runs), i, i+1)...)
+	}
+	measures := runs[0].Measures
 	per := make([]map[string][]float64, len(runs))
 	set := map[string]bool{}
 	for _, q := range universe {

@@ -466,3 +466,22 @@ func TestGob(t *testing.T) {
 		t.Errorf("comparison after gob %+v", c)
 	}
 }
+
+// TestBaselineOption: Options.Baseline makes the named run the baseline, the others in order.
+func TestBaselineOption(t *testing.T) {
+	a, b, c := scores("a", "q1=0", "q2=1"), scores("b", "q1=1", "q2=1"), scores("c", "q1=0.5", "q2=0")
+	r, err := Options{Baseline: "b"}.FromScores(a, b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Baseline() != "b" || r.Runs[1].Name != "a" || r.Runs[2].Name != "c" || r.Comparisons[0].Run != "a" {
+		t.Errorf("runs %v, first comparison %q", r.runNames(), r.Comparisons[0].Run)
+	}
+	// a − b = (−1, 0): mean −0.5.
+	if c := must(r.Comparison("a", m)); c.Diff != -0.5 {
+		t.Errorf("a − b = %v, want −0.5", c.Diff)
+	}
+	if _, err := (Options{Baseline: "z"}).FromScores(a, b); err == nil || !strings.Contains(err.Error(), `Options.Baseline: no run "z" (runs: "a", "b")`) {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -2,9 +2,11 @@ package retrieval
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/rag"
 )
 
 // Family compares every configuration with the baseline (Rows[0]) on every document measure in
@@ -63,4 +65,23 @@ func (s Sweep) familyOptions(alpha float64, runs int) compare.Options {
 	opt.Alpha = alpha
 	opt.Level = 1 - alpha/float64(runs*len(s.Measures))
 	return opt
+}
+
+// Best returns the configuration other than the baseline (Rows[0]) with the highest mean on
+// budget measure m (the first of equal means), or an error when the sweep has no other
+// configuration or did not measure m.
+func (s Sweep) Best(m rag.BudgetMeasure) (Chunking, error) {
+	if len(s.Rows) < 2 {
+		return Chunking{}, fmt.Errorf("sweep: one configuration, no best")
+	}
+	if !slices.Contains(s.BudgetMeasures(), m) {
+		return Chunking{}, fmt.Errorf("sweep: %v was not measured (budget measures: %v)", m, s.BudgetMeasures())
+	}
+	best := s.Rows[1]
+	for _, r := range s.Rows[2:] {
+		if r.Budget.Mean(m) > best.Budget.Mean(m) {
+			best = r
+		}
+	}
+	return best.Chunking, nil
 }

@@ -149,6 +149,20 @@ func TestSweepSmall(t *testing.T) {
 		t.Errorf("unmeasured budget measure: %v", err)
 	}
 	checkFamilies(t, sw)
+	// Best at 512 tokens: the highest nDCG@512tok of rows 1.. (computed here from the rows).
+	best, err := sw.Best(rag.NDCGAt(512))
+	want := sw.Rows[1]
+	for _, r := range sw.Rows[2:] {
+		if r.Budget.Mean(rag.NDCGAt(512)) > want.Budget.Mean(rag.NDCGAt(512)) {
+			want = r
+		}
+	}
+	if err != nil || best != want.Chunking {
+		t.Errorf("Best = %v (%v), want %v", best, err, want.Chunking)
+	}
+	if _, err := docOnly.Best(rag.NDCGAt(512)); err == nil {
+		t.Error("Best of an unmeasured budget: want an error")
+	}
 	if _, err := RunSweep(c, SweepOptions{Chunkings: []Chunking{{Chunk: 4, Overlap: 4}}}); err == nil {
 		t.Error("RunSweep with overlap = chunk: want an error")
 	}
