@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -299,9 +301,20 @@ type sweepRowOut struct {
 }
 
 // diffJSON is one measure of a row against the baseline (whole documents), its p-values named
-// as package compare names them.
+// as package compare names them. A value not computed (NaN: the t-test with one query) or
+// infinite (t when every difference is equal and not 0) is null.
 type diffJSON struct {
-	Diff, CILow, CIHigh, T, PT, PTHolm, PPerm, PPermHolm float64
+	Diff, CILow, CIHigh, T, PT, PTHolm, PPerm, PPermHolm jsonFloat
+}
+
+// jsonFloat is a number that encodes NaN and ±Inf as null (encoding/json refuses them).
+type jsonFloat float64
+
+func (v jsonFloat) MarshalJSON() ([]byte, error) {
+	if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(v))
 }
 
 // sweepDiffs returns row ch against the baseline on every measure of ms, or nil for the baseline.
@@ -312,7 +325,8 @@ func sweepDiffs[M compare.Measure](sw retrieval.Sweep, ch retrieval.Chunking, ms
 		if err != nil { // the baseline, or a sweep without budgets
 			return nil
 		}
-		out = append(out, diffJSON{c.Diff, c.CILow, c.CIHigh, c.T, c.PT, c.PTHolm, c.PPerm, c.PPermHolm})
+		out = append(out, diffJSON{jsonFloat(c.Diff), jsonFloat(c.CILow), jsonFloat(c.CIHigh), jsonFloat(c.T),
+			jsonFloat(c.PT), jsonFloat(c.PTHolm), jsonFloat(c.PPerm), jsonFloat(c.PPermHolm)})
 	}
 	return out
 }
