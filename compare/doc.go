@@ -18,9 +18,10 @@
 //
 // Decisions made once:
 //
-//   - Baseline: the first run. Every other run is compared with it, on every measure; those
-//     (runs-1) × measures comparisons form the family that Holm and Bonferroni correct over,
-//     separately for the t-test and for the randomization test.
+//   - Baseline: the first run, or the one Options.Baseline names. Every other run is compared
+//     with it, on every measure; those (runs-1) × measures comparisons form the family that Holm
+//     and Bonferroni correct over, separately for the t-test and for the randomization test
+//     (Joint makes one family of several reports).
 //   - Paired query set: the qrels queries that at least one run ranks (with Eval.AllQueries,
 //     every qrels query). Per-query values come from eval.Evaluate; a run with no ranking for a
 //     query of the set scores 0 on it, as trec_eval -c scores missing topics, and the report

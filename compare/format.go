@@ -157,7 +157,14 @@ func (r Report) Summary() string {
 	if o.Tests.runPerm() {
 		tests = append(tests, fmt.Sprintf("paired randomization test (†; %d sign-flip permutations, seed %d)", o.Permutations, o.Seed))
 	}
-	return fmt.Sprintf("%d %s, %d runs, baseline %q. Tests: %s. Marks: Holm-adjusted p ≤ %g over the %d %s (runs × measures). Intervals: %g%% percentile bootstrap (%d resamples, seed %d).",
-		len(r.Queries), words.Plural(len(r.Queries), "query", "queries"), len(r.Runs), r.Baseline(), strings.Join(tests, " and "), o.Alpha, r.Family, words.Plural(r.Family, "comparison", "comparisons"),
+	n, family := r.Family, "runs × measures"
+	if n == 0 { // a Report built without FromScores
+		n = len(r.Comparisons)
+	}
+	if n != len(r.Comparisons) {
+		family = "a joint family of several reports"
+	}
+	return fmt.Sprintf("%d %s, %d runs, baseline %q. Tests: %s. Marks: Holm-adjusted p ≤ %g over the %d %s (%s). Intervals: %g%% percentile bootstrap (%d resamples, seed %d).",
+		len(r.Queries), words.Plural(len(r.Queries), "query", "queries"), len(r.Runs), r.Baseline(), strings.Join(tests, " and "), o.Alpha, n, words.Plural(n, "comparison", "comparisons"), family,
 		100*o.Level, o.Resamples, o.Seed)
 }

@@ -56,7 +56,7 @@ func TestJoint(t *testing.T) {
 	if rb.Comparisons[0].PTHolm != pb || j[0].Family != 2 || rb.Family != 1 {
 		t.Errorf("input changed (%v) or family %d, %d", rb.Comparisons[0].PTHolm, j[0].Family, rb.Family)
 	}
-	if !strings.Contains(j[0].Summary(), "over the 2 comparisons") {
+	if !strings.Contains(j[0].Summary(), "over the 2 comparisons (a joint family of several reports)") || !strings.Contains(rb.Summary(), "over the 1 comparison (runs × measures)") {
 		t.Errorf("summary %q", j[0].Summary())
 	}
 	header, rows := VerdictTable(0.01, j...)
