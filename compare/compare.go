@@ -321,88 +321,20 @@ func compareScores(runs []Scores, universe []string, opt Options) (Report, error
 	if err := checkRuns(runs); err != nil {
 		return Report{}, err
 	}
-	if opt.Baseline != "" {
-		i := slices.IndexFunc(runs, func(s Scores) bool { return s.Name == opt.Baseline })
-		if i < 0 {
-			names := make([]string, len(runs))
-			for k, s := range runs {
-				names[k] = s.Name
-			}
-			return Report{}, fmt.Errorf("compare: Options.Baseline: no run %q (runs: %s)", opt.Baseline, quoted(names))
-		}
-		runs = append([]Scores{runs[i]}, slices.Delete(slices.Clone(runs), i, i+1)...)
+	runs, err := baselineFirst(runs, opt.Baseline)
+	if err != nil {
+		return Report{}, err
+	}
+	per, queries, err := pairedQueries(runs, universe)
+	if err != nil {
+		return Report{}, err
 	}
 	measures := runs[0].Measures
-	per := make([]map[string][]float64, len(runs))
-	set := map[string]bool{}
-	for _, q := range universe {
-		set[q] = true
-	}
-	for i, s := range runs {
-		if len(s.Values) != len(s.Queries) {
-			return Report{}, fmt.Errorf("compare: run %q: %d queries but %d rows of values", s.Name, len(s.Queries), len(s.Values))
-		}
-		per[i] = make(map[string][]float64, len(s.Queries))
-		for k, q := range s.Queries {
-			if len(s.Values[k]) != len(measures) {
-				return Report{}, fmt.Errorf("compare: run %q, query %q: %d values for %d measures", s.Name, q, len(s.Values[k]), len(measures))
-			}
-			for j, v := range s.Values[k] {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return Report{}, fmt.Errorf("compare: run %q, query %q, %s = %v is not a finite number", s.Name, q, measures[j], v)
-				}
-			}
-			if _, dup := per[i][q]; dup {
-				return Report{}, fmt.Errorf("compare: run %q: query %q given twice", s.Name, q)
-			}
-			per[i][q] = s.Values[k]
-			if len(universe) == 0 {
-				set[q] = true
-			}
-		}
-	}
-	if len(set) == 0 {
-		return Report{}, errors.New("compare: no query to compare: no run has a query of the qrels")
-	}
-	queries := make([]string, 0, len(set))
-	for q := range set {
-		queries = append(queries, q)
-	}
-	sort.Strings(queries)
-
 	r := Report{Measures: slices.Clone(measures), Queries: queries, Options: opt}
-	// values[i][j][k]: run i, measure j, query k.
-	values := make([][][]float64, len(runs))
 	for i, s := range runs {
-		sum := RunSummary{Name: s.Name, Ignored: slices.Clone(s.Ignored)}
-		values[i] = make([][]float64, len(measures))
-		for j := range measures {
-			values[i][j] = make([]float64, len(queries))
-		}
-		missing := map[string]bool{}
-		for _, q := range s.Missing {
-			missing[q] = true
-		}
-		for k, q := range queries {
-			row, ok := per[i][q]
-			if !ok || missing[q] {
-				sum.ScoredZero = append(sum.ScoredZero, q)
-			}
-			if !ok {
-				continue
-			}
-			for j := range measures {
-				values[i][j][k] = row[j]
-			}
-		}
-		sum.values = values[i]
-		zeros := make([]float64, len(queries))
-		for j := range measures {
-			lo, hi, err := stats.BootstrapCI(values[i][j], zeros, opt.Resamples, opt.Level, opt.Seed)
-			if err != nil {
-				return Report{}, fmt.Errorf("compare: run %q, %s: %v", s.Name, measures[j], err)
-			}
-			sum.means = append(sum.means, Estimate{Mean: mean(values[i][j]), Low: lo, High: hi})
+		sum, err := summarize(s, per[i], queries, opt)
+		if err != nil {
+			return Report{}, err
 		}
 		r.Runs = append(r.Runs, sum)
 		if n := len(sum.ScoredZero); n > 0 {
@@ -418,7 +350,7 @@ func compareScores(runs []Scores, universe []string, opt Options) (Report, error
 	}
 	for i := 1; i < len(runs); i++ {
 		for j, m := range measures {
-			c, err := pair(values[i][j], values[0][j], opt)
+			c, err := pair(r.Runs[i].values[j], r.Runs[0].values[j], opt)
 			if err != nil {
 				return Report{}, fmt.Errorf("compare: %s vs %s, %s: %w", runs[i].Name, runs[0].Name, m, err)
 			}
@@ -430,6 +362,100 @@ func compareScores(runs []Scores, universe []string, opt Options) (Report, error
 	adjust(r.Comparisons)
 	r.Family = len(r.Comparisons)
 	return r, nil
+}
+
+// baselineFirst returns runs with the run named baseline first and the others in order; runs
+// as they are when baseline is "".
+func baselineFirst(runs []Scores, baseline string) ([]Scores, error) {
+	if baseline == "" {
+		return runs, nil
+	}
+	i := slices.IndexFunc(runs, func(s Scores) bool { return s.Name == baseline })
+	if i < 0 {
+		names := make([]string, len(runs))
+		for k, s := range runs {
+			names[k] = s.Name
+		}
+		return nil, fmt.Errorf("compare: Options.Baseline: no run %q (runs: %s)", baseline, quoted(names))
+	}
+	return append([]Scores{runs[i]}, slices.Delete(slices.Clone(runs), i, i+1)...), nil
+}
+
+// pairedQueries indexes each run's rows by query (per[i][q]: run i's values on query q),
+// checking that every row has a finite value per measure and no query is given twice, and
+// returns the paired query set in byte order: universe when it is non-empty, else the union of
+// the runs' queries.
+func pairedQueries(runs []Scores, universe []string) (per []map[string][]float64, queries []string, err error) {
+	measures := runs[0].Measures
+	per = make([]map[string][]float64, len(runs))
+	set := map[string]bool{}
+	for _, q := range universe {
+		set[q] = true
+	}
+	for i, s := range runs {
+		if len(s.Values) != len(s.Queries) {
+			return nil, nil, fmt.Errorf("compare: run %q: %d queries but %d rows of values", s.Name, len(s.Queries), len(s.Values))
+		}
+		per[i] = make(map[string][]float64, len(s.Queries))
+		for k, q := range s.Queries {
+			if len(s.Values[k]) != len(measures) {
+				return nil, nil, fmt.Errorf("compare: run %q, query %q: %d values for %d measures", s.Name, q, len(s.Values[k]), len(measures))
+			}
+			for j, v := range s.Values[k] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, nil, fmt.Errorf("compare: run %q, query %q, %s = %v is not a finite number", s.Name, q, measures[j], v)
+				}
+			}
+			if _, dup := per[i][q]; dup {
+				return nil, nil, fmt.Errorf("compare: run %q: query %q given twice", s.Name, q)
+			}
+			per[i][q] = s.Values[k]
+			if len(universe) == 0 {
+				set[q] = true
+			}
+		}
+	}
+	if len(set) == 0 {
+		return nil, nil, errors.New("compare: no query to compare: no run has a query of the qrels")
+	}
+	queries = make([]string, 0, len(set))
+	for q := range set {
+		queries = append(queries, q)
+	}
+	sort.Strings(queries)
+	return per, queries, nil
+}
+
+// summarize is run s over queries: its values per measure in query order (0 for a query it has
+// no row for), the queries scored 0 (no row, or Missing), and each mean with its bootstrap
+// interval.
+func summarize(s Scores, rows map[string][]float64, queries []string, opt Options) (RunSummary, error) {
+	sum := RunSummary{Name: s.Name, Ignored: slices.Clone(s.Ignored), values: make([][]float64, len(s.Measures))}
+	for j := range s.Measures {
+		sum.values[j] = make([]float64, len(queries))
+	}
+	missing := map[string]bool{}
+	for _, q := range s.Missing {
+		missing[q] = true
+	}
+	for k, q := range queries {
+		row, ok := rows[q]
+		if !ok || missing[q] {
+			sum.ScoredZero = append(sum.ScoredZero, q)
+		}
+		for j := range row {
+			sum.values[j][k] = row[j]
+		}
+	}
+	zeros := make([]float64, len(queries))
+	for j, m := range s.Measures {
+		lo, hi, err := stats.BootstrapCI(sum.values[j], zeros, opt.Resamples, opt.Level, opt.Seed)
+		if err != nil {
+			return RunSummary{}, fmt.Errorf("compare: run %q, %s: %v", s.Name, m, err)
+		}
+		sum.means = append(sum.means, Estimate{Mean: mean(sum.values[j]), Low: lo, High: hi})
+	}
+	return sum, nil
 }
 
 // checkRuns reports an error when runs have no measure, differ in their measures, hold a
