@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/ranklab/ranklab/compare"
@@ -32,14 +33,17 @@ func CompareTable(r compare.Report) string {
 		"</div>\n"
 }
 
-// CompareMeans draws every run's mean of one measure (named as in Report.MeasureIndex) as a
-// point with its percentile bootstrap interval as an error bar, labelled with the mean and its
-// significance marks: the baseline in blue, runs significantly above it (either test, after
-// Holm) in green, below it in red, the others grey. The y axis is zoomed to the intervals and
-// says so.
-func CompareMeans(r compare.Report, measure string) string {
-	j := r.MeasureIndex(measure)
-	m := r.Measures[j]
+// CompareMeans draws every run's mean of measure m as a point with its percentile bootstrap
+// interval as an error bar, labelled with the mean and its significance marks: the baseline in
+// blue, runs significantly above it (either test, after Holm) in green, below it in red, the
+// others grey. The y axis is zoomed to the intervals and says so. It returns an error when m is
+// not a measure of r.
+func CompareMeans(r compare.Report, m compare.Measure) (string, error) {
+	j := slices.Index(r.Measures, m)
+	if j < 0 {
+		_, err := r.Mean(r.Baseline(), m) // the report's error, naming its measures
+		return "", err
+	}
 	names := make([]string, len(r.Runs))
 	groups := []Series{
 		{Name: "baseline", Color: colorBase},
@@ -56,7 +60,10 @@ func CompareMeans(r compare.Report, measure string) string {
 		names[i] = run.Name
 		g := 0
 		if i > 0 {
-			c := r.Comparison(run.Name, m)
+			c, err := r.Comparison(run.Name, m)
+			if err != nil {
+				return "", err
+			}
 			switch sig := c.SignificantT(r.Options.Alpha) || c.SignificantPerm(r.Options.Alpha); {
 			case sig && c.Diff > 0:
 				g = 1
@@ -66,7 +73,11 @@ func CompareMeans(r compare.Report, measure string) string {
 				g = 3
 			}
 		}
-		groups[g].Values[i], groups[g].Low[i], groups[g].High[i] = run.Means[j], run.CI[j][0], run.CI[j][1]
+		e, err := r.Mean(run.Name, m)
+		if err != nil {
+			return "", err
+		}
+		groups[g].Values[i], groups[g].Low[i], groups[g].High[i] = e.Mean, e.Low, e.High
 		groups[g].Labels[i] = means[i][j+1]
 	}
 	var series []Series
@@ -75,21 +86,26 @@ func CompareMeans(r compare.Report, measure string) string {
 			series = append(series, s)
 		}
 	}
+	name := m.String()
 	return Lines(Plot{
-		Title: m + ": mean per run",
+		Title: name + ": mean per run",
 		Subtitle: fmt.Sprintf("%g%% bootstrap interval of each mean over %d queries; * t-test, † randomization (Holm, α = %g)",
 			100*r.Options.Level, len(r.Queries), r.Options.Alpha),
-		X: "run", Y: m, Categories: names, Zoom: true, Height: 380,
-	}, series...)
+		X: "run", Y: name, Categories: names, Zoom: true, Height: 380,
+	}, series...), nil
 }
 
-// CompareDiff draws the per-query differences run − baseline of one measure as bars sorted from
+// CompareDiff draws the per-query differences run − baseline of measure m as bars sorted from
 // the largest gain to the largest loss (ties by query ID): green where the run is better, red
 // where the baseline is, ties (|d| ≤ compare.TieTolerance) on the zero line; a dashed line at
-// the mean difference and a band for its bootstrap interval.
-func CompareDiff(r compare.Report, run, measure string) string {
-	c := r.Comparison(run, measure)
-	m := r.Measures[c.Measure]
+// the mean difference and a band for its bootstrap interval. It returns an error when run or m
+// is not in r (or run is the baseline).
+func CompareDiff(r compare.Report, run string, m compare.Measure) (string, error) {
+	c, err := r.Comparison(run, m)
+	if err != nil {
+		return "", err
+	}
+	name := m.String()
 	order := make([]int, len(r.Queries))
 	for k := range order {
 		order[k] = k
@@ -117,13 +133,13 @@ func CompareDiff(r compare.Report, run, measure string) string {
 		}
 	}
 	return Bars(Plot{
-		Title: fmt.Sprintf("%s: %s − %s per query (sorted)", m, run, base),
+		Title: fmt.Sprintf("%s: %s − %s per query (sorted)", name, run, base),
 		Subtitle: fmt.Sprintf("wins/ties/losses %d/%d/%d; mean %+.4f, %g%% CI [%+.4f, %+.4f]",
 			c.Wins, c.Ties, c.Losses, c.Diff, 100*r.Options.Level, c.CILow, c.CIHigh),
-		X: "query", Y: "Δ " + m, Categories: ids, Stacked: true, Height: 380,
+		X: "query", Y: "Δ " + name, Categories: ids, Stacked: true, Height: 380,
 		Refs:  []Ref{{Y: c.Diff, Label: fmt.Sprintf("mean %+.4f (band: %g%% CI)", c.Diff, 100*r.Options.Level), Color: colorBase}},
 		Bands: []Band{{From: c.CILow, To: c.CIHigh}},
-	}, series...)
+	}, series...), nil
 }
 
 // nans returns n NaNs (empty positions of a series).

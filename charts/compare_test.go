@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ranklab/ranklab/compare"
+	"github.com/ranklab/ranklab/eval"
 )
 
 // sampleReport is a 3-run, 2-measure report with hostile run names: "rr" gains 0.30..0.36 on
@@ -13,9 +14,10 @@ import (
 func sampleReport(t *testing.T) compare.Report {
 	t.Helper()
 	qs := []string{"q01", "q02", "q03", "q04", "q05", "q06", "q07", "q08", "q09", "q10", "q11", "q12"}
-	base := compare.Scores{Name: "first <stage> & co", Queries: qs}
-	rr := compare.Scores{Name: `rerank|_{50}$ "x"`, Queries: qs}
-	other := compare.Scores{Name: "</td><script>alert(1)</script>", Queries: qs[:11]}
+	ms := []compare.Measure{eval.NDCG(10), eval.P(5)}
+	base := compare.Scores{Name: "first <stage> & co", Measures: ms, Queries: qs}
+	rr := compare.Scores{Name: `rerank|_{50}$ "x"`, Measures: ms, Queries: qs}
+	other := compare.Scores{Name: "</td><script>alert(1)</script>", Measures: ms, Queries: qs[:11]}
 	for k := range qs {
 		b := 0.05 * float64(k%5)
 		base.Values = append(base.Values, []float64{b, b / 2})
@@ -25,7 +27,7 @@ func sampleReport(t *testing.T) compare.Report {
 			other.Values = append(other.Values, []float64{b + 0.01*float64(k%3-1), b / 2})
 		}
 	}
-	r, err := compare.FromScores([]string{"nDCG@10", "P@5"}, []compare.Scores{base, rr, other}, nil, compare.Options{})
+	r, err := compare.FromScores(base, rr, other)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,10 @@ func TestCompareTable(t *testing.T) {
 
 func TestCompareDiff(t *testing.T) {
 	r := sampleReport(t)
-	frag := CompareDiff(r, "</td><script>alert(1)</script>", "ndcg_cut.10")
+	frag, err := CompareDiff(r, "</td><script>alert(1)</script>", eval.NDCG(10))
+	if err != nil {
+		t.Fatal(err)
+	}
 	opt := safeOption(t, frag)
 	// "other" − base on nDCG@10 is 0.01·(k%3 − 1) for k = 0..10 (q01..q11), and q12 is scored 0
 	// against a baseline of 0.05·(11%5) = 0.05, so −0.05. Descending, ties by query ID:
@@ -77,7 +82,10 @@ func TestCompareDiff(t *testing.T) {
 	if counts["tie"] != 4 || counts["first <stage> & co better"] != 5 || counts["</td><script>alert(1)</script> better"] != 3 {
 		t.Errorf("per-series counts %v", counts)
 	}
-	c := r.Comparison("</td><script>alert(1)</script>", "nDCG@10")
+	c, err := r.Comparison("</td><script>alert(1)</script>", eval.NDCG(10))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var mean float64
 	for _, s := range opt["series"].([]any) {
 		if ml, ok := s.(map[string]any)["markLine"].(map[string]any); ok {
@@ -91,7 +99,10 @@ func TestCompareDiff(t *testing.T) {
 
 func TestCompareMeans(t *testing.T) {
 	r := sampleReport(t)
-	frag := CompareMeans(r, "nDCG@10")
+	frag, err := CompareMeans(r, eval.NDCG(10))
+	if err != nil {
+		t.Fatal(err)
+	}
 	opt := safeOption(t, frag)
 	// The baseline, the reranked run (significant: every query gains) and "other" (not).
 	for name, run := range map[string]int{"baseline": 0, "significantly above": 1, "no significant difference": 2} {
@@ -100,8 +111,8 @@ func TestCompareMeans(t *testing.T) {
 			t.Fatalf("%s: %d series (want the points and their error bars)", name, len(ss))
 		}
 		v := ss[0]["data"].([]any)[run].(map[string]any)["value"]
-		if v != r.Runs[run].Means[0] {
-			t.Errorf("%s: point %v, want the mean %v", name, v, r.Runs[run].Means[0])
+		if e, err := r.Mean(r.Runs[run].Name, eval.NDCG(10)); err != nil || v != e.Mean {
+			t.Errorf("%s: point %v, want the mean %v (%v)", name, v, e.Mean, err)
 		}
 	}
 	if len(seriesByName(opt, "significantly below")) != 0 {
@@ -111,5 +122,16 @@ func TestCompareMeans(t *testing.T) {
 	// the axis starts at 0 or below and the subtitle has nothing to confess.
 	if y := yAxis(t, opt); y["min"].(float64) > 0 || strings.Contains(opt["title"].(map[string]any)["subtext"].(string), "truncated") {
 		t.Errorf("axis from %v, subtitle %q", y["min"], opt["title"].(map[string]any)["subtext"])
+	}
+}
+
+// TestCompareUnknownMeasure: a measure or run the report lacks is an error naming what it has.
+func TestCompareUnknownMeasure(t *testing.T) {
+	r := sampleReport(t)
+	if _, err := CompareMeans(r, eval.AP()); err == nil || !strings.Contains(err.Error(), "no measure AP (measures: nDCG@10, P@5)") {
+		t.Errorf("CompareMeans: err = %v", err)
+	}
+	if _, err := CompareDiff(r, "nope", eval.NDCG(10)); err == nil || !strings.Contains(err.Error(), `no run "nope"`) {
+		t.Errorf("CompareDiff: err = %v", err)
 	}
 }

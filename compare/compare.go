@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -59,6 +60,9 @@ type Options struct {
 	Level        float64 // confidence level of the intervals; 0 means stats.DefaultLevel (0.95)
 	Alpha        float64 // significance level for the marks; 0 means 0.05
 	Seed         uint64  // seed of the randomization test and the bootstrap; 0 means stats.DefaultSeed (42)
+	// Baseline names the run every other is compared with; "" means the first. The other runs
+	// keep their order.
+	Baseline string
 
 	// Eval is passed to eval.Evaluate by Runs (relevance level, depth). With Eval.AllQueries the
 	// paired set is every qrels query; otherwise the qrels queries that at least one run ranks.
@@ -100,31 +104,46 @@ func (o Options) validate() error {
 	return nil
 }
 
-// Scores are one run's per-query values, as eval.Result holds them: Values[i][j] is query
-// Queries[i] on measure j.
-type Scores struct {
-	Name    string
-	Queries []string
-	Values  [][]float64
-	Ignored []string // queries of the run that the qrels do not have (reported, not compared)
-	Missing []string // queries in Queries the run has no ranking for (evaluated as empty: scored 0)
+// Measure is the key of a report's columns: an eval.Measure, or a measure of another package
+// that is, like it, a comparable value whose String is its canonical name (rag.BudgetMeasure,
+// "nDCG@512tok"). Columns are found with ==, so r.Comparison("bm25", eval.NDCG(10)) finds the
+// column of eval.NDCG(10) and nothing else, and a name that is not a measure does not compile.
+type Measure interface {
+	String() string
 }
 
-// RunSummary describes one run of a Report.
+// Scores are one run's per-query values computed elsewhere: Values[i][j] is query Queries[i]
+// on Measures[j], as eval.Result holds them (see FromScores).
+type Scores struct {
+	Name     string
+	Measures []Measure
+	Queries  []string
+	Values   [][]float64
+	Ignored  []string // queries of the run that the qrels do not have (reported, not compared)
+	Missing  []string // queries in Queries the run has no ranking for (evaluated as empty: scored 0)
+}
+
+// Estimate is a mean with its percentile bootstrap interval [Low, High].
+type Estimate struct {
+	Mean, Low, High float64
+}
+
+// RunSummary describes one run of a Report. Look its values up by measure with Report.Mean and
+// Report.Column.
 type RunSummary struct {
 	Name       string
-	Values     [][]float64  // Values[j][k]: measure j, query Report.Queries[k]
-	Means      []float64    // per measure, over Report.Queries (queries the run lacks count 0)
-	CI         [][2]float64 // per measure, percentile bootstrap interval of the mean
-	ScoredZero []string     // queries of Report.Queries the run has no ranking for: scored 0
-	Ignored    []string     // queries of the run absent from the qrels: ignored
+	ScoredZero []string // queries of Report.Queries the run has no ranking for: scored 0
+	Ignored    []string // queries of the run absent from the qrels: ignored
+
+	values [][]float64 // values[j][k]: measure j, query Report.Queries[k]
+	means  []Estimate  // per measure, over Report.Queries (queries the run lacks count 0)
 }
 
 // Comparison is one run against the baseline on one measure. Fields a test did not compute (or
 // could not: n < 2 for the t-test and the effect size) are NaN.
 type Comparison struct {
-	Run     int // index in Report.Runs (never 0, the baseline)
-	Measure int // index in Report.Measures
+	Run     string  // the run's name (never the baseline's)
+	Measure Measure // the measure
 
 	Baseline, Mean float64   // means of the baseline and the run
 	Diff           float64   // Mean - Baseline = mean of the per-query differences
@@ -164,7 +183,7 @@ func (c Comparison) SignificantPerm(alpha float64) bool {
 // are kept, so a reader can still see them.
 func (r *Report) Refuse(run int, reason string) {
 	for k := range r.Comparisons {
-		if run == 0 || r.Comparisons[k].Run == run {
+		if run == 0 || r.Comparisons[k].Run == r.Runs[run].Name {
 			r.Comparisons[k].Refused = reason
 		}
 	}
@@ -177,34 +196,38 @@ func (r *Report) Refuse(run int, reason string) {
 
 // Report is a complete comparison; every format (Text, Markdown, LaTeX, CSV, JSON, and the
 // charts package's CompareTable, CompareMeans and CompareDiff) prints these values and computes
-// nothing. Look parts up by name: Run, Comparison, Column.
+// nothing. Look values up by run name and measure: Comparison, Mean, Column.
 type Report struct {
-	Measures    []string     // measure names, as given
+	Measures    []Measure    // the measures, as given
 	Queries     []string     // the paired query set, in byte order
 	Runs        []RunSummary // Runs[0] is the baseline
-	Comparisons []Comparison // run-major: (run 1, measure 0), (run 1, measure 1), …, (run 2, measure 0), …
+	Comparisons []Comparison // run-major: (run 1, measure 1), (run 1, measure 2), …, (run 2, measure 1), …
 	Options     Options      // with defaults filled in
 	Notes       []string     // what a reader must know: queries scored 0, ignored, tests not run
+	// Family is the number of comparisons Holm and Bonferroni adjust over: len(Comparisons),
+	// or more for a report adjusted with others (Joint).
+	Family int
 }
 
 // Baseline returns the baseline run's name.
 func (r Report) Baseline() string { return r.Runs[0].Name }
 
-// Comparison returns the comparison of the run named run with the baseline on measure, e.g.
-// r.Comparison("reranked", "nDCG@10"). The measure is found by its name as given or by its
-// canonical form (so "ndcg_cut.10" finds nDCG@10; see MeasureIndex). It panics, naming the
-// runs or measures the report has, when the run is unknown or is the baseline, or when the
-// measure is unknown.
-func (r Report) Comparison(run, measure string) Comparison {
-	for i := 1; i < len(r.Runs); i++ {
-		if r.Runs[i].Name == run {
-			return r.comparison(i, r.MeasureIndex(measure))
-		}
+// Comparison returns the comparison of the run named run with the baseline on m, e.g.
+// r.Comparison("reranked", eval.NDCG(10)). It returns an error naming the runs or measures the
+// report has when the run is unknown or is the baseline, or when m is not a measure of the report.
+func (r Report) Comparison(run string, m Measure) (Comparison, error) {
+	i, err := r.runIndex(run)
+	if err != nil {
+		return Comparison{}, err
 	}
-	if r.runIndex(run) == 0 {
-		panic(fmt.Sprintf("compare: %q is the baseline; comparisons are of the other runs (%s)", run, quoted(r.runNames()[1:])))
+	if i == 0 {
+		return Comparison{}, fmt.Errorf("compare: %q is the baseline; comparisons are of the other runs (%s)", run, quoted(r.runNames()[1:]))
 	}
-	panic("unreachable") // runIndex panics on an unknown name
+	j, err := r.measureIndex(m)
+	if err != nil {
+		return Comparison{}, err
+	}
+	return r.comparison(i, j), nil
 }
 
 // comparison returns the comparison of run index i (≥ 1) on measure index j.
@@ -212,43 +235,58 @@ func (r Report) comparison(i, j int) Comparison {
 	return r.Comparisons[(i-1)*len(r.Measures)+j]
 }
 
-// Run returns the summary of the first run named name (the baseline included). It panics,
-// naming the report's runs, when there is none.
-func (r Report) Run(name string) RunSummary { return r.Runs[r.runIndex(name)] }
-
-// Column returns the per-query values of the run named run on measure, in the order of
-// r.Queries (queries the run has no ranking for are 0), as a new slice: the form paired tests
-// take. It panics like Comparison on an unknown run or measure.
-func (r Report) Column(run, measure string) []float64 {
-	return append([]float64(nil), r.Run(run).Values[r.MeasureIndex(measure)]...)
+// Mean returns the mean of the run named run (the baseline included) on m over r.Queries, with
+// its bootstrap interval at r.Options.Level. It returns an error, naming what the report has,
+// for an unknown run or measure.
+func (r Report) Mean(run string, m Measure) (Estimate, error) {
+	i, err := r.runIndex(run)
+	if err != nil {
+		return Estimate{}, err
+	}
+	j, err := r.measureIndex(m)
+	if err != nil {
+		return Estimate{}, err
+	}
+	return r.Runs[i].means[j], nil
 }
 
-// MeasureIndex returns the position of measure in r.Measures, and so in every per-measure slice
-// of the report (RunSummary.Means, CI, Values). A name matches as given, or when it and a
-// report measure read as the same measure (eval.ParseMeasures: "ndcg_cut.10", "nDCG@10"). It
-// panics, naming the report's measures, when none matches.
-func (r Report) MeasureIndex(measure string) int {
-	if j := slices.Index(r.Measures, measure); j >= 0 {
-		return j
+// Column returns the per-query values of the run named run on m, in the order of r.Queries
+// (queries the run has no ranking for are 0), as a new slice: the form paired tests take. It
+// returns an error like Mean.
+func (r Report) Column(run string, m Measure) ([]float64, error) {
+	i, err := r.runIndex(run)
+	if err != nil {
+		return nil, err
 	}
-	if want, err := eval.ParseMeasures(measure); err == nil && len(want) == 1 {
-		for j, name := range r.Measures {
-			if got, err := eval.ParseMeasures(name); err == nil && len(got) == 1 && got[0] == want[0] {
-				return j
-			}
+	j, err := r.measureIndex(m)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clone(r.Runs[i].values[j]), nil
+}
+
+// measureIndex returns the position of m in r.Measures, or an error naming the report's measures.
+func (r Report) measureIndex(m Measure) (int, error) {
+	for j, rm := range r.Measures {
+		if rm == m {
+			return j, nil
 		}
 	}
-	panic(fmt.Sprintf("compare: the report has no measure %q (measures: %s)", measure, quoted(r.Measures)))
+	names := make([]string, len(r.Measures))
+	for j, rm := range r.Measures {
+		names[j] = rm.String()
+	}
+	return 0, fmt.Errorf("compare: the report has no measure %v (measures: %s)", m, strings.Join(names, ", "))
 }
 
-// runIndex returns the index of the run named name; it panics naming the runs when there is none.
-func (r Report) runIndex(name string) int {
+// runIndex returns the index of the run named name, or an error naming the report's runs.
+func (r Report) runIndex(name string) (int, error) {
 	for i, run := range r.Runs {
 		if run.Name == name {
-			return i
+			return i, nil
 		}
 	}
-	panic(fmt.Sprintf("compare: the report has no run %q (runs: %s)", name, quoted(r.runNames())))
+	return 0, fmt.Errorf("compare: the report has no run %q (runs: %s)", name, quoted(r.runNames()))
 }
 
 func (r Report) runNames() []string {
@@ -268,11 +306,11 @@ func quoted(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-// FromScores compares runs[1:] with runs[0] (the baseline) on already evaluated per-query
-// values. measures names the columns of every Scores.Values row. The paired query set is
-// universe when it is non-empty, else the union of the runs' queries; a run without a value for
-// a query of the set scores 0 on it (trec_eval -c) and the report lists it.
-func FromScores(measures []string, runs []Scores, universe []string, opt Options) (Report, error) {
+// compareScores compares runs[1:] with runs[0] (the baseline) on already evaluated per-query
+// values (see FromScores). The paired query set is universe when it is non-empty, else the
+// union of the runs' queries; a run without a value for a query of the set scores 0 on it
+// (trec_eval -c) and the report lists it.
+func compareScores(runs []Scores, universe []string, opt Options) (Report, error) {
 	opt = opt.withDefaults()
 	if err := opt.validate(); err != nil {
 		return Report{}, err
@@ -280,80 +318,23 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 	if len(runs) < 2 {
 		return Report{}, fmt.Errorf("compare: need at least 2 runs (a baseline and one to compare), got %d", len(runs))
 	}
-	if len(measures) == 0 {
-		return Report{}, errors.New("compare: no measures")
+	if err := checkRuns(runs); err != nil {
+		return Report{}, err
 	}
-	per := make([]map[string][]float64, len(runs))
-	set := map[string]bool{}
-	for _, q := range universe {
-		set[q] = true
+	runs, err := baselineFirst(runs, opt.Baseline)
+	if err != nil {
+		return Report{}, err
 	}
+	per, queries, err := pairedQueries(runs, universe)
+	if err != nil {
+		return Report{}, err
+	}
+	measures := runs[0].Measures
+	r := Report{Measures: slices.Clone(measures), Queries: queries, Options: opt}
 	for i, s := range runs {
-		if len(s.Values) != len(s.Queries) {
-			return Report{}, fmt.Errorf("compare: run %q: %d queries but %d rows of values", s.Name, len(s.Queries), len(s.Values))
-		}
-		per[i] = make(map[string][]float64, len(s.Queries))
-		for k, q := range s.Queries {
-			if len(s.Values[k]) != len(measures) {
-				return Report{}, fmt.Errorf("compare: run %q, query %q: %d values for %d measures", s.Name, q, len(s.Values[k]), len(measures))
-			}
-			for j, v := range s.Values[k] {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return Report{}, fmt.Errorf("compare: run %q, query %q, %s = %v is not a finite number", s.Name, q, measures[j], v)
-				}
-			}
-			if _, dup := per[i][q]; dup {
-				return Report{}, fmt.Errorf("compare: run %q: query %q given twice", s.Name, q)
-			}
-			per[i][q] = s.Values[k]
-			if len(universe) == 0 {
-				set[q] = true
-			}
-		}
-	}
-	if len(set) == 0 {
-		return Report{}, errors.New("compare: no query to compare: no run has a query of the qrels")
-	}
-	queries := make([]string, 0, len(set))
-	for q := range set {
-		queries = append(queries, q)
-	}
-	sort.Strings(queries)
-
-	r := Report{Measures: append([]string(nil), measures...), Queries: queries, Options: opt}
-	// values[i][j][k]: run i, measure j, query k.
-	values := make([][][]float64, len(runs))
-	for i, s := range runs {
-		sum := RunSummary{Name: s.Name, Ignored: append([]string(nil), s.Ignored...)}
-		values[i] = make([][]float64, len(measures))
-		for j := range measures {
-			values[i][j] = make([]float64, len(queries))
-		}
-		missing := map[string]bool{}
-		for _, q := range s.Missing {
-			missing[q] = true
-		}
-		for k, q := range queries {
-			row, ok := per[i][q]
-			if !ok || missing[q] {
-				sum.ScoredZero = append(sum.ScoredZero, q)
-			}
-			if !ok {
-				continue
-			}
-			for j := range measures {
-				values[i][j][k] = row[j]
-			}
-		}
-		sum.Values = values[i]
-		zeros := make([]float64, len(queries))
-		for j := range measures {
-			sum.Means = append(sum.Means, mean(values[i][j]))
-			lo, hi, err := stats.BootstrapCI(values[i][j], zeros, opt.Resamples, opt.Level, opt.Seed)
-			if err != nil {
-				return Report{}, fmt.Errorf("compare: run %q, %s: %v", s.Name, measures[j], err)
-			}
-			sum.CI = append(sum.CI, [2]float64{lo, hi})
+		sum, err := summarize(s, per[i], queries, opt)
+		if err != nil {
+			return Report{}, err
 		}
 		r.Runs = append(r.Runs, sum)
 		if n := len(sum.ScoredZero); n > 0 {
@@ -367,65 +348,208 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 	if len(queries) < 2 && opt.Tests.runT() {
 		r.Notes = append(r.Notes, fmt.Sprintf("%d query: the t-test and the effect size need at least 2 queries and are not reported", len(queries)))
 	}
-
-	var pt, pperm []float64
 	for i := 1; i < len(runs); i++ {
-		for j := range measures {
-			a, b := values[i][j], values[0][j]
-			c := Comparison{Run: i, Measure: j, Baseline: r.Runs[0].Means[j], Mean: r.Runs[i].Means[j],
-				T: math.NaN(), PT: math.NaN(), PTHolm: math.NaN(), PTBonferroni: math.NaN(),
-				PPerm: math.NaN(), PPermHolm: math.NaN(), PPermBonferroni: math.NaN(), EffectSize: math.NaN()}
-			c.Diffs = make([]float64, len(queries))
-			for k := range queries {
-				d := a[k] - b[k]
-				c.Diffs[k] = d
-				switch {
-				case math.Abs(d) <= TieTolerance:
-					c.Ties++
-				case d > 0:
-					c.Wins++
-				default:
-					c.Losses++
-				}
+		for j, m := range measures {
+			c, err := pair(r.Runs[i].values[j], r.Runs[0].values[j], opt)
+			if err != nil {
+				return Report{}, fmt.Errorf("compare: %s vs %s, %s: %w", runs[i].Name, runs[0].Name, m, err)
 			}
-			c.Diff = mean(c.Diffs)
-			var err error
-			if c.CILow, c.CIHigh, err = stats.BootstrapCI(a, b, opt.Resamples, opt.Level, opt.Seed); err != nil {
-				return Report{}, fmt.Errorf("compare: %s vs %s, %s: %v", runs[i].Name, runs[0].Name, measures[j], err)
-			}
-			if len(queries) >= 2 {
-				if c.EffectSize, err = stats.CohensD(a, b); err != nil {
-					return Report{}, err
-				}
-				if opt.Tests.runT() {
-					if c.T, c.PT, err = stats.PairedTTest(a, b); err != nil {
-						return Report{}, err
-					}
-					pt = append(pt, c.PT)
-				}
-			}
-			if opt.Tests.runPerm() {
-				if c.PPerm, err = stats.RandomizationTest(a, b, opt.Permutations, opt.Seed); err != nil {
-					return Report{}, err
-				}
-				pperm = append(pperm, c.PPerm)
-			}
+			c.Run, c.Measure = runs[i].Name, m
+			c.Baseline, c.Mean = r.Runs[0].means[j].Mean, r.Runs[i].means[j].Mean
 			r.Comparisons = append(r.Comparisons, c)
 		}
 	}
-	if len(pt) == len(r.Comparisons) {
-		h, b := stats.Holm(pt), stats.Bonferroni(pt)
-		for k := range r.Comparisons {
-			r.Comparisons[k].PTHolm, r.Comparisons[k].PTBonferroni = h[k], b[k]
-		}
-	}
-	if len(pperm) == len(r.Comparisons) {
-		h, b := stats.Holm(pperm), stats.Bonferroni(pperm)
-		for k := range r.Comparisons {
-			r.Comparisons[k].PPermHolm, r.Comparisons[k].PPermBonferroni = h[k], b[k]
-		}
-	}
+	adjust(r.Comparisons)
+	r.Family = len(r.Comparisons)
 	return r, nil
+}
+
+// baselineFirst returns runs with the run named baseline first and the others in order; runs
+// as they are when baseline is "".
+func baselineFirst(runs []Scores, baseline string) ([]Scores, error) {
+	if baseline == "" {
+		return runs, nil
+	}
+	i := slices.IndexFunc(runs, func(s Scores) bool { return s.Name == baseline })
+	if i < 0 {
+		names := make([]string, len(runs))
+		for k, s := range runs {
+			names[k] = s.Name
+		}
+		return nil, fmt.Errorf("compare: Options.Baseline: no run %q (runs: %s)", baseline, quoted(names))
+	}
+	return append([]Scores{runs[i]}, slices.Delete(slices.Clone(runs), i, i+1)...), nil
+}
+
+// pairedQueries indexes each run's rows by query (per[i][q]: run i's values on query q),
+// checking that every row has a finite value per measure and no query is given twice, and
+// returns the paired query set in byte order: universe when it is non-empty, else the union of
+// the runs' queries.
+func pairedQueries(runs []Scores, universe []string) (per []map[string][]float64, queries []string, err error) {
+	measures := runs[0].Measures
+	per = make([]map[string][]float64, len(runs))
+	set := map[string]bool{}
+	for _, q := range universe {
+		set[q] = true
+	}
+	for i, s := range runs {
+		if len(s.Values) != len(s.Queries) {
+			return nil, nil, fmt.Errorf("compare: run %q: %d queries but %d rows of values", s.Name, len(s.Queries), len(s.Values))
+		}
+		per[i] = make(map[string][]float64, len(s.Queries))
+		for k, q := range s.Queries {
+			if len(s.Values[k]) != len(measures) {
+				return nil, nil, fmt.Errorf("compare: run %q, query %q: %d values for %d measures", s.Name, q, len(s.Values[k]), len(measures))
+			}
+			for j, v := range s.Values[k] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, nil, fmt.Errorf("compare: run %q, query %q, %s = %v is not a finite number", s.Name, q, measures[j], v)
+				}
+			}
+			if _, dup := per[i][q]; dup {
+				return nil, nil, fmt.Errorf("compare: run %q: query %q given twice", s.Name, q)
+			}
+			per[i][q] = s.Values[k]
+			if len(universe) == 0 {
+				set[q] = true
+			}
+		}
+	}
+	if len(set) == 0 {
+		return nil, nil, errors.New("compare: no query to compare: no run has a query of the qrels")
+	}
+	queries = make([]string, 0, len(set))
+	for q := range set {
+		queries = append(queries, q)
+	}
+	sort.Strings(queries)
+	return per, queries, nil
+}
+
+// summarize is run s over queries: its values per measure in query order (0 for a query it has
+// no row for), the queries scored 0 (no row, or Missing), and each mean with its bootstrap
+// interval.
+func summarize(s Scores, rows map[string][]float64, queries []string, opt Options) (RunSummary, error) {
+	sum := RunSummary{Name: s.Name, Ignored: slices.Clone(s.Ignored), values: make([][]float64, len(s.Measures))}
+	for j := range s.Measures {
+		sum.values[j] = make([]float64, len(queries))
+	}
+	missing := map[string]bool{}
+	for _, q := range s.Missing {
+		missing[q] = true
+	}
+	for k, q := range queries {
+		row, ok := rows[q]
+		if !ok || missing[q] {
+			sum.ScoredZero = append(sum.ScoredZero, q)
+		}
+		for j := range row {
+			sum.values[j][k] = row[j]
+		}
+	}
+	zeros := make([]float64, len(queries))
+	for j, m := range s.Measures {
+		lo, hi, err := stats.BootstrapCI(sum.values[j], zeros, opt.Resamples, opt.Level, opt.Seed)
+		if err != nil {
+			return RunSummary{}, fmt.Errorf("compare: run %q, %s: %v", s.Name, m, err)
+		}
+		sum.means = append(sum.means, Estimate{Mean: mean(sum.values[j]), Low: lo, High: hi})
+	}
+	return sum, nil
+}
+
+// checkRuns reports an error when runs have no measure, differ in their measures, hold a
+// measure that is not a comparable value, or share a name.
+func checkRuns(runs []Scores) error {
+	measures := runs[0].Measures
+	if len(measures) == 0 {
+		return errors.New("compare: no measures")
+	}
+	for j, m := range measures {
+		if m == nil || !reflect.TypeOf(m).Comparable() {
+			return fmt.Errorf("compare: measure %d (%v) is not a comparable value", j+1, m)
+		}
+		for _, o := range measures[:j] {
+			if o == m {
+				return fmt.Errorf("compare: measure %s given twice", m)
+			}
+		}
+	}
+	names := map[string]bool{}
+	for _, s := range runs {
+		if !slices.Equal(s.Measures, measures) {
+			return fmt.Errorf("compare: run %q has measures %v, run %q %v: every run needs the same", s.Name, s.Measures, runs[0].Name, measures)
+		}
+		if names[s.Name] {
+			return fmt.Errorf("compare: two runs are named %q: give each run its own name (its Tag)", s.Name)
+		}
+		names[s.Name] = true
+	}
+	return nil
+}
+
+// pair compares a run's values a with the baseline's b (one measure, paired by query): the
+// differences, win/tie/loss, the interval of the mean difference, d_z and the tests of opt.
+// The adjusted p-values are left NaN (adjust fills them).
+func pair(a, b []float64, opt Options) (Comparison, error) {
+	nan := math.NaN()
+	c := Comparison{T: nan, PT: nan, PTHolm: nan, PTBonferroni: nan,
+		PPerm: nan, PPermHolm: nan, PPermBonferroni: nan, EffectSize: nan}
+	c.Diffs = make([]float64, len(a))
+	for k := range a {
+		d := a[k] - b[k]
+		c.Diffs[k] = d
+		switch {
+		case math.Abs(d) <= TieTolerance:
+			c.Ties++
+		case d > 0:
+			c.Wins++
+		default:
+			c.Losses++
+		}
+	}
+	c.Diff = mean(c.Diffs)
+	var err error
+	if c.CILow, c.CIHigh, err = stats.BootstrapCI(a, b, opt.Resamples, opt.Level, opt.Seed); err != nil {
+		return Comparison{}, err
+	}
+	if len(a) >= 2 {
+		if c.EffectSize, err = stats.CohensD(a, b); err != nil {
+			return Comparison{}, err
+		}
+		if opt.Tests.runT() {
+			if c.T, c.PT, err = stats.PairedTTest(a, b); err != nil {
+				return Comparison{}, err
+			}
+		}
+	}
+	if opt.Tests.runPerm() {
+		if c.PPerm, err = stats.RandomizationTest(a, b, opt.Permutations, opt.Seed); err != nil {
+			return Comparison{}, err
+		}
+	}
+	return c, nil
+}
+
+// adjust fills the Holm and Bonferroni p-values of cs, one family for each test: every
+// comparison in cs. A test whose p is missing (NaN) from any comparison is left unadjusted.
+func adjust(cs []Comparison) {
+	pt, pperm := make([]float64, len(cs)), make([]float64, len(cs))
+	for k, c := range cs {
+		pt[k], pperm[k] = c.PT, c.PPerm
+	}
+	if !slices.ContainsFunc(pt, math.IsNaN) {
+		h, b := stats.Holm(pt), stats.Bonferroni(pt)
+		for k := range cs {
+			cs[k].PTHolm, cs[k].PTBonferroni = h[k], b[k]
+		}
+	}
+	if !slices.ContainsFunc(pperm, math.IsNaN) {
+		h, b := stats.Holm(pperm), stats.Bonferroni(pperm)
+		for k := range cs {
+			cs[k].PPermHolm, cs[k].PPermBonferroni = h[k], b[k]
+		}
+	}
 }
 
 // mean sums x in order and divides by its length: over Report.Queries, the order in which

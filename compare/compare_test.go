@@ -1,18 +1,29 @@
 package compare
 
 import (
+	"bytes"
 	"encoding/csv"
+	"encoding/gob"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/eval"
 )
 
-// scores builds Scores for one measure from query -> value pairs written "q1=0.5".
+// name is a measure of the tests: a comparable value whose String is itself.
+type name string
+
+func (n name) String() string { return string(n) }
+
+// m is the measure of the one-measure tests.
+const m = name("m")
+
+// scores builds Scores for measure m from query -> value pairs written "q1=0.5".
 func scores(name string, pairs ...string) Scores {
-	s := Scores{Name: name}
+	s := Scores{Name: name, Measures: []Measure{m}}
 	for _, p := range pairs {
 		q, v, _ := strings.Cut(p, "=")
 		f, err := strconv.ParseFloat(v, 64)
@@ -30,11 +41,11 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
 func TestFromScoresByHand(t *testing.T) {
 	base := scores("first", "q1=0.5", "q2=0.25", "q3=0", "q4=1")
 	run := scores("reranked", "q1=1", "q2=0.5", "q3=0.25", "q4=1")
-	r, err := FromScores([]string{"nDCG@10"}, []Scores{base, run}, nil, Options{})
+	r, err := FromScores(base, run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := r.Comparison("reranked", "nDCG@10")
+	c := must(r.Comparison("reranked", m))
 	// d = (0.5, 0.25, 0.25, 0): mean 0.25; sd = sqrt((0.0625 + 0 + 0 + 0.0625) / 3).
 	sd := math.Sqrt((0.0625 + 0.0625) / 3)
 	want := map[string][2]float64{
@@ -64,8 +75,8 @@ func TestFromScoresByHand(t *testing.T) {
 	if !(c.CILow <= c.Diff && c.Diff <= c.CIHigh) || c.CILow < 0 || c.CIHigh > 0.5 {
 		t.Errorf("CI [%v, %v] does not fit the differences 0..0.5 around 0.25", c.CILow, c.CIHigh)
 	}
-	if r.Column("reranked", "nDCG@10")[2] != 0.25 || r.Column("first", "ndcg_cut.10")[3] != 1 {
-		t.Errorf("values %v %v", r.Runs[0].Values, r.Runs[1].Values)
+	if must(r.Column("reranked", m))[2] != 0.25 || must(r.Column("first", m))[3] != 1 {
+		t.Errorf("values %v %v", r.Runs[0].values, r.Runs[1].values)
 	}
 	if r.Baseline() != "first" || len(r.Notes) != 0 {
 		t.Errorf("baseline %q, notes %q", r.Baseline(), r.Notes)
@@ -78,7 +89,7 @@ func TestFromScoresCorrections(t *testing.T) {
 	base := scores("base", "q1=0", "q2=0", "q3=0")
 	b := scores("b", "q1=1", "q2=2", "q3=3")
 	c := scores("c", "q1=1", "q2=-1", "q3=1")
-	r, err := FromScores([]string{"m"}, []Scores{base, b, c}, nil, Options{Tests: TTest})
+	r, err := Options{Tests: TTest}.FromScores(base, b, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +98,7 @@ func TestFromScoresCorrections(t *testing.T) {
 	// c: d = (1, -1, 1): mean 1/3, sd = sqrt(((2/3)² + (4/3)² + (2/3)²) / 2) = sqrt(4/3).
 	tc := (1.0 / 3) / (math.Sqrt(4.0/3) / math.Sqrt(3))
 	pc := 1 - tc/math.Sqrt(2+tc*tc)
-	cb, cc := r.Comparison("b", "m"), r.Comparison("c", "m")
+	cb, cc := must(r.Comparison("b", m)), must(r.Comparison("c", m))
 	if !near(cb.T, tb) || !near(cb.PT, pb) || !near(cc.T, tc) || !near(cc.PT, pc) {
 		t.Fatalf("t/p: b %v %v (want %v %v), c %v %v (want %v %v)", cb.T, cb.PT, tb, pb, cc.T, cc.PT, tc, pc)
 	}
@@ -106,11 +117,11 @@ func TestFromScoresCorrections(t *testing.T) {
 func TestFromScoresEdgeCases(t *testing.T) {
 	t.Run("identical runs", func(t *testing.T) {
 		a := scores("a", "q1=0.5", "q2=0.25", "q3=1")
-		r, err := FromScores([]string{"m"}, []Scores{a, a}, nil, Options{})
+		r, err := FromScores(a, renamed(a, "a2"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := r.Comparison(r.Runs[1].Name, "m")
+		c := must(r.Comparison(r.Runs[1].Name, m))
 		if c.T != 0 || c.PT != 1 || c.PPerm != 1 || c.CILow != 0 || c.CIHigh != 0 || c.EffectSize != 0 || c.Ties != 3 {
 			t.Errorf("identical: %+v", c)
 		}
@@ -121,11 +132,11 @@ func TestFromScoresEdgeCases(t *testing.T) {
 	t.Run("ties in scores", func(t *testing.T) {
 		a := scores("a", "q1=0.5", "q2=0.5", "q3=0.5", "q4=0.5")
 		b := scores("b", "q1=0.5", "q2=0.75", "q3=0.5", "q4=0.25")
-		r, err := FromScores([]string{"m"}, []Scores{a, b}, nil, Options{})
+		r, err := FromScores(a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := r.Comparison(r.Runs[1].Name, "m")
+		c := must(r.Comparison(r.Runs[1].Name, m))
 		// d = (0, 0.25, 0, -0.25): mean 0, so t = 0 and p = 1.
 		if c.Wins != 1 || c.Ties != 2 || c.Losses != 1 || c.T != 0 || !near(c.PT, 1) {
 			t.Errorf("%+v", c)
@@ -134,11 +145,11 @@ func TestFromScoresEdgeCases(t *testing.T) {
 	t.Run("single query", func(t *testing.T) {
 		a := scores("a", "q1=0.5")
 		b := scores("b", "q1=1")
-		r, err := FromScores([]string{"m"}, []Scores{a, b}, nil, Options{})
+		r, err := FromScores(a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := r.Comparison(r.Runs[1].Name, "m")
+		c := must(r.Comparison(r.Runs[1].Name, m))
 		if !math.IsNaN(c.T) || !math.IsNaN(c.PT) || !math.IsNaN(c.EffectSize) || c.PPerm != 1 || c.Diff != 0.5 {
 			t.Errorf("%+v", c)
 		}
@@ -155,7 +166,7 @@ func TestFromScoresEdgeCases(t *testing.T) {
 	t.Run("mismatched query sets", func(t *testing.T) {
 		a := scores("a", "q1=0.5", "q2=0.5", "q3=1")
 		b := scores("b", "q1=1", "q2=1", "q4=1")
-		r, err := FromScores([]string{"m"}, []Scores{a, b}, nil, Options{})
+		r, err := FromScores(a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,8 +180,8 @@ func TestFromScoresEdgeCases(t *testing.T) {
 			t.Errorf("b scored zero %v", got)
 		}
 		// Means over the 4 queries, with 0 for the missing one.
-		if !near(r.Runs[0].Means[0], (0.5+0.5+1+0)/4) || !near(r.Runs[1].Means[0], (1.0+1+0+1)/4) {
-			t.Errorf("means %v %v", r.Runs[0].Means, r.Runs[1].Means)
+		if ma, mb := must(r.Mean("a", m)).Mean, must(r.Mean("b", m)).Mean; !near(ma, (0.5+0.5+1+0)/4) || !near(mb, (1.0+1+0+1)/4) {
+			t.Errorf("means %v %v", ma, mb)
 		}
 		want := `run "b" has no ranking for 1 of 4 queries, scored 0: q3`
 		if !strings.Contains(strings.Join(r.Notes, "\n"), want) {
@@ -180,11 +191,11 @@ func TestFromScoresEdgeCases(t *testing.T) {
 	t.Run("universe adds queries no run has", func(t *testing.T) {
 		a := scores("a", "q1=0.5")
 		b := scores("b", "q1=1")
-		r, err := FromScores([]string{"m"}, []Scores{a, b}, []string{"q1", "q2"}, Options{})
+		r, err := compareScores([]Scores{a, b}, []string{"q1", "q2"}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(r.Queries) != 2 || len(r.Runs[0].ScoredZero) != 1 || !near(r.Runs[1].Means[0], 0.5) {
+		if len(r.Queries) != 2 || len(r.Runs[0].ScoredZero) != 1 || !near(must(r.Mean("b", m)).Mean, 0.5) {
 			t.Errorf("%+v", r.Runs)
 		}
 	})
@@ -192,27 +203,31 @@ func TestFromScoresEdgeCases(t *testing.T) {
 
 func TestFromScoresErrors(t *testing.T) {
 	a := scores("a", "q1=0.5")
+	two := func(s Scores) Scores { s.Measures = []Measure{m, name("n")}; return s }
 	tests := []struct {
-		name     string
-		measures []string
-		runs     []Scores
-		opt      Options
-		want     string
+		name string
+		runs []Scores
+		opt  Options
+		want string
 	}{
-		{"one run", []string{"m"}, []Scores{a}, Options{}, "need at least 2 runs (a baseline and one to compare), got 1"},
-		{"no measures", nil, []Scores{a, a}, Options{}, "no measures"},
-		{"no queries", []string{"m"}, []Scores{{Name: "x"}, {Name: "y"}}, Options{}, "no query to compare"},
-		{"values per measure", []string{"m", "n"}, []Scores{a, a}, Options{}, `run "a", query "q1": 1 values for 2 measures`},
-		{"rows", []string{"m"}, []Scores{a, {Name: "b", Queries: []string{"q1"}}}, Options{}, `run "b": 1 queries but 0 rows`},
-		{"NaN", []string{"m"}, []Scores{a, {Name: "b", Queries: []string{"q1"}, Values: [][]float64{{math.NaN()}}}}, Options{}, `run "b", query "q1", m = NaN is not a finite number`},
-		{"duplicate", []string{"m"}, []Scores{a, scores("b", "q1=1", "q1=0")}, Options{}, `run "b": query "q1" given twice`},
-		{"level", []string{"m"}, []Scores{a, a}, Options{Level: 1.5}, "Options.Level must be in (0, 1), got 1.5"},
-		{"tests", []string{"m"}, []Scores{a, a}, Options{Tests: 7}, "Options.Tests = 7"},
-		{"permutations", []string{"m"}, []Scores{a, a}, Options{Permutations: -1}, "Options.Permutations must be at least 1"},
+		{"one run", []Scores{a}, Options{}, "need at least 2 runs (a baseline and one to compare), got 1"},
+		{"no measures", []Scores{{Name: "x"}, {Name: "y"}}, Options{}, "no measures"},
+		{"no queries", []Scores{{Name: "x", Measures: []Measure{m}}, {Name: "y", Measures: []Measure{m}}}, Options{}, "no query to compare"},
+		{"values per measure", []Scores{two(a), two(renamed(a, "b"))}, Options{}, `run "a", query "q1": 1 values for 2 measures`},
+		{"other measures", []Scores{a, two(renamed(a, "b"))}, Options{}, `run "b" has measures [m n], run "a" [m]: every run needs the same`},
+		{"measure twice", []Scores{{Name: "x", Measures: []Measure{m, m}}, {Name: "y", Measures: []Measure{m, m}}}, Options{}, "measure m given twice"},
+		{"not comparable", []Scores{{Name: "x", Measures: []Measure{list{"a"}}}, {Name: "y", Measures: []Measure{list{"a"}}}}, Options{}, "measure 1 (a) is not a comparable value"},
+		{"one name", []Scores{a, a}, Options{}, `two runs are named "a"`},
+		{"rows", []Scores{a, {Name: "b", Measures: []Measure{m}, Queries: []string{"q1"}}}, Options{}, `run "b": 1 queries but 0 rows`},
+		{"NaN", []Scores{a, {Name: "b", Measures: []Measure{m}, Queries: []string{"q1"}, Values: [][]float64{{math.NaN()}}}}, Options{}, `run "b", query "q1", m = NaN is not a finite number`},
+		{"duplicate", []Scores{a, scores("b", "q1=1", "q1=0")}, Options{}, `run "b": query "q1" given twice`},
+		{"level", []Scores{a, renamed(a, "b")}, Options{Level: 1.5}, "Options.Level must be in (0, 1), got 1.5"},
+		{"tests", []Scores{a, renamed(a, "b")}, Options{Tests: 7}, "Options.Tests = 7"},
+		{"permutations", []Scores{a, renamed(a, "b")}, Options{Permutations: -1}, "Options.Permutations must be at least 1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := FromScores(tc.measures, tc.runs, nil, tc.opt)
+			_, err := tc.opt.FromScores(tc.runs...)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)
 			}
@@ -220,10 +235,41 @@ func TestFromScoresErrors(t *testing.T) {
 	}
 }
 
+// list is a measure type that is not comparable (a slice): FromScores refuses it.
+type list []string
+
+func (l list) String() string { return strings.Join(l, ",") }
+
+// renamed is s under another name.
+func renamed(s Scores, n string) Scores {
+	s.Name = n
+	return s
+}
+
+// must returns v, or panics with err (a test bug: the lookups' errors are tested on their own).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// measureNamed is the measure of r printed as s.
+func measureNamed(t *testing.T, r Report, s string) Measure {
+	t.Helper()
+	for _, m := range r.Measures {
+		if m.String() == s {
+			return m
+		}
+	}
+	t.Fatalf("no measure %q in %v", s, r.Measures)
+	return nil
+}
+
 func TestFromScoresDoesNotMutate(t *testing.T) {
 	a := scores("a", "q2=0.5", "q1=0.25")
 	b := scores("b", "q2=1", "q1=0")
-	r, err := FromScores([]string{"m"}, []Scores{a, b}, nil, Options{})
+	r, err := FromScores(a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +277,7 @@ func TestFromScoresDoesNotMutate(t *testing.T) {
 		t.Error("input modified")
 	}
 	// Queries are in byte order, Diffs follow them: q1: 0 - 0.25, q2: 1 - 0.5.
-	c := r.Comparison("b", "m")
+	c := must(r.Comparison("b", m))
 	if r.Queries[0] != "q1" || c.Diffs[0] != -0.25 || c.Diffs[1] != 0.5 {
 		t.Errorf("queries %v diffs %v", r.Queries, c.Diffs)
 	}
@@ -266,7 +312,10 @@ func sample(t *testing.T) Report {
 			other.Values = append(other.Values, []float64{b + wobble, b / 2})
 		}
 	}
-	r, err := FromScores([]string{"nDCG@10", "P_5"}, []Scores{base, rr, other}, nil, Options{})
+	for _, s := range []*Scores{&base, &rr, &other} {
+		s.Measures = []Measure{eval.NDCG(10), name("P_5")}
+	}
+	r, err := FromScores(base, rr, other)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +342,7 @@ func TestCSVRoundTrip(t *testing.T) {
 			}
 			continue
 		}
-		c := r.Comparison(row[col["run"]], row[col["measure"]])
+		c := must(r.Comparison(row[col["run"]], measureNamed(t, r, row[col["measure"]])))
 		for name, want := range map[string]float64{"diff": c.Diff, "p_t": c.PT, "p_perm_holm": c.PPermHolm, "mean": c.Mean, "effect_size": c.EffectSize} {
 			got, err := strconv.ParseFloat(row[col[name]], 64)
 			if err != nil || got != want {
@@ -338,7 +387,7 @@ func TestMeansTableMarks(t *testing.T) {
 	}
 	// The reranked run gains 0.30..0.36 on all 12 queries: exact randomization p = 2/2^12,
 	// t-test p far below 0.05; both stay below 0.05 after Holm over 4 comparisons.
-	c := r.Comparison(`rerank|_{50}$ "x"`, "nDCG@10")
+	c := must(r.Comparison(`rerank|_{50}$ "x"`, eval.NDCG(10)))
 	if !c.SignificantT(0.05) || !c.SignificantPerm(0.05) {
 		t.Errorf("reranked not significant: %+v", c)
 	}
@@ -347,43 +396,37 @@ func TestMeansTableMarks(t *testing.T) {
 	}
 }
 
-func TestLookupsByName(t *testing.T) {
+func TestLookupsByMeasure(t *testing.T) {
 	r := sample(t)
 	run := `rerank|_{50}$ "x"`
-	// Names given to FromScores are found as given and by what they mean: nDCG@10 as trec_eval's
-	// ndcg_cut.10, trec_eval's P_5 as P@5.
-	for name, want := range map[string]int{"nDCG@10": 0, "ndcg_cut.10": 0, "P_5": 1, "P@5": 1, "P.5": 1} {
-		if j := r.MeasureIndex(name); j != want {
-			t.Errorf("%s -> %d, want %d", name, j, want)
-		}
-	}
-	if got, want := r.Comparison(run, "ndcg_cut.10").Diff, r.Comparisons[0].Diff; got != want {
+	if got, want := must(r.Comparison(run, eval.NDCG(10))).Diff, r.Comparisons[0].Diff; got != want {
 		t.Errorf("diff %v, want %v", got, want)
 	}
-	if got := r.Run(run).Means[1]; got != r.Comparisons[1].Mean {
+	if got := must(r.Mean(run, name("P_5"))).Mean; got != r.Comparisons[1].Mean {
 		t.Errorf("run mean %v, comparison mean %v", got, r.Comparisons[1].Mean)
 	}
-	col := r.Column(run, "P_5")
+	if c := r.Comparisons[1]; c.Run != run || c.Measure != name("P_5") {
+		t.Errorf("comparison 2 is %q on %v", c.Run, c.Measure)
+	}
+	col := must(r.Column(run, name("P_5")))
 	col[0] = -1 // a copy: the report keeps its values
-	if r.Runs[1].Values[1][0] == -1 {
+	if r.Runs[1].values[1][0] == -1 {
 		t.Error("Column returned the report's own slice")
 	}
 	for _, tc := range []struct {
 		name string
-		call func()
+		call func() error
 		want string
 	}{
-		{"unknown run", func() { r.Run("nope") }, `no run "nope" (runs: "first <stage> & co", "rerank|_{50}$ \"x\"", "</td><script>alert(1)</script>")`},
-		{"unknown measure", func() { r.Column(run, "AP") }, `no measure "AP" (measures: "nDCG@10", "P_5")`},
-		{"baseline", func() { r.Comparison("first <stage> & co", "P_5") }, `is the baseline`},
+		{"unknown run", func() error { _, err := r.Mean("nope", eval.NDCG(10)); return err }, `no run "nope" (runs: "first <stage> & co", "rerank|_{50}$ \"x\"", "</td><script>alert(1)</script>")`},
+		{"unknown measure", func() error { _, err := r.Column(run, eval.AP()); return err }, `no measure AP (measures: nDCG@10, P_5)`},
+		{"same name, other type", func() error { _, err := r.Column(run, name("nDCG@10")); return err }, `no measure nDCG@10 (measures: nDCG@10, P_5)`},
+		{"baseline", func() error { _, err := r.Comparison("first <stage> & co", name("P_5")); return err }, `is the baseline`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			defer func() {
-				if msg := fmt.Sprint(recover()); !strings.Contains(msg, tc.want) {
-					t.Errorf("panic %q lacks %q", msg, tc.want)
-				}
-			}()
-			tc.call()
+			if err := tc.call(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
 		})
 	}
 }
@@ -399,5 +442,46 @@ func TestMarkdownAndLaTeXEscape(t *testing.T) {
 		if !strings.Contains(tex, want) {
 			t.Errorf("LaTeX lacks %q:\n%s", want, tex)
 		}
+	}
+}
+
+// TestGob: a report read back from encoding/gob (as nb.Cache keeps it) looks up and prints the
+// same values.
+func TestGob(t *testing.T) {
+	r := sample(t)
+	gob.Register(name(""))
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(r); err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := gob.NewDecoder(&b).Decode(&back); err != nil {
+		t.Fatal(err)
+	}
+	run := `rerank|_{50}$ "x"`
+	if back.Text() != r.Text() || back.JSON() != r.JSON() || must(back.Mean(run, eval.NDCG(10))) != must(r.Mean(run, eval.NDCG(10))) {
+		t.Errorf("after gob:\n%s\nbefore:\n%s", back.Text(), r.Text())
+	}
+	if c := must(back.Comparison(run, name("P_5"))); c.Diff != r.Comparisons[1].Diff {
+		t.Errorf("comparison after gob %+v", c)
+	}
+}
+
+// TestBaselineOption: Options.Baseline makes the named run the baseline, the others in order.
+func TestBaselineOption(t *testing.T) {
+	a, b, c := scores("a", "q1=0", "q2=1"), scores("b", "q1=1", "q2=1"), scores("c", "q1=0.5", "q2=0")
+	r, err := Options{Baseline: "b"}.FromScores(a, b, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Baseline() != "b" || r.Runs[1].Name != "a" || r.Runs[2].Name != "c" || r.Comparisons[0].Run != "a" {
+		t.Errorf("runs %v, first comparison %q", r.runNames(), r.Comparisons[0].Run)
+	}
+	// a − b = (−1, 0): mean −0.5.
+	if c := must(r.Comparison("a", m)); c.Diff != -0.5 {
+		t.Errorf("a − b = %v, want −0.5", c.Diff)
+	}
+	if _, err := (Options{Baseline: "z"}).FromScores(a, b); err == nil || !strings.Contains(err.Error(), `Options.Baseline: no run "z" (runs: "a", "b")`) {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -31,8 +31,9 @@ func (r Report) CSV() string {
 	n := strconv.Itoa(len(r.Queries))
 	for i, run := range r.Runs {
 		for j, m := range r.Measures {
-			row := []string{run.Name, strconv.FormatBool(i == 0), m, n, csvFloat(run.Means[j]),
-				csvFloat(run.CI[j][0]), csvFloat(run.CI[j][1]), strconv.Itoa(len(run.ScoredZero))}
+			e := run.means[j]
+			row := []string{run.Name, strconv.FormatBool(i == 0), m.String(), n, csvFloat(e.Mean),
+				csvFloat(e.Low), csvFloat(e.High), strconv.Itoa(len(run.ScoredZero))}
 			if i == 0 {
 				row = append(row, make([]string, len(csvHeader)-len(row))...)
 			} else {

@@ -1,20 +1,27 @@
 // Package compare compares two or more retrieval runs on one set of relevance judgments, query
-// by query, with paired significance tests. The result is a value, Report, looked up by run and
-// measure name (Run, Comparison, Column) and printed as text, Markdown, LaTeX (booktabs), CSV or
-// JSON; package charts draws it (CompareTable, CompareMeans, CompareDiff).
+// by query, with paired significance tests. The result is a value, Report, looked up by run name
+// and measure (Comparison, Mean, Column: a measure is an eval.Measure, so a misspelt one does not
+// compile, and one the report lacks is a returned error) and printed as text, Markdown, LaTeX
+// (booktabs), CSV or JSON; package charts draws it (CompareTable, CompareMeans, CompareDiff).
 //
-// The simplest call, with runs read by package eval:
+// The simplest call, with runs read by package eval (a run is named by its Tag):
 //
-//	measures, _ := eval.ParseMeasures("nDCG@10", "P@5")
-//	r, err := compare.Runs(qrels, []compare.NamedRun{{"first stage", first}, {"reranked", reranked}}, measures, compare.Options{})
+//	r, err := compare.Runs(qrels, []eval.Measure{eval.NDCG(10), eval.P(5)}, firstStage, reranked)
 //	fmt.Print(r.Text())
-//	fmt.Println(r.Comparison("reranked", "nDCG@10").PTHolm)
+//	c, err := r.Comparison(reranked.Tag, eval.NDCG(10))
+//	fmt.Println(c.Diff, c.PTHolm)
+//
+// Results the caller already has go to FromResults (eval.Result values), per-query values
+// computed elsewhere to FromScores; Options{...}.Runs, .FromResults and .FromScores take options.
+// Every p-value is named by its test and correction, the same everywhere: PT, PTHolm,
+// PTBonferroni (paired t-test), PPerm, PPermHolm, PPermBonferroni (randomization test).
 //
 // Decisions made once:
 //
-//   - Baseline: the first run. Every other run is compared with it, on every measure; those
-//     (runs-1) × measures comparisons form the family that Holm and Bonferroni correct over,
-//     separately for the t-test and for the randomization test.
+//   - Baseline: the first run, or the one Options.Baseline names. Every other run is compared
+//     with it, on every measure; those (runs-1) × measures comparisons form the family that Holm
+//     and Bonferroni correct over, separately for the t-test and for the randomization test
+//     (Joint makes one family of several reports).
 //   - Paired query set: the qrels queries that at least one run ranks (with Eval.AllQueries,
 //     every qrels query). Per-query values come from eval.Evaluate; a run with no ranking for a
 //     query of the set scores 0 on it, as trec_eval -c scores missing topics, and the report

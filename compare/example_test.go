@@ -4,20 +4,26 @@ import (
 	"fmt"
 
 	"github.com/ranklab/ranklab/compare"
+	"github.com/ranklab/ranklab/eval"
 )
 
-func ExampleFromScores() {
+func ExampleFromResults() {
 	queries := []string{"q1", "q2", "q3", "q4", "q5"}
-	first := compare.Scores{Name: "first stage", Queries: queries,
+	ndcg := []eval.Measure{eval.NDCG(10)}
+	first := eval.Result{Tag: "first stage", Measures: ndcg, Queries: queries,
 		Values: [][]float64{{0.6}, {0.65}, {0.5}, {0.6}, {0.55}}}
-	reranked := compare.Scores{Name: "reranked", Queries: queries,
+	reranked := eval.Result{Tag: "reranked", Measures: ndcg, Queries: queries,
 		Values: [][]float64{{0.9}, {0.7}, {0.8}, {0.6}, {0.75}}}
-	r, err := compare.FromScores([]string{"nDCG@10"}, []compare.Scores{first, reranked}, nil, compare.Options{})
+	r, err := compare.FromResults(first, reranked)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	c := r.Comparison("reranked", "nDCG@10")
+	c, err := r.Comparison("reranked", eval.NDCG(10))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	// d = (0.3, 0.05, 0.3, 0, 0.2): mean 0.17, 4 wins and 1 tie. SciPy's
 	// ttest_rel(reranked, first) gives t = 2.7221786146864804, p = 0.05286781735336241.
 	fmt.Printf("baseline %s: %.2f -> %.2f (%+.2f), W/T/L %d/%d/%d\n", r.Baseline(), c.Baseline, c.Mean, c.Diff, c.Wins, c.Ties, c.Losses)
@@ -29,20 +35,24 @@ func ExampleFromScores() {
 
 func ExampleReport_Comparison() {
 	queries := []string{"q1", "q2", "q3"}
-	r, err := compare.FromScores([]string{"nDCG@10", "P@5"}, []compare.Scores{
-		{Name: "bm25", Queries: queries, Values: [][]float64{{0.5, 0.4}, {0.25, 0.2}, {1, 0.6}}},
-		{Name: "reranked", Queries: queries, Values: [][]float64{{0.75, 0.6}, {0.5, 0.2}, {1, 0.8}}},
-	}, nil, compare.Options{})
+	ms := []eval.Measure{eval.NDCG(10), eval.P(5)}
+	r, err := compare.FromResults(
+		eval.Result{Tag: "bm25", Measures: ms, Queries: queries, Values: [][]float64{{0.5, 0.4}, {0.25, 0.2}, {1, 0.6}}},
+		eval.Result{Tag: "reranked", Measures: ms, Queries: queries, Values: [][]float64{{0.75, 0.6}, {0.5, 0.2}, {1, 0.8}}},
+	)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	// A measure is found by the name it was given or by what it means: trec_eval's ndcg_cut.10
-	// is nDCG@10. d = (0.25, 0.25, 0).
-	c := r.Comparison("reranked", "ndcg_cut.10")
-	fmt.Printf("%s: %+.4f, W/T/L %d/%d/%d\n", r.Measures[c.Measure], c.Diff, c.Wins, c.Ties, c.Losses)
-	fmt.Println(r.Column("reranked", "P@5"))
+	// A comparison is looked up by run and measure; d = (0.25, 0.25, 0).
+	c, _ := r.Comparison("reranked", eval.NDCG(10))
+	fmt.Printf("%s: %+.4f, W/T/L %d/%d/%d\n", c.Measure, c.Diff, c.Wins, c.Ties, c.Losses)
+	fmt.Println(r.Column("reranked", eval.P(5)))
+	// A measure the report does not hold is an error, not a panic.
+	_, err = r.Comparison("reranked", eval.NDCG(20))
+	fmt.Println(err)
 	// Output:
 	// nDCG@10: +0.1667, W/T/L 2/1/0
-	// [0.6 0.2 0.8]
+	// [0.6 0.2 0.8] <nil>
+	// compare: the report has no measure nDCG@20 (measures: nDCG@10, P@5)
 }

@@ -77,7 +77,7 @@ func meansTable(r Report) [][]meanCell {
 	rows := make([][]meanCell, len(r.Runs))
 	for i, run := range r.Runs {
 		for j := range r.Measures {
-			c := meanCell{Mean: fmtNum(run.Means[j], 4)}
+			c := meanCell{Mean: fmtNum(run.means[j].Mean, 4)}
 			if i > 0 {
 				c.T, c.Perm = marks(r.comparison(i, j), r.Options.Alpha)
 			}
@@ -92,7 +92,10 @@ func meansTable(r Report) [][]meanCell {
 // with 4 decimals followed by its marks, "*" (t-test) and "†" (randomization test), where the
 // Holm-adjusted p ≤ α.
 func (r Report) MeansTable() (header []string, rows [][]string) {
-	header = append([]string{"run"}, r.Measures...)
+	header = []string{"run"}
+	for _, m := range r.Measures {
+		header = append(header, m.String())
+	}
 	for i, cells := range meansTable(r) {
 		name := r.Runs[i].Name
 		if i == 0 {
@@ -128,7 +131,7 @@ func (r Report) DetailTable() (header []string, rows [][]string) {
 	}
 	header = append(header, "sig.")
 	for _, c := range r.Comparisons {
-		row := []string{r.Runs[c.Run].Name, r.Measures[c.Measure], fmtNum(c.Baseline, 4), fmtNum(c.Mean, 4),
+		row := []string{c.Run, c.Measure.String(), fmtNum(c.Baseline, 4), fmtNum(c.Mean, 4),
 			fmtSigned(c.Diff), "[" + fmtSigned(c.CILow) + ", " + fmtSigned(c.CIHigh) + "]",
 			fmt.Sprintf("%d/%d/%d", c.Wins, c.Ties, c.Losses), fmtNum(c.EffectSize, 3)}
 		if r.Options.Tests.runT() {
@@ -154,7 +157,14 @@ func (r Report) Summary() string {
 	if o.Tests.runPerm() {
 		tests = append(tests, fmt.Sprintf("paired randomization test (†; %d sign-flip permutations, seed %d)", o.Permutations, o.Seed))
 	}
-	return fmt.Sprintf("%d %s, %d runs, baseline %q. Tests: %s. Marks: Holm-adjusted p ≤ %g over the %d %s (runs × measures). Intervals: %g%% percentile bootstrap (%d resamples, seed %d).",
-		len(r.Queries), words.Plural(len(r.Queries), "query", "queries"), len(r.Runs), r.Baseline(), strings.Join(tests, " and "), o.Alpha, len(r.Comparisons), words.Plural(len(r.Comparisons), "comparison", "comparisons"),
+	n, family := r.Family, "runs × measures"
+	if n == 0 { // a Report built without FromScores
+		n = len(r.Comparisons)
+	}
+	if n != len(r.Comparisons) {
+		family = "a joint family of several reports"
+	}
+	return fmt.Sprintf("%d %s, %d runs, baseline %q. Tests: %s. Marks: Holm-adjusted p ≤ %g over the %d %s (%s). Intervals: %g%% percentile bootstrap (%d resamples, seed %d).",
+		len(r.Queries), words.Plural(len(r.Queries), "query", "queries"), len(r.Runs), r.Baseline(), strings.Join(tests, " and "), o.Alpha, n, words.Plural(n, "comparison", "comparisons"), family,
 		100*o.Level, o.Resamples, o.Seed)
 }

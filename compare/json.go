@@ -77,20 +77,24 @@ func nums(x []float64) []jsonNum {
 // in "queries" order. Lists are never null.
 func (r Report) JSON() string {
 	o := r.Options
-	out := jsonReport{Measures: r.Measures, Queries: r.Queries, Baseline: r.Baseline(), Tests: o.Tests.String(),
+	out := jsonReport{Measures: []string{}, Queries: r.Queries, Baseline: r.Baseline(), Tests: o.Tests.String(),
 		Permutations: o.Permutations, Resamples: o.Resamples, Level: o.Level, Alpha: o.Alpha, Seed: o.Seed,
 		Runs: []jsonRun{}, Comparisons: []jsonComparison{}, Notes: append([]string{}, r.Notes...)}
+	for _, m := range r.Measures {
+		out.Measures = append(out.Measures, m.String())
+	}
 	for i, run := range r.Runs {
-		jr := jsonRun{Name: run.Name, Baseline: i == 0, Means: nums(run.Means),
+		jr := jsonRun{Name: run.Name, Baseline: i == 0,
 			ScoredZero: append([]string{}, run.ScoredZero...), Ignored: append([]string{}, run.Ignored...)}
-		for _, ci := range run.CI {
-			jr.MeanCI = append(jr.MeanCI, [2]jsonNum{jsonNum(ci[0]), jsonNum(ci[1])})
+		for _, e := range run.means {
+			jr.Means = append(jr.Means, jsonNum(e.Mean))
+			jr.MeanCI = append(jr.MeanCI, [2]jsonNum{jsonNum(e.Low), jsonNum(e.High)})
 		}
 		out.Runs = append(out.Runs, jr)
 	}
 	for _, c := range r.Comparisons {
 		out.Comparisons = append(out.Comparisons, jsonComparison{
-			Run: r.Runs[c.Run].Name, Measure: r.Measures[c.Measure],
+			Run: c.Run, Measure: c.Measure.String(),
 			Baseline: jsonNum(c.Baseline), Mean: jsonNum(c.Mean), Diff: jsonNum(c.Diff),
 			DiffCI: [2]jsonNum{jsonNum(c.CILow), jsonNum(c.CIHigh)},
 			Wins:   c.Wins, Ties: c.Ties, Losses: c.Losses, EffectSize: jsonNum(c.EffectSize),

@@ -21,7 +21,7 @@ func (r Report) LaTeX() string {
 	b.WriteString("\\begin{tabular}{l" + strings.Repeat("r", len(r.Measures)) + "}\n\\toprule\n")
 	b.WriteString("Run")
 	for _, m := range r.Measures {
-		b.WriteString(" & " + texEscape.Replace(m))
+		b.WriteString(" & " + texEscape.Replace(m.String()))
 	}
 	b.WriteString(" \\\\\n\\midrule\n")
 	for i, row := range meansTable(r) {

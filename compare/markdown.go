@@ -13,7 +13,7 @@ func (r Report) Markdown() string {
 	b.WriteString(mdEscape.Replace(r.Summary()) + "\n\n")
 	b.WriteString("| run |")
 	for _, m := range r.Measures {
-		b.WriteString(" " + mdEscape.Replace(m) + " |")
+		b.WriteString(" " + mdEscape.Replace(m.String()) + " |")
 	}
 	b.WriteString("\n|---|" + strings.Repeat("---:|", len(r.Measures)) + "\n")
 	for i, row := range meansTable(r) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/eval"
 )
 
 // TestRefuse: a run better on every one of 12 queries is significant by both tests, until it is
@@ -11,6 +13,7 @@ import (
 func TestRefuse(t *testing.T) {
 	var base, better Scores
 	base.Name, better.Name = "base", "better"
+	base.Measures, better.Measures = []Measure{eval.NDCG(10)}, []Measure{eval.NDCG(10)}
 	for q := 0; q < 12; q++ {
 		id := string(rune('a' + q))
 		base.Queries = append(base.Queries, id)
@@ -19,11 +22,11 @@ func TestRefuse(t *testing.T) {
 		base.Values = append(base.Values, []float64{v})
 		better.Values = append(better.Values, []float64{v + 0.3 + float64(q%3)/100})
 	}
-	r, err := FromScores([]string{"nDCG@10"}, []Scores{base, better}, nil, Options{})
+	r, err := FromScores(base, better)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := r.Comparison("better", "nDCG@10")
+	c := must(r.Comparison("better", eval.NDCG(10)))
 	if !c.SignificantT(0.05) || !c.SignificantPerm(0.05) {
 		t.Fatalf("the set-up should be significant: p %v, %v", c.PTHolm, c.PPermHolm)
 	}
@@ -32,7 +35,7 @@ func TestRefuse(t *testing.T) {
 	}
 	before := formats()
 	r.Refuse(1, "it shares no query with the qrels")
-	c = r.Comparison("better", "nDCG@10")
+	c = must(r.Comparison("better", eval.NDCG(10)))
 	if c.SignificantT(0.05) || c.SignificantPerm(0.05) {
 		t.Error("a refused comparison is still significant")
 	}

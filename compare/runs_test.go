@@ -33,7 +33,8 @@ func TestRunsFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Runs(qrels, []NamedRun{{"a", a}, {"b", b}}, ms, Options{})
+	a.Tag, b.Tag = "a", "b"
+	r, err := Runs(qrels, ms, a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestRunsFixture(t *testing.T) {
 		{[]float64{0.5, 0.5, 1, 0}, []float64{1, 1, 0, 1}},
 	}
 	for j, w := range want {
-		c := r.Comparison("b", r.Measures[j])
+		c := must(r.Comparison("b", ms[j]))
 		for k := range w.base {
 			if !near(c.Diffs[k], w.run[k]-w.base[k]) {
 				t.Errorf("%s %s: diff %v, want %v", r.Measures[j], r.Queries[k], c.Diffs[k], w.run[k]-w.base[k])
@@ -59,7 +60,7 @@ func TestRunsFixture(t *testing.T) {
 			t.Errorf("%s: means %v %v", r.Measures[j], c.Baseline, c.Mean)
 		}
 	}
-	if c := r.Comparison("b", "P@2"); c.Wins != 3 || c.Losses != 1 || c.Ties != 0 {
+	if c := must(r.Comparison("b", eval.P(2))); c.Wins != 3 || c.Losses != 1 || c.Ties != 0 {
 		t.Errorf("W/T/L %d/%d/%d", c.Wins, c.Ties, c.Losses)
 	}
 	if got := r.Runs[1].ScoredZero; len(got) != 1 || got[0] != "q3" {
@@ -85,14 +86,16 @@ func TestRunsErrors(t *testing.T) {
 		err  func() error
 		want string
 	}{
-		{"one run", func() error { _, err := Runs(qrels, []NamedRun{{"a", run}}, ms, Options{}); return err }, "need at least 2 runs"},
-		{"no shared queries", func() error { _, err := Runs(qrels, []NamedRun{{"a", run}, {"b", run}}, ms, Options{}); return err },
+		{"one run", func() error { _, err := Runs(qrels, ms, run); return err }, "need at least 2 runs"},
+		{"no shared queries", func() error { _, err := Runs(qrels, ms, run, run); return err },
 			"no run ranks any of the 1 qrels queries"},
-		{"empty qrels", func() error {
-			_, err := Runs(eval.Qrels{}, []NamedRun{{"a", run}, {"b", run}}, ms, Options{})
+		{"empty qrels", func() error { _, err := Runs(eval.Qrels{}, ms, run, run); return err }, "the qrels have no query"},
+		{"no measures", func() error { _, err := Runs(qrels, nil, run, run); return err }, "no measures"},
+		{"one name", func() error {
+			in := eval.Run{Tag: "same", Queries: map[string][]eval.ScoredDoc{"q1": {{Doc: "d1", Score: 1}}}}
+			_, err := Runs(qrels, ms, in, in)
 			return err
-		},
-			"the qrels have no query"},
+		}, `two runs are named "same"`},
 	} {
 		if err := tc.err(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.want)
@@ -143,25 +146,20 @@ func TestRunsRerankAnchor(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, rerank := mustRun(t, filepath.Join(dir, "run.first_stage")), mustRun(t, filepath.Join(dir, "run.rerank_top5"))
-	names := map[string]string{"ndcg_cut_10": "nDCG@10", "P_5": "P@5", "recip_rank": "RR", "map": "AP"}
+	names := map[string]eval.Measure{"ndcg_cut_10": eval.NDCG(10), "P_5": eval.P(5), "recip_rank": eval.RR(), "map": eval.AP()}
 	var ms []eval.Measure
-	var trec []string
-	for te, ir := range names {
-		m, err := eval.ParseMeasure(ir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ms, trec = append(ms, m), append(trec, te)
+	for _, m := range names {
+		ms = append(ms, m)
 	}
-	r, err := Runs(qrels, []NamedRun{{"first", first}, {"rerank5", rerank}}, ms, Options{})
+	first.Tag, rerank.Tag = "first", "rerank5"
+	r, err := Runs(qrels, ms, first, rerank)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := readTrecEval(t, filepath.Join(dir, "out.first.v10hp.txt"))
 	b := readTrecEval(t, filepath.Join(dir, "out.rerank5.v10hp.txt"))
-	for _, te := range trec {
-		c := r.Comparison("rerank5", te) // a trec_eval name finds the ir_measures one
-
+	for te, m := range names {
+		c := must(r.Comparison("rerank5", m))
 		if math.Abs(c.Baseline-a[te]["all"]) > 1e-9 || math.Abs(c.Mean-b[te]["all"]) > 1e-9 {
 			t.Errorf("%s: means %v %v, trec_eval %v %v", te, c.Baseline, c.Mean, a[te]["all"], b[te]["all"])
 		}

@@ -54,10 +54,7 @@ func (opt Options) Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	res.RunID = run.RunID
-	if res.RunID == "" {
-		res.RunID = run.Tag
-	}
+	res.Tag = run.Tag
 	return res, nil
 }
 
@@ -307,10 +304,7 @@ func (m Measure) Compute(ranked, judged []int) float64 {
 // trec_eval's stand-in ranking for a query without docs, with AllQueries).
 func (ev *evaluator) assembleSets(relQueries map[string]bool, run Run, rowFor func(q string, docs []ScoredDoc) (row, error)) (Result, error) {
 	opt := ev.opt
-	res := Result{Measures: ev.measures, RunID: run.RunID}
-	if res.RunID == "" {
-		res.RunID = run.Tag
-	}
+	res := Result{Measures: ev.measures, Tag: run.Tag}
 	for q := range relQueries {
 		_, inRun := run.Queries[q]
 		if inRun || (opt.AllQueries && !opt.TrecEval9) {

@@ -49,7 +49,7 @@ func (opt Options) evaluateRunFile(qrels Qrels, runPath string, measures ...Meas
 	if err != nil {
 		return Result{}, err
 	}
-	res.RunID = st.runID
+	res.Tag = st.runID
 	return res, nil
 }
 

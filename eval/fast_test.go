@@ -241,8 +241,8 @@ func sameAsReadRun(t *testing.T, opt Options, qrels Qrels, p string, measures []
 	if werr != nil {
 		return
 	}
-	if !slices.Equal(got.Queries, want.Queries) || got.RunID != want.RunID {
-		t.Fatalf("queries %v %q, want %v %q", got.Queries, got.RunID, want.Queries, want.RunID)
+	if !slices.Equal(got.Queries, want.Queries) || got.Tag != want.Tag {
+		t.Fatalf("queries %v %q, want %v %q", got.Queries, got.Tag, want.Queries, want.Tag)
 	}
 	for i := range want.Values {
 		if !slices.EqualFunc(got.Values[i], want.Values[i], sameFloat) {

@@ -73,7 +73,7 @@ func randomPeerCase(t *testing.T, rng *rand.Rand, dir string, i int, forRanx boo
 // randomCase is randomPeerCase; forGdeval makes the cases gdeval reads (ir_measures' ERR@k):
 // numeric query IDs and grades up to 4.
 func randomCase(t *testing.T, rng *rand.Rand, dir string, i int, forRanx, forGdeval bool) peerCase {
-	c := peerCase{qrels: Qrels{}, run: Run{Tag: "r", RunID: "r", Queries: map[string][]ScoredDoc{}}, binary: rng.IntN(3) == 0, Level: 1}
+	c := peerCase{qrels: Qrels{}, run: Run{Tag: "r", Queries: map[string][]ScoredDoc{}}, binary: rng.IntN(3) == 0, Level: 1}
 	if !forRanx && rng.IntN(4) == 0 {
 		c.Level = 2
 	}

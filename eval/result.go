@@ -20,7 +20,7 @@ type Result struct {
 	N       int        // the number of queries the means divide by (len(Queries), except under 9.0.8's -c)
 	Missing []string   // qrels queries with no ranking in the run, byte order (evaluated only with AllQueries)
 	Ignored []string   // run queries absent from the qrels, byte order (never evaluated)
-	RunID   string     // the run's tag (its last line's), trec_eval's runid
+	Tag     string     // the run's tag (Run.Tag, its last line's): trec_eval's runid
 	Text    [][]string // Text[i][j]: query i's relstring for measure j; nil without one
 }
 

@@ -19,11 +19,10 @@ type ScoredDoc struct {
 }
 
 // Run is a TREC run. Queries maps a query ID to its docs in file order (not yet ranked: see
-// Rank). Tag is the run tag of the first line (the sixth field), RunID that of the last line
-// (what trec_eval prints as runid; Result.RunID falls back to Tag when RunID is empty).
+// Rank). Tag is the run's tag, the sixth field of its last line (trec_eval's runid; a file
+// normally has one tag on every line); it names the run in a comparison (package compare).
 type Run struct {
 	Tag     string
-	RunID   string
 	Queries map[string][]ScoredDoc
 }
 
@@ -60,12 +59,9 @@ func ReadRun(r io.Reader, name string) (Run, error) {
 		if data == 0 || string(f[0]) != qid {
 			qid = string(f[0])
 		}
-		if data == 0 {
-			run.Tag = string(f[5])
-		}
 		data++
-		if string(f[5]) != run.RunID {
-			run.RunID = string(f[5])
+		if string(f[5]) != run.Tag {
+			run.Tag = string(f[5])
 		}
 		run.Queries[qid] = append(run.Queries[qid], ScoredDoc{Doc: string(f[2]), Score: score})
 		lineNos[qid] = append(lineNos[qid], line)

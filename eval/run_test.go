@@ -17,7 +17,8 @@ func TestReadRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Run{Tag: "tagA", Queries: map[string][]ScoredDoc{
+	// Tag is the last line's (trec_eval's runid).
+	want := Run{Tag: "tagB", Queries: map[string][]ScoredDoc{
 		"q1": {{"a", 2.5}, {"c", 1}},
 		"q2": {{"b", -0.001}},
 	}}

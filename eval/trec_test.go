@@ -134,7 +134,7 @@ func TestStandardize(t *testing.T) {
 
 func TestTrecFormatNonFinite(t *testing.T) {
 	r := Result{Measures: []Measure{IPrec(0), Measure{Name: NameNumRet}, Measure{Name: nameRunID}}, Queries: []string{"q"}, Values: [][]float64{{math.NaN(), 3, 0}},
-		Means: []float64{math.NaN(), 3, 0}, Summary: []float64{math.Inf(1), 3, 0}, RunID: "tag"}
+		Means: []float64{math.NaN(), 3, 0}, Summary: []float64{math.Inf(1), 3, 0}, Tag: "tag"}
 	var b bytes.Buffer
 	TrecFormat{PerQuery: true}.Write(&b, r)
 	// trec_eval's order: runid, num_ret, then iprec_at_recall; "%-22s" names.

@@ -79,7 +79,7 @@ func (f TrecFormat) Write(w io.Writer, r Result) error {
 			if m.Name == nameRelString {
 				continue
 			}
-			line(m, "all", r.Summary[cols[k]], r.RunID)
+			line(m, "all", r.Summary[cols[k]], r.Tag)
 		}
 	}
 	return bw.Flush()

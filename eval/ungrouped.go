@@ -134,7 +134,7 @@ func (ev *evaluator) evaluateUngrouped(src *scan.Source, name string, qrels Qrel
 	if err != nil {
 		return Result{}, err
 	}
-	res.RunID = string(tag)
+	res.Tag = string(tag)
 	return res, nil
 }
 

@@ -1,18 +1,21 @@
 package rag
 
 import (
+	"encoding/gob"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
 )
 
 // BudgetMeasure is a document measure cut by what a context of Tokens tokens holds rather than
-// by a rank: R@512tok, nDCG@512tok, Success@512tok. Like eval.Measure it is a comparable value
-// whose String parses back (ParseBudgetMeasure).
+// by a rank: R@512tok, nDCG@512tok, Success@512tok. It has eval.Measure's interface: a
+// comparable value whose String parses back (ParseBudgetMeasure) and which Validates, so it keys
+// a comparison's columns (compare.Measure) as eval.Measure does.
 //
 // With C_B the documents of the B-token context of a query (Context, then each document once at
 // the place of its first chunk, so i = 1 is the document of the best chunk in the context), g(d)
@@ -165,8 +168,12 @@ func ContextRun(run eval.Run, m ChunkMap, budget int) (eval.Run, error) {
 	return out, nil
 }
 
+// BudgetMeasure values travel through encoding/gob inside a compare.Report (nb.Cache).
+func init() { gob.Register(BudgetMeasure{}) }
+
 // BudgetResult holds budget measures per query, looked up by measure like eval.Result.
 type BudgetResult struct {
+	Tag      string // the run's tag: the run's name in a comparison (Scores)
 	Measures []BudgetMeasure
 	Queries  []string    // every qrels query, byte order
 	Values   [][]float64 // Values[i][j]: query i, measure j
@@ -195,6 +202,15 @@ func (r BudgetResult) Column(m BudgetMeasure) []float64 {
 	return out
 }
 
+// Scores returns r as package compare reads it (compare.FromScores), named by its Tag.
+func (r BudgetResult) Scores() compare.Scores {
+	ms := make([]compare.Measure, len(r.Measures))
+	for j, m := range r.Measures {
+		ms[j] = m
+	}
+	return compare.Scores{Name: r.Tag, Measures: ms, Queries: r.Queries, Values: r.Values, Missing: r.Missing, Ignored: r.Ignored}
+}
+
 // EvaluateBudgets evaluates a chunk run on document qrels at token budgets: for each budget B of
 // the measures, the documents of ContextRun(run, m, B) are evaluated by eval with opt (RelLevel
 // applies; Depth must be 0) on every qrels query — a query the run lacks, or whose context is
@@ -212,7 +228,7 @@ func EvaluateBudgets(qrels eval.Qrels, run eval.Run, m ChunkMap, opt eval.Option
 			return BudgetResult{}, err
 		}
 	}
-	res := BudgetResult{Measures: slices.Clone(measures)}
+	res := BudgetResult{Tag: run.Tag, Measures: slices.Clone(measures)}
 	budgets := map[int][]int{} // budget -> measure indices
 	for j, bm := range measures {
 		budgets[bm.Tokens] = append(budgets[bm.Tokens], j)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
 )
 
@@ -119,5 +120,33 @@ func TestBudgetWholeDocuments(t *testing.T) {
 	}
 	if res.Mean(SuccessAt(256)) != 0 || res.Mean(SuccessAt(420)) != 1 {
 		t.Errorf("Success@256tok %v, @420tok %v; want 0, 1", res.Mean(SuccessAt(256)), res.Mean(SuccessAt(420)))
+	}
+}
+
+// TestBudgetScoresCompare: two budgets' results, as compare reads them (Scores), are compared
+// and looked up by budget measure; the difference is the one of TestEvaluateBudgets' values.
+func TestBudgetScoresCompare(t *testing.T) {
+	qrels := eval.Qrels{"q1": {"d2": 1, "d3": 2}, "q2": {"d1": 1}, "q3": {"d1": 1}}
+	small, err := EvaluateBudgets(qrels, testRun, testMap, eval.Options{}, RecallAt(25))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := small
+	other.Tag = "copy"
+	// The second run: q3 found too (R@25tok 1 instead of 0), so the difference is (0 + 0 + 1) / 3.
+	other.Values = [][]float64{{small.Values[0][0]}, {small.Values[1][0]}, {1}}
+	if small.Tag != testRun.Tag {
+		t.Errorf("tag %q, want the run's %q", small.Tag, testRun.Tag)
+	}
+	r, err := compare.Options{Permutations: 100, Resamples: 100}.FromScores(small.Scores(), other.Scores())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Comparison("copy", RecallAt(25))
+	if err != nil || math.Abs(c.Diff-1.0/3) > 1e-15 {
+		t.Errorf("Δ R@25tok = %v (%v), want 1/3", c.Diff, err)
+	}
+	if _, err := r.Comparison("copy", NDCGAt(25)); err == nil {
+		t.Error("a budget measure not evaluated: want an error")
 	}
 }

@@ -8,7 +8,7 @@
 //	m, err := rag.ReadChunkMapFile("chunks.map")
 //	run, err := eval.ReadRunFile("chunks.run")
 //	vs, err := rag.Variants(run, m, 10) // top-10 chunks deduplicated, MaxP, FirstP, SumP
-//	r, err := compare.Runs(qrels, vs, []eval.Measure{eval.NDCG(10)}, compare.Options{})
+//	r, err := compare.Runs(qrels, []eval.Measure{eval.NDCG(10)}, vs...)
 //	res, err := rag.EvaluateBudgets(qrels, run, m, eval.Options{}, rag.NDCGAt(512), rag.RecallAt(512))
 //	res.Mean(rag.NDCGAt(512))
 //

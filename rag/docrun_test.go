@@ -141,11 +141,11 @@ func TestVariantsSideBySide(t *testing.T) {
 	}
 	names := []string{"top-1 chunks, dedup", "MaxP", "FirstP", "SumP"}
 	for i, v := range vs {
-		if v.Name != names[i] {
-			t.Errorf("variant %d is %q, want %q", i, v.Name, names[i])
+		if v.Tag != names[i] {
+			t.Errorf("variant %d is %q, want %q", i, v.Tag, names[i])
 		}
 	}
-	r, err := compare.Runs(qrels, vs, []eval.Measure{eval.NDCG(10)}, compare.Options{Permutations: 100, Resamples: 100, Eval: eval.Options{AllQueries: true}})
+	r, err := compare.Options{Permutations: 100, Resamples: 100, Eval: eval.Options{AllQueries: true}}.Runs(qrels, []eval.Measure{eval.NDCG(10)}, vs...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,8 +153,8 @@ func TestVariantsSideBySide(t *testing.T) {
 	// SumP d2 (6) below d1 (8): 1/log2(3). q2 (d1 relevant): 1 for all but FirstP (empty): 0.
 	want := []float64{(0 + 1) / 2.0, (1/math.Log2(3) + 1) / 2, (1 + 0) / 2.0, (1/math.Log2(3) + 1) / 2}
 	for i, s := range r.Runs {
-		if math.Abs(s.Means[0]-want[i]) > 1e-15 {
-			t.Errorf("%s nDCG@10 = %v, want %v", s.Name, s.Means[0], want[i])
+		if e, err := r.Mean(s.Name, eval.NDCG(10)); err != nil || math.Abs(e.Mean-want[i]) > 1e-15 {
+			t.Errorf("%s nDCG@10 = %v, want %v (%v)", s.Name, e.Mean, want[i], err)
 		}
 	}
 	if _, err := Variants(testRun, testMap, 0); err == nil {

@@ -167,7 +167,7 @@ func EvaluatePassages(pq PassageQrels, run eval.Run, m ChunkMap, opt eval.Option
 		}
 	}
 	L := max(opt.RelLevel, 1)
-	res := BudgetResult{Measures: slices.Clone(measures), Queries: slices.Sorted(maps.Keys(pq))}
+	res := BudgetResult{Tag: run.Tag, Measures: slices.Clone(measures), Queries: slices.Sorted(maps.Keys(pq))}
 	for q := range run.Queries {
 		if _, ok := pq[q]; !ok {
 			res.Ignored = append(res.Ignored, q)

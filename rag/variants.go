@@ -3,20 +3,19 @@ package rag
 import (
 	"fmt"
 
-	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
 )
 
 // Variants returns the document runs that pipelines and papers read from one chunk run, side by
-// side and named for a report: "top-k chunks, dedup" (Dedup: what a RAG context of k chunks
-// holds), then "MaxP", "FirstP" and "SumP" (DocRun over all the run's chunks). Hand them to
-// compare.Runs to evaluate them on document qrels with paired tests against the first:
+// side, each named by its Tag for a report: "top-k chunks, dedup" (Dedup: what a RAG context of
+// k chunks holds), then "MaxP", "FirstP" and "SumP" (DocRun over all the run's chunks). Hand
+// them to compare.Runs to evaluate them on document qrels with paired tests against the first:
 //
 //	vs, err := rag.Variants(chunkRun, chunkMap, 10)
-//	r, err := compare.Runs(qrels, vs, []eval.Measure{eval.NDCG(10), eval.Recall(100)}, compare.Options{})
+//	r, err := compare.Runs(qrels, []eval.Measure{eval.NDCG(10), eval.Recall(100)}, vs...)
 //
 // k must be positive. run and m are not modified.
-func Variants(run eval.Run, m ChunkMap, k int) ([]compare.NamedRun, error) {
+func Variants(run eval.Run, m ChunkMap, k int) ([]eval.Run, error) {
 	if k < 1 {
 		return nil, fmt.Errorf("rag: Variants: k = %d: want at least 1 chunk", k)
 	}
@@ -24,13 +23,15 @@ func Variants(run eval.Run, m ChunkMap, k int) ([]compare.NamedRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := []compare.NamedRun{{Name: DedupName(k), Run: dedup}}
+	dedup.Tag = DedupName(k)
+	out := []eval.Run{dedup}
 	for _, agg := range Aggregations {
 		r, err := DocRun(run, m, agg)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, compare.NamedRun{Name: agg.Label(), Run: r})
+		r.Tag = agg.Label()
+		out = append(out, r)
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ranklab/ranklab/chunking"
@@ -65,15 +66,6 @@ func (s *Stages) add(o Stages) {
 	s.Evaluate += o.Evaluate
 }
 
-// Comparison is the short form of one measure's paired comparison of a configuration with the
-// baseline, as `ranklab beir sweep` prints it: mean difference (configuration − baseline), the
-// paired t-test's t and p, the randomization test's p, and both p-values Holm-adjusted over the
-// family of all non-baseline configurations (one family per measure and test). Package compare
-// computes it; Sweep.Reports holds the full comparison (intervals, effect sizes, win/tie/loss).
-type Comparison struct {
-	Delta, T, TP, RandP, TPHolm, RandPHolm float64
-}
-
 // SweepRow is one configuration of a sweep.
 type SweepRow struct {
 	Chunking Chunking
@@ -84,10 +76,11 @@ type SweepRow struct {
 	// Footprint is the lab's footprint model summed over documents (chunking.FootprintOf); for
 	// whole documents Chunk is 0 and it counts one unit per non-empty document.
 	Footprint chunking.Footprint
-	Result    eval.Result      // per-query values of SweepMeasures (document run, Aggregation), with means
-	Budget    rag.BudgetResult // per-query values of the budget measures (chunk run), with means
-	Compare   []Comparison     // per measure of Result; nil for the baseline row
-	Stages    Stages
+	// Result and Budget are tagged with the Chunking's String, the row's name in the Sweep's
+	// reports.
+	Result eval.Result      // per-query values of SweepMeasures (document run, Aggregation), with means
+	Budget rag.BudgetResult // per-query values of the budget measures (chunk run), with means
+	Stages Stages
 }
 
 // Sweep is the result of a chunking sweep on one collection.
@@ -101,26 +94,71 @@ type Sweep struct {
 	Measures    []eval.Measure
 	Budgets     []int
 	Rows        []SweepRow // Rows[0] is the baseline
-	// Reports[j] compares every row with Rows[0] on Measures[j] (package compare; runs named by
-	// their Chunking; Holm over the non-baseline rows). Budget compares them on BudgetMeasures,
-	// all in one report: its Holm correction runs over every configuration × budget × measure.
+	// Reports holds one report per measure of Measures, comparing every row with Rows[0] on it
+	// (package compare; runs named by their Chunking; Holm over the non-baseline rows). Budget
+	// compares them on BudgetMeasures, all in one report: its Holm correction runs over every
+	// configuration × budget × measure. Look comparisons up with Comparison and Mean.
 	Reports []compare.Report
 	Budget  compare.Report
 	Stages  Stages // summed over rows, plus the shared tokenization
+	// Tests are the options of the comparisons (compare's defaults unless SweepOptions say).
+	Tests compare.Options
 }
 
 // BudgetMeasures are the measures of the sweep's Budget report: rag.BudgetMeasures(Budgets...).
 func (s Sweep) BudgetMeasures() []rag.BudgetMeasure { return rag.BudgetMeasures(s.Budgets...) }
 
-// BudgetComparison returns the comparison of configuration ch with the baseline on budget
-// measure m; ok is false when ch is the baseline or not in the sweep, or m was not measured.
-func (s Sweep) BudgetComparison(ch Chunking, m rag.BudgetMeasure) (c compare.Comparison, ok bool) {
-	run := slices.IndexFunc(s.Rows, func(r SweepRow) bool { return r.Chunking == ch })
-	j := slices.Index(s.BudgetMeasures(), m)
-	if run < 1 || j < 0 {
-		return compare.Comparison{}, false
+// Row returns the row of configuration ch, or an error naming the sweep's configurations.
+func (s Sweep) Row(ch Chunking) (SweepRow, error) {
+	for _, r := range s.Rows {
+		if r.Chunking == ch {
+			return r, nil
+		}
 	}
-	return s.Budget.Comparison(ch.String(), m.String()), true
+	names := make([]string, len(s.Rows))
+	for i, r := range s.Rows {
+		names[i] = r.Chunking.String()
+	}
+	return SweepRow{}, fmt.Errorf("sweep: no configuration %s (configurations: %s)", ch, strings.Join(names, ", "))
+}
+
+// Comparison returns the comparison of configuration ch with the baseline (Rows[0]) on m: a
+// document measure of Measures (its report in Reports) or a budget measure (rag.BudgetMeasure,
+// the Budget report). It returns an error when ch is the baseline or not in the sweep, or m was
+// not measured.
+func (s Sweep) Comparison(ch Chunking, m compare.Measure) (compare.Comparison, error) {
+	r, err := s.report(ch, m)
+	if err != nil {
+		return compare.Comparison{}, err
+	}
+	return r.Comparison(ch.String(), m)
+}
+
+// Mean returns configuration ch's mean on m (found as Comparison finds it) with its bootstrap
+// interval at the reports' level (95 % by default).
+func (s Sweep) Mean(ch Chunking, m compare.Measure) (compare.Estimate, error) {
+	r, err := s.report(ch, m)
+	if err != nil {
+		return compare.Estimate{}, err
+	}
+	return r.Mean(ch.String(), m)
+}
+
+// report returns the report that holds m (Reports' for a document measure, Budget for a budget
+// measure), after checking that ch is a configuration of the sweep.
+func (s Sweep) report(ch Chunking, m compare.Measure) (compare.Report, error) {
+	if _, err := s.Row(ch); err != nil {
+		return compare.Report{}, err
+	}
+	for _, r := range append(slices.Clone(s.Reports), s.Budget) {
+		if slices.Contains(r.Measures, m) {
+			return r, nil
+		}
+	}
+	if len(s.Rows) < 2 {
+		return compare.Report{}, fmt.Errorf("sweep: one configuration, nothing compared")
+	}
+	return compare.Report{}, fmt.Errorf("sweep: %v was not measured (measures: %v; budget measures: %v)", m, s.Measures, s.BudgetMeasures())
 }
 
 // RunSweep indexes c once per configuration (BuildTokenized), searches the collection's queries
@@ -206,18 +244,21 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		if err != nil {
 			return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
 		}
+		row.Result.Tag = ch.String()
 		if len(budgetMeasures) > 0 {
 			row.Budget, err = rag.EvaluateBudgets(c.Qrels, runs.Chunks, s.ChunkMap(), eval.Options{}, budgetMeasures...)
 			if err != nil {
 				return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
 			}
+			row.Budget.Tag = ch.String()
 		}
 		row.Stages.Evaluate = time.Since(t0)
 		sw.Rows = append(sw.Rows, row)
 	}
 
 	t0 = time.Now()
-	if err := sw.compare(compare.Options{Permutations: opt.Permutations, Resamples: opt.Resamples, Seed: opt.Seed}); err != nil {
+	sw.Tests = compare.Options{Permutations: opt.Permutations, Resamples: opt.Resamples, Seed: opt.Seed}
+	if err := sw.compare(sw.Tests); err != nil {
 		return Sweep{}, err
 	}
 	sw.Stages.Evaluate += time.Since(t0)
@@ -244,8 +285,8 @@ func footprintOf(lengths []int, ch Chunking) (chunking.Footprint, error) {
 	return f, nil
 }
 
-// compare fills Reports, Budget and the rows' Compare with package compare: every row against
-// Rows[0], paired over the evaluated queries (every qrels query).
+// compare fills Reports and Budget with package compare: every row against Rows[0], paired over
+// the evaluated queries (every qrels query).
 func (s *Sweep) compare(opt compare.Options) error {
 	if len(s.Rows) < 2 {
 		return nil
@@ -265,34 +306,23 @@ func (s *Sweep) compare(opt compare.Options) error {
 			for k, v := range col {
 				vals[k] = []float64{v}
 			}
-			scores[i] = compare.Scores{Name: r.Chunking.String(), Queries: r.Result.Queries, Values: vals}
+			scores[i] = compare.Scores{Name: r.Chunking.String(), Measures: []compare.Measure{m}, Queries: r.Result.Queries, Values: vals}
 		}
-		rep, err := compare.FromScores([]string{m.String()}, scores, universe, opt)
+		rep, err := opt.FromScores(scores...)
 		if err != nil {
 			return fmt.Errorf("sweep: %w", err)
 		}
 		s.Reports[j] = rep
-		for i := 1; i < len(s.Rows); i++ {
-			c := rep.Comparison(s.Rows[i].Chunking.String(), m.String())
-			if s.Rows[i].Compare == nil {
-				s.Rows[i].Compare = make([]Comparison, len(s.Measures))
-			}
-			s.Rows[i].Compare[j] = Comparison{Delta: c.Diff, T: c.T, TP: c.PT, RandP: c.PPerm, TPHolm: c.PTHolm, RandPHolm: c.PPermHolm}
-		}
 	}
 	if len(s.Budgets) == 0 {
 		return nil
 	}
-	names := make([]string, len(s.Budgets)*3)
-	for j, m := range s.BudgetMeasures() {
-		names[j] = m.String()
-	}
 	scores := make([]compare.Scores, len(s.Rows))
 	for i, r := range s.Rows {
-		scores[i] = compare.Scores{Name: r.Chunking.String(), Queries: r.Budget.Queries, Values: r.Budget.Values}
+		scores[i] = r.Budget.Scores()
 	}
 	var err error
-	if s.Budget, err = compare.FromScores(names, scores, universe, opt); err != nil {
+	if s.Budget, err = opt.FromScores(scores...); err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	return nil
@@ -311,14 +341,14 @@ func (s Sweep) Table() (header []string, rows [][]string) {
 	}
 	for _, r := range s.Rows {
 		row := []string{r.Chunking.String(), fmt.Sprint(r.Chunks), fmt.Sprint(r.Indexed), fmt.Sprintf("%.1f", 100*r.Duplication)}
-		for m := range s.Measures {
-			row = append(row, fmt.Sprintf("%.4f", r.Result.Means[m]))
-			if r.Compare == nil {
+		for _, m := range s.Measures {
+			row = append(row, fmt.Sprintf("%.4f", r.Result.Mean(m)))
+			c, err := s.Comparison(r.Chunking, m)
+			if err != nil { // the baseline
 				row = append(row, "", "", "")
 				continue
 			}
-			c := r.Compare[m]
-			row = append(row, fmt.Sprintf("%+.4f", c.Delta), fmt.Sprintf("%.3g", c.TPHolm), fmt.Sprintf("%.3g", c.RandPHolm))
+			row = append(row, fmt.Sprintf("%+.4f", c.Diff), fmt.Sprintf("%.3g", c.PTHolm), fmt.Sprintf("%.3g", c.PPermHolm))
 		}
 		rows = append(rows, row)
 	}
@@ -348,7 +378,10 @@ func (s Sweep) BudgetTable() (header []string, rows [][]string) {
 					row = append(row, "", "")
 					continue
 				}
-				c := s.Budget.Comparison(r.Chunking.String(), ms[j].String())
+				c, err := s.Budget.Comparison(r.Chunking.String(), ms[j])
+				if err != nil {
+					panic(err) // every row and budget measure is in the report
+				}
 				row = append(row, fmt.Sprintf("%+.4f [%+.4f, %+.4f]", c.Diff, c.CILow, c.CIHigh), fmt.Sprintf("%.3g", c.PTHolm))
 			}
 			rows = append(rows, row)
@@ -376,7 +409,10 @@ func (s Sweep) BudgetGrid(name string) (header []string, rows [][]string) {
 			m := rag.BudgetMeasure{Name: name, Tokens: b}
 			cell := fmt.Sprintf("%.3f", r.Budget.Mean(m))
 			if i > 0 {
-				c := s.Budget.Comparison(r.Chunking.String(), m.String())
+				c, err := s.Budget.Comparison(r.Chunking.String(), m)
+				if err != nil {
+					panic(err) // every row and budget measure is in the report
+				}
 				cell += fmt.Sprintf("  %+.3f [%+.3f, %+.3f]", c.Diff, c.CILow, c.CIHigh)
 				if c.SignificantT(0.05) {
 					cell += " *"

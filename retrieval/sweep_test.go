@@ -3,13 +3,14 @@ package retrieval
 import (
 	"bytes"
 	"encoding/gob"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/rag"
 )
 
@@ -49,17 +50,24 @@ func checkSweep(t *testing.T, c Collection, sw Sweep, configs []Chunking) {
 			t.Errorf("%v: %d queries evaluated, want %d", r.Chunking, len(r.Result.Queries), len(c.Queries))
 		}
 		if i == 0 {
-			if r.Compare != nil {
-				t.Errorf("baseline row has comparisons")
+			if _, err := sw.Comparison(r.Chunking, sw.Measures[0]); err == nil || !strings.Contains(err.Error(), "is the baseline") {
+				t.Errorf("baseline row compared with itself: %v", err)
 			}
 			continue
 		}
-		for m, cmp := range r.Compare {
-			if cmp.TPHolm < cmp.TP || cmp.RandPHolm < cmp.RandP || cmp.RandP <= 0 || cmp.TPHolm > 1 {
-				t.Errorf("%v measure %d: p-values %+v out of order", r.Chunking, m, cmp)
+		for _, m := range sw.Measures {
+			cmp, err := sw.Comparison(r.Chunking, m)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if d := r.Result.Means[m] - sw.Rows[0].Result.Means[m]; math.Abs(cmp.Delta-d) > 1e-12 {
-				t.Errorf("%v measure %d: delta %g, want %g", r.Chunking, m, cmp.Delta, d)
+			if cmp.PTHolm < cmp.PT || cmp.PPermHolm < cmp.PPerm || cmp.PPerm <= 0 || cmp.PTHolm > 1 {
+				t.Errorf("%v %s: p-values %+v out of order", r.Chunking, m, cmp)
+			}
+			if d := r.Result.Mean(m) - sw.Rows[0].Result.Mean(m); math.Abs(cmp.Diff-d) > 1e-12 {
+				t.Errorf("%v %s: delta %g, want %g", r.Chunking, m, cmp.Diff, d)
+			}
+			if e, err := sw.Mean(r.Chunking, m); err != nil || e.Mean != cmp.Mean || e.Low > e.Mean || e.High < e.Mean {
+				t.Errorf("%v %s: mean %+v (%v), comparison's %g", r.Chunking, m, e, err, cmp.Mean)
 			}
 		}
 	}
@@ -98,9 +106,9 @@ func checkBudgets(t *testing.T, sw Sweep) {
 			continue
 		}
 		for j, m := range ms {
-			c, ok := sw.BudgetComparison(r.Chunking, m)
-			if d := r.Budget.Means[j] - sw.Rows[0].Budget.Means[j]; !ok || math.Abs(c.Diff-d) > 1e-12 || c.CILow > c.Diff || c.CIHigh < c.Diff {
-				t.Errorf("%v %s: comparison %+v (ok %v), want Δ %g inside its interval", r.Chunking, m, c, ok, d)
+			c, err := sw.Comparison(r.Chunking, m)
+			if d := r.Budget.Means[j] - sw.Rows[0].Budget.Means[j]; err != nil || math.Abs(c.Diff-d) > 1e-12 || c.CILow > c.Diff || c.CIHigh < c.Diff {
+				t.Errorf("%v %s: comparison %+v (%v), want Δ %g inside its interval", r.Chunking, m, c, err, d)
 			}
 		}
 	}
@@ -114,31 +122,46 @@ func TestSweepSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSweep(t, c, sw, configs)
-	// Notebooks keep a sweep between cells as JSON or gob: both must give it back.
-	var js Sweep
-	if b, err := json.Marshal(sw); err != nil || json.Unmarshal(b, &js) != nil {
-		t.Errorf("JSON round trip: %v", err)
-	}
+	// Notebooks keep a sweep between cells with gob (nb.Cache): it must give it back.
 	var gs Sweep
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(sw); err != nil || gob.NewDecoder(&buf).Decode(&gs) != nil {
 		t.Errorf("gob round trip: %v", err)
 	}
-	for _, back := range []Sweep{js, gs} {
-		c1, _ := back.BudgetComparison(configs[1], rag.NDCGAt(512))
-		c0, _ := sw.BudgetComparison(configs[1], rag.NDCGAt(512))
-		if back.Rows[2].Budget.Mean(rag.RecallAt(256)) != sw.Rows[2].Budget.Mean(rag.RecallAt(256)) || c1.PTHolm != c0.PTHolm || back.Rows[1].Compare[0] != sw.Rows[1].Compare[0] {
-			t.Error("a sweep read back differs")
-		}
+	c1, err1 := gs.Comparison(configs[1], rag.NDCGAt(512))
+	c0, err0 := sw.Comparison(configs[1], rag.NDCGAt(512))
+	d1, _ := gs.Comparison(configs[1], sw.Measures[0])
+	d0, _ := sw.Comparison(configs[1], sw.Measures[0])
+	if err0 != nil || err1 != nil || gs.Rows[2].Budget.Mean(rag.RecallAt(256)) != sw.Rows[2].Budget.Mean(rag.RecallAt(256)) || c1.PTHolm != c0.PTHolm || d1.PTHolm != d0.PTHolm {
+		t.Errorf("a sweep read back differs (%v, %v)", err0, err1)
 	}
 	// No budgets: the document measures and their tests only.
 	docOnly, err := RunSweep(c, SweepOptions{Chunkings: configs, Budgets: []int{}, Permutations: 200})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(docOnly.Budget.Runs) != 0 || len(docOnly.Rows[1].Budget.Measures) != 0 || docOnly.Rows[1].Compare[0] != sw.Rows[1].Compare[0] {
+	d2, _ := docOnly.Comparison(configs[1], sw.Measures[0])
+	if len(docOnly.Budget.Runs) != 0 || len(docOnly.Rows[1].Budget.Measures) != 0 || d2.PTHolm != d0.PTHolm || d2.Diff != d0.Diff {
 		t.Errorf("Budgets: []int{}: budget report %d runs, row budget %v; document comparison %+v, want %+v",
-			len(docOnly.Budget.Runs), docOnly.Rows[1].Budget.Measures, docOnly.Rows[1].Compare[0], sw.Rows[1].Compare[0])
+			len(docOnly.Budget.Runs), docOnly.Rows[1].Budget.Measures, d2, d0)
+	}
+	if _, err := docOnly.Comparison(configs[1], rag.NDCGAt(512)); err == nil || !strings.Contains(err.Error(), "nDCG@512tok was not measured") {
+		t.Errorf("unmeasured budget measure: %v", err)
+	}
+	checkFamilies(t, sw)
+	// Best at 512 tokens: the highest nDCG@512tok of rows 1.. (computed here from the rows).
+	best, err := sw.Best(rag.NDCGAt(512))
+	want := sw.Rows[1]
+	for _, r := range sw.Rows[2:] {
+		if r.Budget.Mean(rag.NDCGAt(512)) > want.Budget.Mean(rag.NDCGAt(512)) {
+			want = r
+		}
+	}
+	if err != nil || best != want.Chunking {
+		t.Errorf("Best = %v (%v), want %v", best, err, want.Chunking)
+	}
+	if _, err := docOnly.Best(rag.NDCGAt(512)); err == nil {
+		t.Error("Best of an unmeasured budget: want an error")
 	}
 	if _, err := RunSweep(c, SweepOptions{Chunkings: []Chunking{{Chunk: 4, Overlap: 4}}}); err == nil {
 		t.Error("RunSweep with overlap = chunk: want an error")
@@ -183,5 +206,42 @@ func TestFootprintSciFact(t *testing.T) {
 	}
 	for _, c := range SweepChunkings()[1:] {
 		chunksAsModelled(t, tok, tz, c)
+	}
+}
+
+// checkFamilies checks Family and Overlap against the reports they regroup: the same
+// differences, one Holm family over every comparison (so each adjusted p is at least the
+// per-measure report's), intervals at the Bonferroni level.
+func checkFamilies(t *testing.T, sw Sweep) {
+	t.Helper()
+	f, err := sw.Family(0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := (len(sw.Rows) - 1) * len(sw.Measures)
+	if len(f.Comparisons) != m || f.Family != m || math.Abs(f.Options.Level-(1-0.05/float64(m))) > 1e-15 {
+		t.Errorf("family: %d comparisons (family %d), level %v; want %d at 1 - 0.05/%d", len(f.Comparisons), f.Family, f.Options.Level, m, m)
+	}
+	for _, c := range f.Comparisons {
+		ch := sw.Rows[slices.IndexFunc(sw.Rows, func(r SweepRow) bool { return r.Chunking.String() == c.Run })].Chunking
+		one, err := sw.Comparison(ch, c.Measure)
+		if err != nil || one.Diff != c.Diff || one.PT != c.PT || c.PTHolm < one.PTHolm {
+			t.Errorf("%s %s: family %+v, per-measure %+v (%v)", c.Run, c.Measure, c, one, err)
+		}
+	}
+	// configs: {4} and {4, 1} form the one pair; {8, 2} has no {8} and is skipped.
+	configs4 := []Chunking{{Chunk: 4}, {Chunk: 4, Overlap: 1}}
+	ov, err := sw.Overlap(0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ov) != 1 || ov[0].Baseline() != configs4[0].String() || ov[0].Runs[1].Name != configs4[1].String() || ov[0].Family != len(sw.Measures) {
+		t.Fatalf("overlap reports %d, %+v", len(ov), ov)
+	}
+	for _, c := range ov[0].Comparisons {
+		a, b := sw.Rows[2].Result.Mean(c.Measure.(eval.Measure)), sw.Rows[1].Result.Mean(c.Measure.(eval.Measure))
+		if math.Abs(c.Diff-(a-b)) > 1e-12 {
+			t.Errorf("overlap %s: Δ %v, want %v", c.Measure, c.Diff, a-b)
+		}
 	}
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strconv"
@@ -13,6 +15,7 @@ import (
 	"syscall"
 	"text/tabwriter"
 
+	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 	"github.com/ranklab/ranklab/stats"
@@ -285,21 +288,47 @@ type sweepJSON struct {
 }
 
 type sweepRowOut struct {
-	Chunk       int                    `json:"chunk"`
-	Overlap     int                    `json:"overlap"`
-	Chunks      int                    `json:"chunks"`
-	Indexed     int                    `json:"indexed"`
-	Duplication float64                `json:"duplication"`
-	Means       []float64              `json:"means"`
-	Compare     []retrieval.Comparison `json:"compare,omitempty"`
-	BudgetMeans []float64              `json:"budget_means"`
-	BudgetDiffs []budgetDiffJSON       `json:"budget_compare,omitempty"`
-	Seconds     stagesJSON             `json:"seconds"`
+	Chunk       int        `json:"chunk"`
+	Overlap     int        `json:"overlap"`
+	Chunks      int        `json:"chunks"`
+	Indexed     int        `json:"indexed"`
+	Duplication float64    `json:"duplication"`
+	Means       []float64  `json:"means"`
+	Compare     []diffJSON `json:"compare,omitempty"`
+	BudgetMeans []float64  `json:"budget_means"`
+	BudgetDiffs []diffJSON `json:"budget_compare,omitempty"`
+	Seconds     stagesJSON `json:"seconds"`
 }
 
-// budgetDiffJSON is one budget measure of a row against whole documents.
-type budgetDiffJSON struct {
-	Diff, CILow, CIHigh, PT, PTHolm, PPerm, PPermHolm float64
+// diffJSON is one measure of a row against the baseline (whole documents), its p-values named
+// as package compare names them. A value not computed (NaN: the t-test with one query) or
+// infinite (t when every difference is equal and not 0) is null.
+type diffJSON struct {
+	Diff, CILow, CIHigh, T, PT, PTHolm, PPerm, PPermHolm jsonFloat
+}
+
+// jsonFloat is a number that encodes NaN and ±Inf as null (encoding/json refuses them).
+type jsonFloat float64
+
+func (v jsonFloat) MarshalJSON() ([]byte, error) {
+	if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(v))
+}
+
+// sweepDiffs returns row ch against the baseline on every measure of ms, or nil for the baseline.
+func sweepDiffs[M compare.Measure](sw retrieval.Sweep, ch retrieval.Chunking, ms []M) []diffJSON {
+	var out []diffJSON
+	for _, m := range ms {
+		c, err := sw.Comparison(ch, m)
+		if err != nil { // the baseline, or a sweep without budgets
+			return nil
+		}
+		out = append(out, diffJSON{jsonFloat(c.Diff), jsonFloat(c.CILow), jsonFloat(c.CIHigh), jsonFloat(c.T),
+			jsonFloat(c.PT), jsonFloat(c.PTHolm), jsonFloat(c.PPerm), jsonFloat(c.PPermHolm)})
+	}
+	return out
 }
 
 type stagesJSON struct {
@@ -321,14 +350,8 @@ func writeSweepJSON(w io.Writer, sw retrieval.Sweep, queries int) error {
 	}
 	for _, r := range sw.Rows {
 		row := sweepRowOut{Chunk: r.Chunking.Chunk, Overlap: r.Chunking.Overlap, Chunks: r.Chunks, Indexed: r.Indexed,
-			Duplication: r.Duplication, Means: r.Result.Means, Compare: r.Compare, BudgetMeans: r.Budget.Means, Seconds: stagesOut(r.Stages)}
-		for _, m := range sw.BudgetMeasures() {
-			c, ok := sw.BudgetComparison(r.Chunking, m)
-			if !ok {
-				break
-			}
-			row.BudgetDiffs = append(row.BudgetDiffs, budgetDiffJSON{c.Diff, c.CILow, c.CIHigh, c.PT, c.PTHolm, c.PPerm, c.PPermHolm})
-		}
+			Duplication: r.Duplication, Means: r.Result.Means, BudgetMeans: r.Budget.Means, Seconds: stagesOut(r.Stages),
+			Compare: sweepDiffs(sw, r.Chunking, sw.Measures), BudgetDiffs: sweepDiffs(sw, r.Chunking, sw.BudgetMeasures())}
 		out.Rows = append(out.Rows, row)
 	}
 	return writeJSON(w, out)

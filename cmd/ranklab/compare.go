@@ -135,15 +135,21 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	var runs []compare.NamedRun
+	var runs []eval.Run
+	seen := map[string]int{}
 	for _, path := range a.files[1:] {
 		run, err := eval.ReadRunFile(path)
 		if err != nil {
 			return fail(1, "%v", err)
 		}
-		runs = append(runs, compare.NamedRun{Name: path, Run: run})
+		// A run is named by its file; the same file given twice is told apart by "#2", "#3".
+		run.Tag = path
+		if seen[path]++; seen[path] > 1 {
+			run.Tag = fmt.Sprintf("%s #%d", path, seen[path])
+		}
+		runs = append(runs, run)
 	}
-	r, err := compare.Runs(qrels, runs, measures, a.opt)
+	r, err := a.opt.Runs(qrels, measures, runs...)
 	if err != nil {
 		return fail(1, "%v", err)
 	}

@@ -559,7 +559,7 @@ type evalJSON struct {
 }
 
 func writeEvalJSON(w io.Writer, r eval.Result, perQuery bool) error {
-	out := evalJSON{Means: r.Means, All: r.Summary, Missing: r.Missing, Ignored: r.Ignored, RunID: r.RunID}
+	out := evalJSON{Means: r.Means, All: r.Summary, Missing: r.Missing, Ignored: r.Ignored, RunID: r.Tag}
 	if out.Missing == nil {
 		out.Missing = []string{}
 	}

@@ -110,7 +110,7 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%s: %v", files[1], err)
 	}
-	report, err := compare.Runs(qrels, vs, measures, compare.Options{Seed: *seed, Eval: eval.Options{AllQueries: true}})
+	report, err := compare.Options{Seed: *seed, Eval: eval.Options{AllQueries: true}}.Runs(qrels, measures, vs...)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
