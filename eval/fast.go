@@ -174,6 +174,13 @@ func (e *queryEvaluator) block(data []byte) blockResult {
 		line := scan.TrimCR(data[pos:end])
 		pos = end + 1
 		res.lines++
+		if len(line) > scan.MaxLine || bytes.IndexByte(line, '\r') >= 0 {
+			n, err := res.lines, scan.ErrBareCR // the rules of scan.Lines
+			if len(line) > scan.MaxLine {
+				err = scan.ErrLineTooLong
+			}
+			return fail(func(off int) error { return readErr(e.name, off+n-1, err) })
+		}
 		f, more := scan.Fields(line, e.fields[:0], 5)
 		e.fields = f
 		if len(f) == 0 || f[0][0] == '#' {
