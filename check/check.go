@@ -151,8 +151,13 @@ func (r Report) RunOK(i int) bool {
 // Files reads the qrels and each run (gzipped or not) and runs every check: the file-level
 // checks while reading, then the checks across files. It returns an error only when a file
 // cannot be opened; what is wrong inside a file is a finding.
+//
+// Each file is read twice (leniently, then by package eval); an input that is not a regular
+// file (standard input "-", a pipe, a process substitution) is kept (scan.Keep) so both readings
+// see the whole of it.
 func Files(qrelsPath string, runPaths []string, opt Options) (Report, error) {
 	opt = opt.withDefaults()
+	defer scan.Keep(append([]string{qrelsPath}, runPaths...)...)()
 	in, closeFn, err := scan.Open(qrelsPath)
 	if err != nil {
 		return Report{}, fmt.Errorf("check: %s: %w", qrelsPath, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/scan"
 	"github.com/ranklab/ranklab/provenance"
 	"github.com/ranklab/ranklab/stats"
 )
@@ -131,6 +132,9 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(2, "%v", err)
 	}
+	// The evaluation and the preflight read every file: a pipe is kept, so neither reading
+	// consumes what the other needs.
+	defer scan.Keep(a.files...)()
 	qrels, err := eval.ReadQrelsFile(a.files[0])
 	if err != nil {
 		return fail(1, "%v", err)

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
+)
+
+// runPiped runs "ranklab args..." in a child process (this test binary, see TestMain) whose
+// standard input is a pipe carrying stdin.
+func runPiped(t *testing.T, stdin []byte, args ...string) (stdout, stderr string, rc int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Stdin = bytes.NewReader(stdin)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return o.String(), e.String(), ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), 0
+}
+
+const (
+	pipeQrels  = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq3 0 d4 1\n"
+	pipeBase   = "q1 Q0 d2 1 2 b\nq1 Q0 d1 2 1 b\nq2 Q0 d9 1 1 b\nq3 Q0 d8 1 3 b\nq3 Q0 d4 2 1 b\n"
+	pipeBetter = "q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\nq2 Q0 d3 1 1 r\nq3 Q0 d4 1 3 r\n"
+)
+
+// TestPipedInputsReadOnce is defect 1 of issue 23: compare and check read a run or the qrels
+// given as "-" (a pipe) as they read the same file: the preflight never consumes what the
+// evaluation needs, so the numbers, the marks and the findings are the file's.
+func TestPipedInputsReadOnce(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{"qrels": pipeQrels, "base.run": pipeBase, "better.run": pipeBetter})
+	q, base, better := filepath.Join(dir, "qrels"), filepath.Join(dir, "base.run"), filepath.Join(dir, "better.run")
+	fromFile, errFile, rc := runCmd("compare", q, base, better, "-m", "AP", "-f", "csv", "--no-stamp")
+	if rc != 0 {
+		t.Fatalf("compare files: rc %d: %s", rc, errFile)
+	}
+	want := strings.ReplaceAll(fromFile, better, "-")
+	if got, errOut, rc := runPiped(t, []byte(pipeBetter), "compare", q, base, "-", "-m", "AP", "-f", "csv", "--no-stamp"); rc != 0 || got != want || strings.Contains(errOut, "empty") {
+		t.Errorf("compare with the run piped: rc %d, stderr %q\ngot:\n%s\nwant:\n%s", rc, errOut, got, want)
+	}
+	wantQ := strings.ReplaceAll(fromFile, q, "-")
+	if got, errOut, rc := runPiped(t, []byte(pipeQrels), "compare", "-", base, better, "-m", "AP", "-f", "csv", "--no-stamp"); rc != 0 || got != wantQ {
+		t.Errorf("compare with the qrels piped: rc %d, stderr %q\ngot:\n%s\nwant:\n%s", rc, errOut, got, wantQ)
+	}
+	checkFile, _, rcFile := runCmd("check", q, better)
+	if got, errOut, rc := runPiped(t, []byte(pipeBetter), "check", q, "-"); rc != rcFile || got != strings.ReplaceAll(checkFile, better, "-") {
+		t.Errorf("check with the run piped: rc %d (file %d), stderr %q\ngot:\n%s\nwant:\n%s", rc, rcFile, errOut, got, checkFile)
+	}
+	if got, _, rc := runPiped(t, []byte(pipeQrels), "check", "-", better); rc != rcFile || got != strings.ReplaceAll(checkFile, q, "-") {
+		t.Errorf("check with the qrels piped: rc %d (file %d)\ngot:\n%s\nwant:\n%s", rc, rcFile, got, checkFile)
+	}
+}
