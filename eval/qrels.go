@@ -79,8 +79,10 @@ func parseGradeBytes(b []byte) (int, error) {
 //
 //	query-id	corpus-id	score
 //
-// followed by one judgment a line with exactly those 3 fields (score is an integer grade).
-// Errors are as for ReadQrels, plus a missing or different header.
+// followed by one judgment a line with exactly those 3 fields (score is an integer grade). The
+// ASCII spaces around a field are dropped (scan.TrimSpace), never a Unicode space such as
+// U+00A0, which stays part of the ID as it does in TREC qrels (and for trec_eval). Errors are as
+// for ReadQrels, plus a missing or different header.
 func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
 	lines := scan.NewLines(r)
@@ -93,7 +95,7 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 			}
 			continue
 		}
-		if len(bytes.TrimSpace(b)) == 0 {
+		if scan.TrimSpace(string(b)) == "" {
 			return nil, parseErr(name, line, ErrEmptyLine, "")
 		}
 		f := strings.Split(string(b), "\t")
@@ -101,7 +103,7 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 			return nil, parseErr(name, line, ErrFieldCount, "got %d tab-separated, want 3 (query-id corpus-id score)", len(f))
 		}
 		for i := range f {
-			f[i] = strings.TrimSpace(f[i])
+			f[i] = scan.TrimSpace(f[i])
 		}
 		if f[0] == "" || f[1] == "" {
 			return nil, parseErr(name, line, ErrFieldCount, "empty query-id or corpus-id")
@@ -146,7 +148,7 @@ func readAnyQrels(r io.Reader, name string) (Qrels, error) {
 // isBEIRHeader reports whether b is BEIR's qrels header.
 func isBEIRHeader(b []byte) bool {
 	f := strings.Split(string(b), "\t")
-	return len(f) == 3 && strings.TrimSpace(f[0]) == "query-id" && strings.TrimSpace(f[1]) == "corpus-id" && strings.TrimSpace(f[2]) == "score"
+	return len(f) == 3 && scan.TrimSpace(f[0]) == "query-id" && scan.TrimSpace(f[1]) == "corpus-id" && scan.TrimSpace(f[2]) == "score"
 }
 
 // parseGrade parses an integer grade; Unjudged and values beyond 32 bits are refused.
