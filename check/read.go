@@ -13,7 +13,6 @@ import (
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-
 // runDoc is one run line as the preflight keeps it.
 type runDoc struct {
 	doc    string
