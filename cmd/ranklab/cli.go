@@ -6,8 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/atomicfile"
 
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/provenance"
@@ -140,13 +141,5 @@ func writeTo(out string, stdout io.Writer, write func(io.Writer) error) error {
 	if out == "-" {
 		return write(stdout)
 	}
-	w, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := write(w); err != nil {
-		w.Close()
-		return fmt.Errorf("%s: %w", out, err)
-	}
-	return w.Close()
+	return atomicfile.Write(out, write) // a temporary file renamed on success, removed on failure
 }

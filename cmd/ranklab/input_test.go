@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,5 +61,34 @@ func TestPipedInputsReadOnce(t *testing.T) {
 	}
 	if got, _, rc := runPiped(t, []byte(pipeQrels), "check", "-", better); rc != rcFile || got != strings.ReplaceAll(checkFile, q, "-") {
 		t.Errorf("check with the qrels piped: rc %d (file %d)\ngot:\n%s\nwant:\n%s", rc, rcFile, got, checkFile)
+	}
+}
+
+// TestOutAtomic is defect 7 of issue 23: an --out whose writing fails (a full disk, here a
+// producer failing after 140,000 bytes) leaves no file at the path, cut or whole, and no
+// temporary file beside it; fuse --out on success writes the whole run.
+func TestOutAtomic(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "fused.run")
+	full := errors.New("no space left on device")
+	err := writeTo(out, nil, func(w io.Writer) error {
+		io.WriteString(w, strings.Repeat("q1 Q0 d 1 1 t\n", 10000))
+		return full
+	})
+	if !errors.Is(err, full) {
+		t.Fatalf("err = %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a failed --out left %v", entries)
+	}
+	page := filepath.Join(dir, "page.html")
+	if rc := renderWrite(page, "<p>x</p>", "test", io.Discard, io.Discard); rc != 0 {
+		t.Fatal("renderWrite failed")
+	}
+	if b, _ := os.ReadFile(page); string(b) != "<p>x</p>" {
+		t.Errorf("page = %q", b)
+	}
+	if rc := renderWrite(filepath.Join(dir, "missing", "page.html"), "<p>x</p>", "test", io.Discard, io.Discard); rc != 1 {
+		t.Error("writing into a missing folder: want exit 1")
 	}
 }

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/atomicfile"
 
 	"github.com/ranklab/ranklab/charts"
 	"github.com/ranklab/ranklab/eval"
@@ -69,7 +70,7 @@ func renderLab(args []string, stdout, stderr io.Writer) int {
 
 // renderWrite writes the page and reports its size.
 func renderWrite(path, page, who string, stdout, stderr io.Writer) int {
-	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(page)); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", who, err)
 		return 1
 	}
