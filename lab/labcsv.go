@@ -4,10 +4,14 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/ranklab/ranklab/eval"
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/ranklab/ranklab/internal/scan"
+
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/csvcell"
 )
 
 // The lab's CSV (WriteCSV, ReadCSV) is RFC 4180 as encoding/csv writes it, in two sections.
@@ -44,9 +48,11 @@ import (
 //	,,d21,dense retrieval recall,2,0,0,false,true
 var csvItemHeader = []string{"rank", "first_rank", "doc", "label", "grade", "first_score", "rerank_score", "inside_k", "relevant"}
 
-// WriteCSV writes the outcome in the lab's CSV layout (see csvItemHeader's comment).
+// WriteCSV writes the outcome in the lab's CSV layout (see csvItemHeader's comment). A cell a
+// spreadsheet would run as a formula (a label or query starting with '=', '+', '-', '@') gets a
+// leading "'" (package csvcell), which ReadCSV drops.
 func WriteCSV(w io.Writer, o Outcome) error {
-	cw := csv.NewWriter(w)
+	cw := csvcell.NewWriter(w)
 	recs := [][]string{{"key", "value"}}
 	kv := func(k, v string) { recs = append(recs, []string{k, v}) }
 	s := o.State
@@ -97,8 +103,13 @@ func csvValues(o Outcome) []csvValue {
 // footprint value, the link and each reading sentence — against the recomputed one, so what it
 // returns is exactly what was written (ReadCSV(WriteCSV(o)) == o) and an edited or inconsistent
 // file is an error, never silently repaired. Errors are *ParseError values "csv:LINE: msg".
+//
+// It cannot use scan.Lines (an RFC 4180 quoted field may hold a newline); it reads through
+// scan.LineCap, so a byte-order mark at the start is dropped and a line over 64 MiB is an error
+// as in every ranklab reader, and each cell loses the "'" that WriteCSV puts before a cell a
+// spreadsheet would run as a formula (csvcell.Uncell).
 func ReadCSV(r io.Reader) (Outcome, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(scan.LineCap(r))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = false
 	const file = "csv"
@@ -115,6 +126,9 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 			return nil, 0, err
 		}
 		line, _ := cr.FieldPos(0)
+		for i := range rec {
+			rec[i] = csvcell.Uncell(rec[i])
+		}
 		return rec, line, nil
 	}
 

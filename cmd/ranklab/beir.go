@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"text/tabwriter"
+
+	"github.com/ranklab/ranklab/internal/csvcell"
 
 	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
@@ -216,7 +217,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 		err = writeSweepJSON(stdout, sw, len(c.Queries))
 	case "csv":
 		header, rows := sw.Table()
-		w := csv.NewWriter(stdout)
+		w := csvcell.NewWriter(stdout)
 		w.Write(header)
 		w.WriteAll(rows)
 		w.Write(nil)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/csvcell"
 
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/words"
@@ -615,7 +616,7 @@ func writeEvalJSON(w io.Writer, r eval.Result, perQuery bool) error {
 // writeEvalCSV writes a header "query,<measure>..." then one row a query (with -q) and the
 // "all" row (trec_eval's all values: sums for counts).
 func writeEvalCSV(w io.Writer, r eval.Result, perQuery bool) error {
-	cw := csv.NewWriter(w)
+	cw := csvcell.NewWriter(w)
 	header := []string{"query"}
 	for _, m := range r.Measures {
 		header = append(header, m.String())

@@ -92,3 +92,35 @@ func TestOutAtomic(t *testing.T) {
 		t.Error("writing into a missing folder: want exit 1")
 	}
 }
+
+// TestCSVFormulaCells is defect 11 of issue 23: query IDs and run names a spreadsheet would run
+// as formulas are written with a leading "'" in eval's and compare's CSV.
+func TestCSVFormulaCells(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	q1, q2 := `=cmd|'/Ccalc'!A0`, "+SUM(1+1)"
+	sharedtest.WriteFile(t, dir, "qrels", q1+" 0 a 1\n"+q2+" 0 b 1\n")
+	sharedtest.WriteFile(t, dir, `=HYPERLINK("x")`, q1+" Q0 a 1 2 t\n"+q2+" Q0 b 1 1 t\n")
+	sharedtest.WriteFile(t, dir, "base", q1+" Q0 b 1 2 t\n"+q2+" Q0 a 1 1 t\n")
+	out, errOut, rc := runCmd("eval", "-q", "-m", "P@1", "-f", "csv", "--no-stamp", "qrels", `=HYPERLINK("x")`)
+	if rc != 0 {
+		t.Fatal(errOut)
+	}
+	for _, cell := range []string{`'=cmd|'/Ccalc'!A0`, "'+SUM(1+1)"} {
+		if !strings.Contains(out, "\n"+cell+",") && !strings.Contains(out, "\n\""+cell) {
+			t.Errorf("eval CSV lacks the neutralised cell %s:\n%s", cell, out)
+		}
+	}
+	out, errOut, rc = runCmd("compare", "-m", "P@1", "-f", "csv", "--no-stamp", "qrels", "base", `=HYPERLINK("x")`)
+	if rc != 0 {
+		t.Fatal(errOut)
+	}
+	if !strings.Contains(out, `"'=HYPERLINK(""x"")"`) {
+		t.Errorf("compare CSV lacks the neutralised run name:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "=") || strings.HasPrefix(line, `"=`) || strings.HasPrefix(line, "+") {
+			t.Errorf("a formula cell starts a line: %s", line)
+		}
+	}
+}

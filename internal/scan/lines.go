@@ -127,3 +127,31 @@ func (l *Lines) Line() int { return l.n }
 // Err returns the read error that ended the input, nil at a clean end. The error belongs to
 // line Line()+1.
 func (l *Lines) Err() error { return l.err }
+
+// LineCap returns a reader over r that drops a UTF-8 byte-order mark at its start and fails
+// with ErrLineTooLong once a line grows beyond MaxLine (+1 for a CR): the rules of Lines for a
+// reader that must parse the bytes itself (encoding/csv, whose quoted fields may hold newlines).
+func LineCap(r io.Reader) io.Reader {
+	br := bufio.NewReaderSize(r, 1<<16)
+	if head, _ := br.Peek(len(BOM)); bytes.Equal(head, BOM) {
+		br.Discard(len(BOM))
+	}
+	return &lineCap{r: br}
+}
+
+type lineCap struct {
+	r   io.Reader
+	run int // bytes since the last '\n'
+}
+
+func (c *lineCap) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for _, b := range p[:n] {
+		if b == '\n' {
+			c.run = 0
+		} else if c.run++; c.run > MaxLine+1 {
+			return 0, ErrLineTooLong
+		}
+	}
+	return n, err
+}
