@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ranklab/ranklab/internal/numflag"
+
 	"github.com/ranklab/ranklab/internal/csvcell"
 
 	"github.com/ranklab/ranklab/eval"
@@ -124,7 +126,7 @@ func parseEvalArgs(args []string) (evalArgs, error) {
 	var files []string
 	setFlag := func(c byte, val string) error {
 		intVal := func(min int) (int, error) {
-			n, err := strconv.Atoi(val)
+			n, err := numflag.Int(val)
 			if err != nil || n < min {
 				return 0, usageError{fmt.Errorf("flag -%c: %q is not an integer >= %d", c, val, min)}
 			}
@@ -157,7 +159,7 @@ func parseEvalArgs(args []string) (evalArgs, error) {
 			a.opt.NumDocs, err = intVal(0)
 		case 'D':
 			level, qid, _ := strings.Cut(val, ".")
-			if _, e := strconv.Atoi(level); e != nil {
+			if _, e := numflag.Int(level); e != nil {
 				return usageError{fmt.Errorf("flag -D: %q is not N or N.qid", val)}
 			}
 			a.onlyQuery = qid
@@ -226,7 +228,7 @@ func parseEvalArgs(args []string) (evalArgs, error) {
 				a.format = val
 				continue
 			}
-			d, err := strconv.Atoi(val)
+			d, err := numflag.Int(val)
 			if err != nil || d < 0 || d > 17 {
 				return a, usageError{fmt.Errorf("flag -digits: %q is not an integer from 0 to 17", val)}
 			}

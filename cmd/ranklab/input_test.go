@@ -124,3 +124,40 @@ func TestCSVFormulaCells(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalFlags is defect 12 of issue 23: every numeric flag reads numbers as the files do:
+// "010" is ten (as in --link k=010), "0x10" and "1_0" are refused.
+func TestDecimalFlags(t *testing.T) {
+	ten, _, rc := runCmd("lab", "--k", "10", "-f", "json")
+	if rc != 0 {
+		t.Fatal("lab --k 10 failed")
+	}
+	if got, errOut, rc := runCmd("lab", "--k", "010", "-f", "json"); rc != 0 || got != ten {
+		t.Errorf("lab --k 010: rc %d %s, want the output of --k 10", rc, errOut)
+	}
+	if got, _, rc := runCmd("lab", "--link", "k=010", "-f", "json"); rc != 0 || got != ten {
+		t.Errorf("lab --link k=010: rc %d, want the output of --k 10", rc)
+	}
+	dir := sharedtest.WriteTree(t, map[string]string{"a.run": fuseRunA, "b.run": fuseRunB})
+	a, b := filepath.Join(dir, "a.run"), filepath.Join(dir, "b.run")
+	for _, args := range [][]string{
+		{"lab", "--k", "0x10"},
+		{"lab", "--k", "1_0"},
+		{"fuse", "--weights", "1_0,1", a, b},
+		{"fuse", "--k", "0x10", a, b},
+		{"fuse", "--k", "inf", a, b},
+		{"fuse", "--top", "0o7", a, b},
+		{"compare", "-resamples", "1_000", a, a, b},
+		{"check", "-k", "0x10", a, b},
+	} {
+		if _, errOut, rc := runCmd(args...); rc == 0 {
+			t.Errorf("%q: accepted, want a usage error", args)
+		} else if !strings.Contains(errOut, "decimal") && !strings.Contains(errOut, "integer") {
+			t.Errorf("%q: error %q does not say what a number is", args, errOut)
+		}
+	}
+	w10, _, _ := runCmd("fuse", "--method", "combsum", "--weights", "10,1", a, b)
+	if got, errOut, rc := runCmd("fuse", "--method", "combsum", "--weights", "010,1", a, b); rc != 0 || got != w10 {
+		t.Errorf("fuse --weights 010,1: rc %d %s, want the output of 10,1", rc, errOut)
+	}
+}

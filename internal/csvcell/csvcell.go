@@ -6,7 +6,7 @@
 //
 //	=SUM(1+1)   → '=SUM(1+1)     (shown as text, not computed)
 //	+x, -x, @x  → '+x, '-x, '@x
-//	-0.25, +3   → unchanged      (a plain number is not a formula)
+//	-0.25, +3   → unchanged      (a plain number is not a formula, nor a lone "-")
 //	'quoted     → ''quoted       (so Uncell gives back exactly what was written)
 //
 // Uncell undoes Cell, for the CSV ranklab reads back (the lab's).
@@ -31,7 +31,7 @@ func Cell(s string) string {
 	case '=', '@', '\t', '\r':
 		return "'" + s
 	case '+', '-':
-		if isNumber(s) {
+		if len(s) == 1 || isNumber(s) { // "-" (standard input's name) is no formula
 			return s
 		}
 		return "'" + s

@@ -17,6 +17,7 @@ func TestCell(t *testing.T) {
 		"+3":                "+3",
 		"-1e-05":            "-1e-05",
 		"q1":                "q1",
+		"-":                 "-",
 		"":                  "",
 		"a=b":               "a=b",
 	} {
@@ -37,7 +38,7 @@ func FuzzCell(f *testing.F) {
 		if Uncell(c) != s {
 			t.Errorf("Uncell(Cell(%q)) = %q", s, Uncell(c))
 		}
-		if c != "" && (c[0] == '=' || c[0] == '@' || c[0] == '\t' || c[0] == '\r' || (c[0] == '+' || c[0] == '-') && !isNumber(c)) {
+		if c != "" && (c[0] == '=' || c[0] == '@' || c[0] == '\t' || c[0] == '\r' || (c[0] == '+' || c[0] == '-') && len(c) > 1 && !isNumber(c)) {
 			t.Errorf("Cell(%q) = %q starts a formula", s, c)
 		}
 	})
