@@ -161,3 +161,34 @@ func TestDecimalFlags(t *testing.T) {
 		t.Errorf("fuse --weights 010,1: rc %d %s, want the output of 10,1", rc, errOut)
 	}
 }
+
+// TestZScoreLabels is defect 4 of issue 23: with -Z the values are Z scores, and every format
+// says so: CSV and JSON columns are named Z<measure> (trec_eval's Zmap), JSON names the Z file,
+// and the provenance stamp states the standardisation.
+func TestZScoreLabels(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"qrels": "q1 0 a 1\nq1 0 b 0\n",
+		"run":   "q1 Q0 b 1 2 t\nq1 Q0 a 2 1 t\n",
+		"z":     "q1 map 0.25 0.5\nq1 P_5 0 1\n",
+	})
+	q, r, z := filepath.Join(dir, "qrels"), filepath.Join(dir, "run"), filepath.Join(dir, "z")
+	// AP of q1 = 1/2; its Z score (0.5 - 0.25) / 0.5 = 0.5. P@5 = 1/5 = 0.2; Z = 0.2.
+	csvOut, errOut, rc := runCmd("eval", "-Z", z, "-m", "AP", "-m", "P@5", "-f", "csv", "-q", q, r)
+	if rc != 0 {
+		t.Fatal(errOut)
+	}
+	if !strings.Contains(csvOut, "\nquery,ZAP,ZP@5\n") || !strings.Contains(csvOut, "\nq1,0.5,0.2\n") || !strings.Contains(csvOut, "Z scores") {
+		t.Errorf("CSV with -Z:\n%s", csvOut)
+	}
+	jsonOut, errOut, rc := runCmd("eval", "-Z", z, "-m", "AP", "-f", "json", q, r)
+	if rc != 0 {
+		t.Fatal(errOut)
+	}
+	if !strings.Contains(jsonOut, `"measures": [`+"\n"+`    "ZAP"`) || !strings.Contains(jsonOut, `"z_scores": "`+z+`"`) || !strings.Contains(jsonOut, "Z scores") {
+		t.Errorf("JSON with -Z:\n%s", jsonOut)
+	}
+	plain, _, _ := runCmd("eval", "-m", "AP", "-f", "csv", "--no-stamp", q, r)
+	if strings.Contains(plain, "ZAP") {
+		t.Errorf("CSV without -Z names Z columns:\n%s", plain)
+	}
+}
