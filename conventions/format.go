@@ -10,6 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ranklab/ranklab/internal/jsonx"
+
 	"github.com/ranklab/ranklab/internal/csvcell"
 )
 
@@ -243,7 +245,7 @@ func (t Table) MarshalJSON() ([]byte, error) {
 		}
 		out.Rows = append(out.Rows, jr)
 	}
-	return json.Marshal(out)
+	return jsonx.Marshal(out) // invalid UTF-8 IDs escaped losslessly
 }
 
 func nonNil(s []string) []string {

@@ -73,7 +73,7 @@ func runFuse(args []string, stdout, stderr io.Writer) int {
 		for _, f := range strings.Split(*weights, ",") {
 			w, err := numflag.Float(strings.TrimSpace(f))
 			if err != nil {
-				return fail(2, "--weights: %v", err)
+				return fail(2, "--weights: %q is not a number (want a finite decimal number, as in a run file)", f)
 			}
 			opt.Weights = append(opt.Weights, w)
 		}

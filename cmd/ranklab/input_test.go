@@ -192,3 +192,28 @@ func TestZScoreLabels(t *testing.T) {
 		t.Errorf("CSV without -Z names Z columns:\n%s", plain)
 	}
 }
+
+// TestJSONInvalidUTF8IDs is defect 13 of issue 23: queries "q\xff" and "q\xfe" stay two
+// queries in eval's and compare's JSON, written "q\udcff" and "q\udcfe" (package jsonx).
+func TestJSONInvalidUTF8IDs(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"qrels": "q\xff 0 a 1\nq\xfe 0 b 1\n",
+		"a.run": "q\xff Q0 a 1 2 t\nq\xfe Q0 a 1 1 t\n",
+		"b.run": "q\xff Q0 b 1 2 t\nq\xfe Q0 b 1 1 t\n",
+	})
+	q, a, b := filepath.Join(dir, "qrels"), filepath.Join(dir, "a.run"), filepath.Join(dir, "b.run")
+	out, errOut, rc := runCmd("eval", "-q", "-m", "P@1", "-f", "json", "--no-stamp", q, a)
+	if rc != 0 {
+		t.Fatal(errOut)
+	}
+	if !strings.Contains(out, `"q\udcfe"`) || !strings.Contains(out, `"q\udcff"`) || strings.Contains(out, `\ufffd`) {
+		t.Errorf("eval JSON:\n%s", out)
+	}
+	out, errOut, rc = runCmd("compare", "-m", "P@1", "-f", "json", "--no-stamp", q, a, b)
+	if rc != 0 {
+		t.Fatal(errOut)
+	}
+	if !strings.Contains(out, `q\udcfe`) || !strings.Contains(out, `q\udcff`) || strings.Contains(out, `\ufffd`) {
+		t.Errorf("compare JSON:\n%.600s", out)
+	}
+}
