@@ -1,10 +1,17 @@
 package eval
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/scan"
 )
 
 // TestBEIRQrelsKeepUnicodeSpaces is defect 3 of issue 23: BEIR TSV qrels drop only the ASCII
@@ -30,4 +37,76 @@ func TestBEIRQrelsKeepUnicodeSpaces(t *testing.T) {
 	if want := (1.0 + 2.0/3) / 2; math.Abs(rb.Mean(ap)-want) > 1e-15 || rt.Mean(ap) != rb.Mean(ap) {
 		t.Errorf("AP from BEIR %v, from TREC %v; want %v", rb.Mean(ap), rt.Mean(ap), want)
 	}
+}
+
+// TestDevZeroEnds is defect 6 of issue 23: a run line with no end (/dev/zero) is refused at line
+// 1 once 64 MiB of it are read, by the streaming evaluator as by every reader, instead of
+// growing memory and a temporary file without bound.
+func TestDevZeroEnds(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	qrels := Qrels{"q": {"a": 1}}
+	_, err := EvaluateRunFile(qrels, "/dev/zero", AP())
+	var pe *ParseError
+	if !errors.Is(err, scan.ErrLineTooLong) || !errors.As(err, &pe) || pe.Line != 1 || pe.File != "/dev/zero" {
+		t.Errorf("EvaluateRunFile(/dev/zero) = %v; want /dev/zero:1: line longer than 64 MiB", err)
+	}
+	if _, err := ReadRunFile("/dev/zero"); !errors.Is(err, scan.ErrLineTooLong) {
+		t.Errorf("ReadRunFile(/dev/zero) = %v", err)
+	}
+	if _, err := ReadQrelsFile("/dev/zero"); !errors.Is(err, scan.ErrLineTooLong) {
+		t.Errorf("ReadQrelsFile(/dev/zero) = %v", err)
+	}
+}
+
+// TestPipedRunNeedsNoTmpdir is defect 9 of issue 23: a grouped run from a pipe streams: it
+// needs no $TMPDIR (here TMPDIR is missing and the in-memory copy holds 1 KiB); an ungrouped
+// one, which needs a second pass, fails with an error that says what $TMPDIR it needs.
+func TestPipedRunNeedsNoTmpdir(t *testing.T) {
+	defer func(n int) { scan.MemSpool = n }(scan.MemSpool)
+	scan.MemSpool = 1 << 10
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	var b strings.Builder
+	for q := range 3000 {
+		for d := range 100 {
+			fmt.Fprintf(&b, "q%d Q0 d%d %d %d t\n", q, d, d+1, 100-d) // 4 MB, grouped
+		}
+	}
+	qrels := Qrels{"q7": {"d3": 1}}
+	run := b.String()
+	want, err := Evaluate(qrels, mustRun(t, run), AP())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := EvaluateRunFile(qrels, pipeOf(t, run), AP())
+	if err != nil || got.Mean(AP()) != want.Mean(AP()) || want.Mean(AP()) != 1.0/4 {
+		t.Errorf("piped grouped run: %v, %v; want AP %v (1/4)", got.Means, err, want.Means)
+	}
+	ungrouped := run + "q7 Q0 dx 101 0 t\n"
+	_, err = EvaluateRunFile(qrels, pipeOf(t, ungrouped), AP())
+	if err == nil || !strings.Contains(err.Error(), "$TMPDIR") {
+		t.Errorf("piped ungrouped run without $TMPDIR: %v; want an error naming $TMPDIR", err)
+	}
+}
+
+func mustRun(t *testing.T, s string) Run {
+	t.Helper()
+	r, err := ReadRun(strings.NewReader(s), "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// pipeOf returns a path (/dev/fd/N) reading data from a pipe.
+func pipeOf(t *testing.T, data string) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { io.WriteString(w, data); w.Close() }()
+	t.Cleanup(func() { r.Close() })
+	return fmt.Sprintf("/dev/fd/%d", r.Fd())
 }

@@ -175,8 +175,9 @@ func keptInput(path string) *kept {
 	return k
 }
 
-// memSpool is how much of a non-seekable input is copied to memory before $TMPDIR is used.
-var memSpool = 64 << 20
+// MemSpool is how much of a non-seekable input is copied to memory before $TMPDIR is used (a
+// variable for tests).
+var MemSpool = 64 << 20
 
 // kept is a non-seekable input and the copy of what has been read of it.
 type kept struct {
@@ -271,7 +272,7 @@ func (k *kept) spool(b []byte) {
 	if k.spoolErr != nil {
 		return
 	}
-	if room := memSpool - len(k.mem); room > 0 {
+	if room := MemSpool - len(k.mem); room > 0 {
 		m := min(room, len(b))
 		k.mem = append(k.mem, b[:m]...)
 		b = b[m:]
