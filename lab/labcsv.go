@@ -108,11 +108,25 @@ func csvValues(o Outcome) []csvValue {
 // scan.LineCap, so a byte-order mark at the start is dropped and a line over 64 MiB is an error
 // as in every ranklab reader, and each cell loses the "'" that WriteCSV puts before a cell a
 // spreadsheet would run as a formula (csvcell.Uncell).
-func ReadCSV(r io.Reader) (Outcome, error) {
-	cr := csv.NewReader(scan.LineCap(r))
+func ReadCSV(r io.Reader) (Outcome, error) { return readCSV(r, "csv") }
+
+// ReadCSVFile reads the lab CSV at path ("-" for standard input; gzip read as by every ranklab
+// reader) as ReadCSV does; errors name the path ("path:LINE: msg").
+func ReadCSVFile(path string) (Outcome, error) {
+	r, closeFn, err := scan.Open(path)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer closeFn()
+	return readCSV(r, path)
+}
+
+// readCSV is ReadCSV with errors naming file.
+func readCSV(r io.Reader, file string) (Outcome, error) {
+	lc := scan.LineCap(r)
+	cr := csv.NewReader(lc)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = false
-	const file = "csv"
 	bad := func(line int, format string, args ...any) error {
 		return &eval.ParseError{File: file, Line: line, Err: fmt.Errorf(format, args...)}
 	}
@@ -121,7 +135,13 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
+				if inner := pe.Err; errors.Is(inner, scan.ErrLineTooLong) || errors.Is(inner, scan.ErrBareCR) {
+					return nil, lc.Line(), &eval.ParseError{File: file, Line: lc.Line(), Err: inner}
+				}
 				return nil, pe.Line, &eval.ParseError{File: file, Line: pe.Line, Err: pe.Err}
+			}
+			if err != io.EOF {
+				return nil, lc.Line(), &eval.ParseError{File: file, Line: lc.Line(), Err: scan.ReadError(err)}
 			}
 			return nil, 0, err
 		}

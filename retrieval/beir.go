@@ -105,7 +105,7 @@ func decodeObject(line []byte) (map[string]json.RawMessage, error) {
 // ReadCorpus reads a BEIR corpus.jsonl: one JSON object per line with a string "_id"
 // (non-empty, unique), a string "text" and an optional string "title"; other fields are
 // ignored; blank lines are skipped. Documents come back in file order. Errors read
-// "name:line: message".
+// "name:line: message"; a file without documents is an error (eval.ErrEmpty).
 func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 	var docs []Document
 	seen := map[string]int{}
@@ -134,12 +134,15 @@ func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 		docs = append(docs, d)
 		return nil
 	})
+	if err == nil && len(docs) == 0 {
+		err = fmt.Errorf("%s: %w: no document", name, eval.ErrEmpty)
+	}
 	return docs, err
 }
 
 // ReadQueries reads a BEIR queries.jsonl: one JSON object per line with a string "_id"
 // (non-empty, unique) and a string "text"; other fields are ignored; blank lines are
-// skipped. Queries come back in file order.
+// skipped. Queries come back in file order; a file without queries is an error (eval.ErrEmpty).
 func ReadQueries(r io.Reader, name string) ([]Query, error) {
 	var qs []Query
 	seen := map[string]int{}
@@ -165,6 +168,9 @@ func ReadQueries(r io.Reader, name string) ([]Query, error) {
 		qs = append(qs, q)
 		return nil
 	})
+	if err == nil && len(qs) == 0 {
+		err = fmt.Errorf("%s: %w: no query", name, eval.ErrEmpty)
+	}
 	return qs, err
 }
 

@@ -128,30 +128,56 @@ func (l *Lines) Line() int { return l.n }
 // line Line()+1.
 func (l *Lines) Err() error { return l.err }
 
-// LineCap returns a reader over r that drops a UTF-8 byte-order mark at its start and fails
-// with ErrLineTooLong once a line grows beyond MaxLine (+1 for a CR): the rules of Lines for a
-// reader that must parse the bytes itself (encoding/csv, whose quoted fields may hold newlines).
-func LineCap(r io.Reader) io.Reader {
+// LineCap returns a reader over r with the rules of Lines for a reader that must parse the
+// bytes itself (encoding/csv, whose quoted fields may hold newlines): a UTF-8 byte-order mark at
+// the start is dropped, a line longer than MaxLine (a CR before its newline aside) fails with
+// ErrLineTooLong, a carriage return not followed by a newline fails with ErrBareCR. Line gives
+// the line of such an error.
+func LineCap(r io.Reader) *LineCapReader {
 	br := bufio.NewReaderSize(r, 1<<16)
 	if head, _ := br.Peek(len(BOM)); bytes.Equal(head, BOM) {
 		br.Discard(len(BOM))
 	}
-	return &lineCap{r: br}
+	return &LineCapReader{r: br, line: 1}
 }
 
-type lineCap struct {
-	r   io.Reader
-	run int // bytes since the last '\n'
+// LineCapReader is LineCap's reader.
+type LineCapReader struct {
+	r    io.Reader
+	run  int  // bytes of the current line so far
+	cr   bool // the last byte was a CR
+	line int
+	err  error
 }
 
-func (c *lineCap) Read(p []byte) (int, error) {
+// Line returns the number of the line being read (from 1).
+func (c *LineCapReader) Line() int { return c.line }
+
+func (c *LineCapReader) Read(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
 	n, err := c.r.Read(p)
 	for _, b := range p[:n] {
-		if b == '\n' {
-			c.run = 0
-		} else if c.run++; c.run > MaxLine+1 {
-			return 0, ErrLineTooLong
+		switch {
+		case b == '\n':
+			c.run, c.cr = 0, false
+			c.line++
+			continue
+		case c.cr:
+			c.err = ErrBareCR
+		case c.run >= MaxLine && b != '\r':
+			c.err = ErrLineTooLong
 		}
+		if c.err != nil {
+			return 0, c.err
+		}
+		c.cr = b == '\r'
+		c.run++
+	}
+	if err == io.EOF && c.cr {
+		c.err = ErrBareCR
+		return 0, c.err
 	}
 	return n, err
 }
