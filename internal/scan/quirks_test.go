@@ -112,7 +112,7 @@ type quirk struct {
 	name    string
 	content func(qr quirkReader) []byte
 	path    func(t *testing.T, qr quirkReader, content []byte) string // nil: a regular file
-	want    string                                              // "same", "id" or "error"
+	want    string                                                    // "same", "id" or "error"
 	err     error
 	line    func(qr quirkReader) int
 }
@@ -275,4 +275,3 @@ func write(t *testing.T, qr quirkReader, content []byte) string {
 	}
 	return p
 }
-
