@@ -74,10 +74,24 @@
 // trec_eval's C reads uninitialised memory ranklab takes the value its reference build prints:
 // rbp normalises gains with min = max = 0 to start with (so grades divided by the query's largest
 // grade when that exceeds 1). dcg, ideal_dcg and ndcg each have their own parameters (trec_eval
-// shares them and crashes). A name spelled as ir_measures spells it gives ir_measures' value:
-// Judged@k divides by min(k, n), RBP(rel=N) is binary RBP, SetF(beta=x) passes x as trec_eval's
-// set_F does; ir_measures computes its other measures with pytrec_eval, whose numbers
-// Options.TrecEval9 reproduces (float32 scores).
+// shares them and crashes).
+//
+// ir_measures' names. A name spelled as ir_measures spells it gives ir_measures' value,
+// provider by provider: RR@k as its msmarco provider computes it (float64 scores, ties by doc ID
+// ascending; plain RR is pytrec_eval's recip_rank), nDCG(dcg='exp-log2')@k as gdeval does
+// (float64 scores, ties by doc ID descending), Judged@k as its judged provider (ties ascending,
+// divided by min(k, n)); RBP(rel=N) is binary RBP, SetF(beta=x) passes x as trec_eval's set_F
+// does. The measures ir_measures takes from pytrec_eval (P, R, RR, AP, nDCG, Rprec, Bpref,
+// Success, IPrec, infAP, SetP, SetR, SetAP, SetF, NumQ, NumRet, NumRel, NumRelRet) rank by float32
+// scores there, which Options.TrecEval9 (--trec-eval-9) reproduces: under TrecEval9 every name
+// gives ir_measures' value; under the default 10.0 rules those values differ only for a query
+// with two scores equal as float32 and not as float64. The differences that remain are
+// ir_measures' own: gdeval prints 5 decimals (ranklab's value is unrounded, within 5e-6), reads
+// query IDs as numbers (it refuses non-numeric ones, and "014" and "14" are one query for it,
+// two for ranklab); the pinned ir_measures has no provider for RBP (ranklab computes trec_eval's
+// rbp); a qrels query without a ranking scores 0 in ir_measures for NumRel and NumQ too. Its
+// quoted spelling nDCG(dcg='exp-log2')@10 is read as nDCG(dcg=exp-log2)@10, the form ranklab
+// prints. The differential test (peers_test.go) covers every ir_measures name ranklab reads.
 //
 // Query sets. By default the evaluated queries are those in both the qrels and the run (the
 // rule of DESIGN.md, of trec_eval 9.0.8 and of pytrec_eval); qrels queries without a ranking

@@ -130,6 +130,7 @@ type queryEvaluator struct {
 	count  []int
 	ranked []int
 	asc    []int
+	f64    []int
 	rl     []int
 	fields [][]byte
 }
@@ -252,12 +253,16 @@ func (e *queryEvaluator) query(qid string) (row, func(int) error) {
 	}
 	opt := e.ev.opt
 	e.ranked = e.rankJudged(n, opt.TrecEval9, false, e.ranked)
-	var asc []int
+	var asc, f64 []int
 	if e.ev.needAsc {
 		e.asc = e.rankJudged(n, false, true, e.asc)
 		asc = e.asc
 	}
-	r := e.ev.compute(e.ranked, asc, judgedGrades(judgedDocs), false, e.rl)
+	if e.ev.needF64 {
+		e.f64 = e.rankJudged(n, false, false, e.f64)
+		f64 = e.f64
+	}
+	r := e.ev.compute(e.ranked, asc, f64, judgedGrades(judgedDocs), false, e.rl)
 	e.rl, r.buf = r.buf, nil
 	return r, nil
 }

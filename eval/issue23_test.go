@@ -110,3 +110,53 @@ func pipeOf(t *testing.T, data string) string {
 	t.Cleanup(func() { r.Close() })
 	return fmt.Sprintf("/dev/fd/%d", r.Fd())
 }
+
+// TestIRMeasuresNames is defect 14 of issue 23: ir_measures' names give ir_measures' values,
+// provider by provider, and its quoted spelling is read.
+func TestIRMeasuresNames(t *testing.T) {
+	mustParse := func(s string) Measure {
+		m, err := ParseMeasure(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	// The issue's smallest case: a and b tie at 1.0, a is relevant. ir_measures' RR@10 (msmarco:
+	// ties by doc ID ascending) is 1/1; its RR (pytrec_eval: trec_eval's order, ties descending)
+	// is 1/2.
+	qrels := Qrels{"q": {"a": 1}}
+	run := Run{Queries: map[string][]ScoredDoc{"q": {{Doc: "a", Score: 1}, {Doc: "b", Score: 1}}}}
+	for _, opt := range []Options{{}, {TrecEval9: true}} {
+		res, err := opt.Evaluate(qrels, run, mustParse("RR@10"), mustParse("RR"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Values[0]; got[0] != 1.0/1 || got[1] != 1.0/2 {
+			t.Errorf("TrecEval9 %v: RR@10, RR = %v; want 1/1 (msmarco), 1/2 (pytrec_eval)", opt.TrecEval9, got)
+		}
+	}
+	// ir_measures' quoted spelling.
+	if m := mustParse("nDCG(dcg='exp-log2')@10"); m != NDCGExp(10) || mustParse(`nDCG(dcg="exp-log2")@10`) != m {
+		t.Errorf("nDCG(dcg='exp-log2')@10 = %v, want %v", m, NDCGExp(10))
+	}
+	// gdeval ranks by float64 scores, pytrec_eval by float32: 16777217 and 16777216 tie as
+	// float32 (c then b, doc ID descending) and not as float64 (b first). Under TrecEval9,
+	// nDCG@10 is pytrec_eval's (b at rank 2: (2/log2(3)) / (2/log2(2))) and
+	// nDCG(dcg='exp-log2')@10 gdeval's (b at rank 1: 1).
+	qrels = Qrels{"1": {"b": 2, "c": 0}}
+	run = Run{Queries: map[string][]ScoredDoc{"1": {{Doc: "b", Score: 16777217}, {Doc: "c", Score: 16777216}}}}
+	res, err := Options{TrecEval9: true}.Evaluate(qrels, run, NDCG(10), mustParse("nDCG(dcg='exp-log2')@10"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := res.Values[0], []float64{(2 / math.Log2(3)) / (2 / math.Log2(2)), 1}; math.Abs(got[0]-want[0]) > 1e-15 || got[1] != want[1] {
+		t.Errorf("TrecEval9: nDCG@10, exp-log2 = %v; want %v", got, want)
+	}
+	// The streaming evaluator agrees.
+	p := filepath.Join(t.TempDir(), "run")
+	os.WriteFile(p, []byte("1 Q0 b 1 16777217 t\n1 Q0 c 2 16777216 t\n"), 0o644)
+	fr, err := Options{TrecEval9: true}.EvaluateRunFile(qrels, p, NDCG(10), NDCGExp(10), RRAt(1))
+	if err != nil || fr.Values[0][0] != res.Values[0][0] || fr.Values[0][1] != 1 || fr.Values[0][2] != 1 {
+		t.Errorf("EvaluateRunFile: %v, %v", fr.Values, err)
+	}
+}

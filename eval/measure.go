@@ -107,8 +107,10 @@ func Recall(k int) Measure { return Measure{Name: NameR, Cutoff: k} }
 // trec_eval: recip_rank; ir_measures: RR.
 func RR() Measure { return Measure{Name: NameRR} }
 
-// RRAt returns the reciprocal rank cut at k (MRR@k): 0 when no relevant doc is in the top k.
-// ir_measures: RR@k (trec_eval has no cut reciprocal rank).
+// RRAt returns the reciprocal rank cut at k (MRR@k): 0 when no relevant doc is in the top k. As
+// ir_measures computes RR@k (its msmarco provider), the ranking is by float64 score with ties
+// broken by doc ID ascending, under every option. ir_measures: RR@k (trec_eval has no cut
+// reciprocal rank).
 func RRAt(k int) Measure { return Measure{Name: NameRR, Cutoff: k} }
 
 // AP returns average precision: Σ_{i: rel(i)} (rel@i / i) / R, 0 when R = 0.
@@ -132,8 +134,9 @@ func GMAP() Measure { return Measure{Name: NameGMAP} }
 // computed with trec_eval's gain table (see NDCGGains).
 func NDCG(k int) Measure { return Measure{Name: NameNDCG, Cutoff: k} }
 
-// NDCGExp returns nDCG at k with exponential gain 2^g-1 (ir_measures' nDCG(dcg=exp-log2)@k;
-// no trec_eval name); otherwise as NDCG.
+// NDCGExp returns nDCG at k with exponential gain 2^g-1 (ir_measures' nDCG(dcg='exp-log2')@k,
+// which it computes with gdeval; no trec_eval name); otherwise as NDCG. As gdeval ranks, the
+// scores are float64 under every option (Options.TrecEval9 too).
 func NDCGExp(k int) Measure { return Measure{Name: NameNDCG, Cutoff: k, Exp: true} }
 
 // NDCGGains returns trec_eval's ndcg with a gain table ("1=3,2=9,4=4.5": grade 1 has gain 3,

@@ -307,7 +307,7 @@ const acceptedNames = `accepted: ir_measures names (P@k, R@k, RR, RR@k, AP, AP@k
 //	Name [ "(" key=value { "," key=value } ")" ] [ "@" cutoff ]
 //
 // with the names listed on Measure, the keys rel=N (binary measures), dcg=log2|exp-log2
-// (nDCG), beta=x (SetF), p=x (RBP), relative=True (SetP) and a positive cutoff (a recall level
+// (nDCG; quoted as ir_measures writes it, dcg='exp-log2', or not), beta=x (SetF), p=x (RBP), relative=True (SetP) and a positive cutoff (a recall level
 // for IPrec); or trec_eval's spelling of one value (map, recip_rank, ndcg_cut.10, P_5,
 // relative_P.5, utility.2,-1,0,0; see ParseTrecMeasure). ir_measures' NumRet(rel=N) is read as
 // NumRelRet(rel=N). A name it does not know is an error that lists what is accepted.
@@ -373,6 +373,9 @@ func parseIR(name, s string) (Measure, error) {
 		for _, p := range strings.Split(params, ",") {
 			key, val, ok := strings.Cut(strings.TrimSpace(p), "=")
 			key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+			if n := len(val); n >= 2 && (val[0] == '\'' || val[0] == '"') && val[n-1] == val[0] {
+				val = val[1 : n-1] // ir_measures' own spelling quotes strings: dcg='exp-log2'
+			}
 			if !ok {
 				return Measure{}, fmt.Errorf("measure %s: parameter %s is not key=value", quoteString(name), quoteString(p))
 			}
