@@ -86,10 +86,12 @@
 // scores there, which Options.TrecEval9 (--trec-eval-9) reproduces: under TrecEval9 every name
 // gives ir_measures' value; under the default 10.0 rules those values differ only for a query
 // with two scores equal as float32 and not as float64. The differences that remain are
-// ir_measures' own: gdeval prints 5 decimals (ranklab's value is unrounded, within 5e-6), reads
-// query IDs as numbers (it refuses non-numeric ones, and "014" and "14" are one query for it,
-// two for ranklab); the pinned ir_measures has no provider for RBP (ranklab computes trec_eval's
-// rbp); a qrels query without a ranking scores 0 in ir_measures for NumRel and NumQ too. Its
+// ir_measures' own: gdeval prints 5 decimals (ranklab's value is unrounded, within 5e-6) and
+// reads query IDs as numbers (it refuses non-numeric ones and dies dividing by zero when "014"
+// and "14" are both in the qrels; ranklab reads any ID, and those as two queries); the pinned
+// ir_measures has no provider for RBP (ranklab computes trec_eval's rbp); ranklab does not read
+// judged_only=True (use Options.JudgedOnly, -J); a qrels query without a ranking scores 0 in
+// ir_measures for NumRel and NumQ too. Its
 // quoted spelling nDCG(dcg='exp-log2')@10 is read as nDCG(dcg=exp-log2)@10, the form ranklab
 // prints. The differential test (peers_test.go) covers every ir_measures name ranklab reads.
 //
