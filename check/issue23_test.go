@@ -36,3 +36,40 @@ func TestCheckReadsAsEval(t *testing.T) {
 		t.Errorf("eval on bare CR line ends: %v, want an error at line 1", err)
 	}
 }
+
+// FuzzCheckVsEval checks check against eval on any input, comment, blank and BOM lines
+// included: what eval reads, check never calls a parse error (the indented "# note" crasher of
+// issue 23, defect 8), and what eval refuses, check reports as an error.
+func FuzzCheckVsEval(f *testing.F) {
+	for _, s := range append(append([]string{"q1 Q0 a 1 1 t\n   # note\n", "\t#x\nq Q0 a 1 1 t\r\n", "q Q0 a 1 1 t\rq Q0 b 2 1 t\n"}, runSeeds...), qrelsSeeds...) {
+		f.Add(s)
+	}
+	parseErrors := func(fs []Finding) []Finding {
+		var out []Finding
+		for _, fd := range fs {
+			if fd.Severity == Error && (fd.Code == CodeParse || fd.Code == CodeEmpty || fd.Code == CodeDuplicate) {
+				out = append(out, fd)
+			}
+		}
+		return out
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		rf := readRun(strings.NewReader(s), "run")
+		_, err := eval.ReadRun(strings.NewReader(s), "run")
+		if bad := parseErrors(rf.findings); err == nil && len(bad) > 0 {
+			t.Fatalf("eval reads the run, check says %+v\n%q", bad, s)
+		} else if err != nil && len(bad) == 0 {
+			t.Fatalf("eval refuses the run (%v), check finds no parse error\n%q", err, s)
+		}
+		qf := readQrels(strings.NewReader(s), "qrels")
+		var qerr error
+		if strings.HasPrefix(strings.TrimPrefix(s, "\ufeff"), "query-id\t") {
+			_, qerr = eval.ReadBEIRQrels(strings.NewReader(s), "qrels")
+		} else {
+			_, qerr = eval.ReadQrels(strings.NewReader(s), "qrels")
+		}
+		if bad := parseErrors(qf.findings); qerr == nil && len(bad) > 0 {
+			t.Fatalf("eval reads the qrels, check says %+v\n%q", bad, s)
+		}
+	})
+}

@@ -161,10 +161,12 @@ func readRun(in io.Reader, path string) runFile {
 	rf := runFile{path: path, queries: map[string][]runDoc{}}
 	first := map[[2]string]int{}
 	var f [][]byte
+	data := 0 // lines that are neither blank nor comments
 	rf.lines = r.lines(in, func(b []byte, n int) {
 		if r.blankOrComment(b, n) {
 			return
 		}
+		data++
 		f, _ = scan.Fields(b, f[:0], 0)
 		if len(f) < 6 {
 			r.add(Error, CodeParse, n, "", "%d fields, want at least 6 (query-id Q0 doc-id rank score tag)", len(f))
@@ -185,6 +187,9 @@ func readRun(in io.Reader, path string) runFile {
 		}
 		rf.queries[q] = append(rf.queries[q], runDoc{doc: d, score: score, rank: rank, rankOK: rerr == nil, line: n})
 	})
+	if rf.lines > 0 && data == 0 {
+		r.add(Error, CodeEmpty, 0, "", "no data line (only blank or comment lines): eval refuses the file as empty")
+	}
 	rf.findings = r.findings
 	return rf
 }
@@ -196,6 +201,7 @@ func readQrels(in io.Reader, path string) qrelsFile {
 	qf := qrelsFile{path: path, judged: map[string]map[string]int{}}
 	first := map[[2]string]int{}
 	var f [][]byte
+	data := 0 // lines that are neither the header, blank nor comments
 	qf.lines = r.lines(in, func(b []byte, n int) {
 		if n == 1 && bytes.HasPrefix(b, []byte("query-id\t")) {
 			qf.beir = true
@@ -208,6 +214,7 @@ func readQrels(in io.Reader, path string) qrelsFile {
 		if r.blankOrComment(b, n) {
 			return
 		}
+		data++
 		var q, d, g string
 		if qf.beir {
 			parts := strings.Split(string(b), "\t")
@@ -241,8 +248,11 @@ func readQrels(in io.Reader, path string) qrelsFile {
 		}
 		qf.judged[q][d] = grade
 	})
-	if qf.beir && qf.lines == 1 {
+	switch {
+	case qf.beir && qf.lines == 1:
 		r.add(Error, CodeEmpty, 0, "", "BEIR header only, no judgments")
+	case qf.lines > 0 && data == 0 && !qf.beir:
+		r.add(Error, CodeEmpty, 0, "", "no judgment (only blank or comment lines): eval refuses the file as empty")
 	}
 	qf.findings = r.findings
 	return qf
