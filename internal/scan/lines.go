@@ -175,9 +175,5 @@ func (c *LineCapReader) Read(p []byte) (int, error) {
 		c.cr = b == '\r'
 		c.run++
 	}
-	if err == io.EOF && c.cr {
-		c.err = ErrBareCR
-		return 0, c.err
-	}
-	return n, err
+	return n, err // a CR that ends the input is a line end, as for Lines
 }

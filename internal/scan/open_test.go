@@ -136,3 +136,52 @@ func itoa(n int) string {
 		}
 	}
 }
+
+// FuzzDecompress checks that any input opens without a panic, that an input without a
+// compression magic reads back unchanged, and that a gzip of any text reads back as the text,
+// whatever zero padding follows.
+func FuzzDecompress(f *testing.F) {
+	f.Add([]byte("q 0 d 1\n"), 0)
+	f.Add([]byte("\x1f\x8b\x08"), 3)
+	f.Add([]byte("BZh91AY&SY"), 0)
+	f.Fuzz(func(t *testing.T, in []byte, pad int) {
+		r, err := Decompress(bytes.NewReader(in))
+		if err == nil {
+			got, err := io.ReadAll(r)
+			if err == nil && !bytes.HasPrefix(in, []byte{0x1f, 0x8b}) && !bytes.Equal(got, in) {
+				t.Fatalf("plain input %q read as %q", in, got)
+			}
+		}
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write(in)
+		w.Close()
+		b.Write(make([]byte, pad&0xfff))
+		r, err = Decompress(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, in) {
+			t.Fatalf("gzip of %q with %d zero bytes read as %q, %v", in, pad&0xfff, got, err)
+		}
+	})
+}
+
+// FuzzLineCap checks LineCap against Lines: the same bytes through, the same bare-CR verdict.
+func FuzzLineCap(f *testing.F) {
+	for _, s := range []string{"a\r\nb", "\xef\xbb\xbfx\ry", "a\r", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := io.ReadAll(LineCap(strings.NewReader(in)))
+		l := NewLines(strings.NewReader(in))
+		for l.Next() {
+		}
+		if (err != nil) != (l.Err() != nil) {
+			t.Fatalf("%q: LineCap %v, Lines %v", in, err, l.Err())
+		}
+		if err == nil && string(got) != strings.TrimPrefix(in, "\xef\xbb\xbf") {
+			t.Fatalf("%q through LineCap: %q", in, got)
+		}
+	})
+}
