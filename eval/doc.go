@@ -119,7 +119,9 @@
 // run in memory when each query's lines are adjacent (the usual case): the file is cut into
 // blocks of whole queries evaluated on every core, and only each query's judged docs are ranked.
 // An ungrouped run is read again whole, from the start of the same file, or for a pipe or
-// standard input from the temporary copy made as it streamed: the result is always the file's.
+// standard input from the copy made as it streamed (memory, then $TMPDIR): the result is always
+// the file's. Every reader reads lines by the rules of package internal/scan: a BOM dropped, CRLF
+// read, a bare CR or a line over 64 MiB an error at its line, gzip by its magic bytes.
 //
 // Names. Measures print in ir_measures' canonical form where ir_measures has them (P@5,
 // P(rel=2)@5, nDCG(dcg=exp-log2)@10, IPrec@0.5, RBP(p=0.9)) and in trec_eval's -m spelling

@@ -20,8 +20,10 @@ import (
 // When a query's lines are not adjacent (an ungrouped run) the first pass stops and the input is
 // read again from its start, so the result is still exact: a regular file is rewound (its path
 // is not opened again); an input that cannot seek (a pipe, standard input, a process
-// substitution) has been copied, as it streamed, to an unlinked temporary file that is read
-// instead. The ungrouped run is then evaluated in passes that each keep the lines of a share of
+// substitution) has been copied as it streamed (to memory up to 64 MiB, beyond that to an
+// unlinked file in $TMPDIR) and the copy is read instead. A grouped run never reads the copy, so
+// a full $TMPDIR does not matter to it; an ungrouped one whose copy failed gets an error saying
+// how many bytes of $TMPDIR it needs (scan.SpoolError). The ungrouped run is then evaluated in passes that each keep the lines of a share of
 // the queries (about 128 MB of them), so memory stays bounded whatever the run's size.
 func EvaluateRunFile(qrels Qrels, runPath string, measures ...Measure) (Result, error) {
 	return Options{}.EvaluateRunFile(qrels, runPath, measures...)
