@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"strconv"
 
@@ -114,8 +115,11 @@ func ReadCSV(r io.Reader) (Outcome, error) { return readCSV(r, "csv") }
 // reader) as ReadCSV does; errors name the path ("path:LINE: msg").
 func ReadCSVFile(path string) (Outcome, error) {
 	r, closeFn, err := scan.Open(path)
-	if err != nil {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
 		return Outcome{}, err
+	} else if err != nil {
+		return Outcome{}, &eval.ParseError{File: path, Line: 1, Err: err}
 	}
 	defer closeFn()
 	return readCSV(r, path)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"slices"
 	"strconv"
@@ -124,10 +125,20 @@ func readRecords(r io.Reader, name, header string, fn func(f [][]byte, line int)
 func ReadChunkMapFile(path string) (ChunkMap, error) {
 	r, closeFn, err := scan.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, openErr(path, err)
 	}
 	defer closeFn()
 	return ReadChunkMap(r, path)
+}
+
+// openErr keeps an *fs.PathError (it names the file) and makes an error of the content's
+// opening (a gzip header, a bzip2 file) a *eval.ParseError at line 1, as package eval does.
+func openErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return err
+	}
+	return &eval.ParseError{File: path, Line: 1, Err: err}
 }
 
 // WriteChunkMap writes m with the header line, one chunk a line, tab-separated, chunks in the

@@ -81,7 +81,7 @@ func ReadPassageQrels(r io.Reader, name string) (PassageQrels, error) {
 func ReadPassageQrelsFile(path string) (PassageQrels, error) {
 	r, closeFn, err := scan.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, openErr(path, err)
 	}
 	defer closeFn()
 	return ReadPassageQrels(r, path)

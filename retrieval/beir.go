@@ -182,7 +182,7 @@ func openMaybeGzip(path string) (io.ReadCloser, string, error) {
 		r, err := scan.Decompress(f) // gzip is recognised by its magic bytes, whatever the name
 		if err != nil {
 			f.Close()
-			return nil, path, fmt.Errorf("%s: %w", path, err)
+			return nil, path, fmt.Errorf("%s:1: %w", path, err)
 		}
 		return struct {
 			io.Reader
@@ -203,7 +203,7 @@ func openMaybeGzip(path string) (io.ReadCloser, string, error) {
 	z, err := scan.Decompress(f) // gunzipped as every ranklab reader does (members, padding)
 	if err != nil {
 		f.Close()
-		return nil, gzPath, fmt.Errorf("%s: %w", gzPath, err)
+		return nil, gzPath, fmt.Errorf("%s:1: %w", gzPath, err)
 	}
 	return struct {
 		io.Reader

@@ -156,6 +156,8 @@ func quirks() []quirk {
 			return append(gzipOf([]byte(qr.plain[:n])), gzipOf([]byte(qr.plain[n:]))...)
 		}, want: "same"},
 		{name: "gzip piped", content: func(qr quirkReader) []byte { return gzipOf([]byte(qr.plain)) }, path: fifo, want: "same"},
+		{name: "bzip2 named .gz", content: func(quirkReader) []byte { return []byte("BZh91AY&SY\x00\x00\x00\x00") },
+			want: "error", err: scan.ErrCompressed, line: func(quirkReader) int { return 1 }},
 	}
 }
 
