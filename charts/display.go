@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/ranklab/ranklab/internal/atomicfile"
 )
 
 // UseOffline chooses where the charts built afterwards get ECharts 5.4.3: true = the copy
@@ -25,7 +26,7 @@ func Show(fragments ...string) {
 		if marker := libraryMarker(); marker == "" || !exists(marker) {
 			gonbui.DisplayHTML(libraryHTML())
 			if marker != "" {
-				_ = os.WriteFile(marker, []byte(EChartsVersion+"\n"), 0o644) // best effort: without it ECharts is sent again
+				_ = atomicfile.WriteFile(marker, []byte(EChartsVersion+"\n")) // best effort: without it ECharts is sent again
 			}
 		}
 	}

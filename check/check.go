@@ -2,7 +2,9 @@ package check
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"sort"
 	"strconv"
@@ -151,11 +153,16 @@ func (r Report) RunOK(i int) bool {
 // Files reads the qrels and each run (gzipped or not) and runs every check: the file-level
 // checks while reading, then the checks across files. It returns an error only when a file
 // cannot be opened; what is wrong inside a file is a finding.
+//
+// Each file is read twice (leniently, then by package eval); an input that is not a regular
+// file (standard input "-", a pipe, a process substitution) is kept (scan.Keep) so both readings
+// see the whole of it.
 func Files(qrelsPath string, runPaths []string, opt Options) (Report, error) {
 	opt = opt.withDefaults()
+	defer scan.Keep(append([]string{qrelsPath}, runPaths...)...)()
 	in, closeFn, err := scan.Open(qrelsPath)
 	if err != nil {
-		return Report{}, fmt.Errorf("check: %s: %w", qrelsPath, err)
+		return Report{}, openErr(qrelsPath, err)
 	}
 	qf := readQrels(in, qrelsPath)
 	closeFn()
@@ -163,7 +170,7 @@ func Files(qrelsPath string, runPaths []string, opt Options) (Report, error) {
 	for _, p := range runPaths {
 		in, closeFn, err := scan.Open(p)
 		if err != nil {
-			return Report{}, fmt.Errorf("check: %s: %w", p, err)
+			return Report{}, openErr(p, err)
 		}
 		runs = append(runs, readRun(in, p))
 		closeFn()
@@ -180,6 +187,16 @@ func Files(qrelsPath string, runPaths []string, opt Options) (Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// openErr names the file of an opening error, and line 1 when the content is at fault (a gzip
+// header, a bzip2 file).
+func openErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("check: %w", err)
+	}
+	return fmt.Errorf("check: %s:1: %w", path, err)
 }
 
 func (r Report) countFile(path string, s Severity) int {

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -13,9 +12,6 @@ import (
 	"github.com/ranklab/ranklab/internal/evalhook"
 	"github.com/ranklab/ranklab/internal/scan"
 )
-
-// bom is UTF-8's byte order mark.
-var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // runDoc is one run line as the preflight keeps it.
 type runDoc struct {
@@ -56,23 +52,22 @@ func (r *reader) add(sev Severity, code string, line int, query, format string, 
 	r.findings = append(r.findings, Finding{Severity: sev, Code: code, File: r.path, Line: line, Query: query, Message: fmt.Sprintf(format, args...)})
 }
 
-// lines calls fn with each line (without its end of line, one trailing \r dropped) and its
-// number; the first line loses a byte order mark, which is reported. It reports an empty input.
+// lines calls fn with each line and its number, read by scan.Lines as package eval reads them
+// (one trailing \r dropped, a bare CR or a line over 64 MiB an error); the first line loses a
+// byte order mark, which is reported. It reports an empty input.
 func (r *reader) lines(in io.Reader, fn func(b []byte, n int)) int {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<26)
+	lines := scan.NewLines(in)
 	n := 0
-	for sc.Scan() {
-		n++
-		b := scan.TrimCR(sc.Bytes())
-		if n == 1 && bytes.HasPrefix(b, bom) {
-			r.add(Error, CodeBOM, 1, "", "the file starts with a UTF-8 byte order mark: trec_eval, pytrec_eval and ir_measures read it as part of the first ID (%q)", "\ufeff"+firstField(b[len(bom):]))
-			b = b[len(bom):]
+	for lines.Next() {
+		n = lines.Line()
+		b := lines.Bytes()
+		if n == 1 && lines.BOM() {
+			r.add(Error, CodeBOM, 1, "", "the file starts with a UTF-8 byte order mark: trec_eval, pytrec_eval and ir_measures read it as part of the first ID (%q)", "\ufeff"+firstField(b))
 		}
 		fn(b, n)
 	}
-	if err := sc.Err(); err != nil {
-		r.add(Error, CodeParse, n+1, "", "%v", err)
+	if err := lines.Err(); err != nil {
+		r.add(Error, CodeParse, n+1, "", "%v", scan.ReadError(err))
 	}
 	if n == 0 {
 		r.add(Error, CodeEmpty, 0, "", "the file is empty")
@@ -88,13 +83,15 @@ func firstField(b []byte) string {
 	return string(f[0])
 }
 
-// blankOrComment reports blank lines and "#" comment lines, which tools read differently.
+// blankOrComment reports blank lines and "#" comment lines (first non-blank character '#', as
+// package eval reads them), which tools read differently.
 func (r *reader) blankOrComment(b []byte, n int) bool {
-	if len(bytes.TrimSpace(b)) == 0 {
+	f, _ := scan.Fields(b, nil, 1)
+	if len(f) == 0 {
 		r.add(Warning, CodeBlank, n, "", "blank line: trec_eval 10.0 skips blank run lines, other readers may fail on it or count it")
 		return true
 	}
-	if b[0] == '#' {
+	if f[0][0] == '#' {
 		r.add(Warning, CodeComment, n, "", "comment line: trec_eval 10.0 skips it; trec_eval 9.0.8 and the readers of ir_measures and ranx (line.split()) take it as data or fail on it")
 		return true
 	}
@@ -164,10 +161,12 @@ func readRun(in io.Reader, path string) runFile {
 	rf := runFile{path: path, queries: map[string][]runDoc{}}
 	first := map[[2]string]int{}
 	var f [][]byte
+	data := 0 // lines that are neither blank nor comments
 	rf.lines = r.lines(in, func(b []byte, n int) {
 		if r.blankOrComment(b, n) {
 			return
 		}
+		data++
 		f, _ = scan.Fields(b, f[:0], 0)
 		if len(f) < 6 {
 			r.add(Error, CodeParse, n, "", "%d fields, want at least 6 (query-id Q0 doc-id rank score tag)", len(f))
@@ -188,6 +187,9 @@ func readRun(in io.Reader, path string) runFile {
 		}
 		rf.queries[q] = append(rf.queries[q], runDoc{doc: d, score: score, rank: rank, rankOK: rerr == nil, line: n})
 	})
+	if rf.lines > 0 && data == 0 {
+		r.add(Error, CodeEmpty, 0, "", "no data line (only blank or comment lines): eval refuses the file as empty")
+	}
 	rf.findings = r.findings
 	return rf
 }
@@ -199,11 +201,12 @@ func readQrels(in io.Reader, path string) qrelsFile {
 	qf := qrelsFile{path: path, judged: map[string]map[string]int{}}
 	first := map[[2]string]int{}
 	var f [][]byte
+	data := 0 // lines that are neither the header, blank nor comments
 	qf.lines = r.lines(in, func(b []byte, n int) {
 		if n == 1 && bytes.HasPrefix(b, []byte("query-id\t")) {
 			qf.beir = true
 			h := strings.Split(string(b), "\t")
-			if len(h) != 3 || strings.TrimSpace(h[1]) != "corpus-id" || strings.TrimSpace(h[2]) != "score" {
+			if len(h) != 3 || scan.TrimSpace(h[1]) != "corpus-id" || scan.TrimSpace(h[2]) != "score" {
 				r.add(Error, CodeParse, n, "", "BEIR header %q, want \"query-id<TAB>corpus-id<TAB>score\"", b)
 			}
 			return
@@ -211,6 +214,7 @@ func readQrels(in io.Reader, path string) qrelsFile {
 		if r.blankOrComment(b, n) {
 			return
 		}
+		data++
 		var q, d, g string
 		if qf.beir {
 			parts := strings.Split(string(b), "\t")
@@ -218,7 +222,7 @@ func readQrels(in io.Reader, path string) qrelsFile {
 				r.add(Error, CodeParse, n, "", "%d tab-separated fields, want 3 (query-id corpus-id score)", len(parts))
 				return
 			}
-			q, d, g = strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]), strings.TrimSpace(parts[2])
+			q, d, g = scan.TrimSpace(parts[0]), scan.TrimSpace(parts[1]), scan.TrimSpace(parts[2])
 			if q == "" || d == "" {
 				r.add(Error, CodeParse, n, q, "empty query-id or corpus-id")
 				return
@@ -244,8 +248,11 @@ func readQrels(in io.Reader, path string) qrelsFile {
 		}
 		qf.judged[q][d] = grade
 	})
-	if qf.beir && qf.lines == 1 {
+	switch {
+	case qf.beir && qf.lines == 1:
 		r.add(Error, CodeEmpty, 0, "", "BEIR header only, no judgments")
+	case qf.lines > 0 && data == 0 && !qf.beir:
+		r.add(Error, CodeEmpty, 0, "", "no judgment (only blank or comment lines): eval refuses the file as empty")
 	}
 	qf.findings = r.findings
 	return qf

@@ -1,9 +1,10 @@
 package check
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/jsonx"
 )
 
 // maxPerGroup is how many findings of one code and file the text shows before "... N more".
@@ -69,7 +70,7 @@ func (r Report) JSON() []byte {
 	if out.Runs == nil {
 		out.Runs = []RunSummary{}
 	}
-	js, err := json.MarshalIndent(out, "", "  ")
+	js, err := jsonx.MarshalIndent(out, "", "  ") // invalid UTF-8 IDs escaped losslessly
 	if err != nil {
 		panic("check: " + err.Error()) // every field encodes
 	}

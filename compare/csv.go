@@ -1,10 +1,11 @@
 package compare
 
 import (
-	"encoding/csv"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/csvcell"
 )
 
 // csvHeader is the header row of CSV.
@@ -26,7 +27,7 @@ func csvFloat(v float64) string {
 // "refused" says why a comparison is not a result (Report.Refuse), empty when it stands.
 func (r Report) CSV() string {
 	var b strings.Builder
-	w := csv.NewWriter(&b)
+	w := csvcell.NewWriter(&b)
 	w.Write(csvHeader)
 	n := strconv.Itoa(len(r.Queries))
 	for i, run := range r.Runs {

@@ -3,6 +3,8 @@ package compare
 import (
 	"encoding/json"
 	"math"
+
+	"github.com/ranklab/ranklab/internal/jsonx"
 )
 
 // jsonNum is a number that may be absent: NaN (not computed) and ±Inf encode as null.
@@ -104,7 +106,7 @@ func (r Report) JSON() string {
 			Refused: c.Refused, Diffs: nums(c.Diffs),
 		})
 	}
-	js, err := json.MarshalIndent(out, "", "  ")
+	js, err := jsonx.MarshalIndent(out, "", "  ") // invalid UTF-8 IDs escaped losslessly
 	if err != nil {
 		panic("compare: " + err.Error()) // every value is encodable
 	}

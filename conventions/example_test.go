@@ -13,7 +13,7 @@ func ExampleCompare() {
 	qrels, _ := eval.ReadQrels(strings.NewReader("q1 0 a 1\nq2 0 c 1\nq3 0 d 1\n"), "qrels")
 	run, _ := eval.ReadRun(strings.NewReader("q1 Q0 a 1 1 t\nq1 Q0 b 2 1 t\nq2 Q0 c 1 2 t\n"), "run")
 	table, _ := conventions.Compare(qrels, run, eval.RRAt(1))
-	for _, name := range []string{conventions.Reference, "pytrec_eval 0.5.11 (trec_eval 9.0.8)", "ir_measures 0.4.3"} {
+	for _, name := range []string{conventions.Reference, "trec_eval 10.0 -c", "pytrec_eval 0.5.11 (trec_eval 9.0.8)", "ir_measures 0.4.3"} {
 		c, _ := table.Cell(name, eval.RRAt(1))
 		fmt.Printf("%s: %.4f\n", name, c.Value)
 		for _, r := range c.Reasons {
@@ -21,12 +21,13 @@ func ExampleCompare() {
 		}
 	}
 	// Output:
-	// ranklab (trec_eval 10.0 -c): 0.3333
+	// ranklab (trec_eval 10.0 -c): 0.6667
+	// trec_eval 10.0 -c: 0.5000
+	//   ties broken by doc ID descending, not ascending: changes 1 query (query "q1": tie at rank 1)
 	// pytrec_eval 0.5.11 (trec_eval 9.0.8): 0.7500
 	//   query "q3" has no ranking: left out, averaged over 2 queries, not 3
-	//   recip_rank is not cut at 1: 1 query has its first relevant doc below rank 1 (query "q1": rank 2)
+	//   ties broken by doc ID descending, not ascending: changes 1 query (query "q1": tie at rank 1)
 	// ir_measures 0.4.3: 0.6667
-	//   ties broken by doc ID ascending, not descending: changes 1 query (query "q1": tie at rank 1)
 }
 
 // Four docs tie at the top, one of them relevant: every rank is as likely for it.

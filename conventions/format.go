@@ -2,7 +2,6 @@ package conventions
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -10,6 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/ranklab/ranklab/internal/jsonx"
+
+	"github.com/ranklab/ranklab/internal/csvcell"
 )
 
 // note is a cell that differs from the reference or fails, numbered in row-major order.
@@ -171,7 +174,7 @@ func (t Table) Markdown() string {
 // value is empty when the tool has no such measure or stops; reasons are joined by " | ".
 func (t Table) CSV() string {
 	var b bytes.Buffer
-	w := csv.NewWriter(&b)
+	w := csvcell.NewWriter(&b)
 	w.Write([]string{"convention", "measure", "tool_measure", "value", "queries", "agrees", "error", "reasons"})
 	for _, r := range t.Rows {
 		for j, c := range r.Cells {
@@ -242,7 +245,7 @@ func (t Table) MarshalJSON() ([]byte, error) {
 		}
 		out.Rows = append(out.Rows, jr)
 	}
-	return json.Marshal(out)
+	return jsonx.Marshal(out) // invalid UTF-8 IDs escaped losslessly
 }
 
 func nonNil(s []string) []string {

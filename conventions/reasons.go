@@ -12,6 +12,7 @@ import (
 // An aspect is one way a variant can depart from the reference. explain takes the reference
 // with this one aspect changed to the variant's and says, from the data, what that changes.
 type aspect struct {
+	order   bool // the aspect is the order within ties (the reference's own order varies by measure)
 	differs func(v Variant) bool
 	set     func(r *Variant, v Variant)
 	explain func(d *dataset, v Variant, base, with outcome) string // "" when nothing changes
@@ -22,11 +23,11 @@ type aspect struct {
 // measured alone against the reference (trec_eval 10.0 -c); when none moves anything, the
 // line says so rather than inventing a cause.
 func explain(d *dataset, v Variant, o outcome) []string {
-	ref := Variant{Measure: v.Measure}
+	ref := referenceVariant(v.Measure)
 	base := ref.evaluate(d)
 	var out []string
 	for _, a := range aspects {
-		if !a.differs(v) {
+		if a.differs(v) == a.differs(ref) && !(a.order && v.Order != ref.Order) {
 			continue
 		}
 		r := ref
@@ -167,6 +168,7 @@ var aspects = []aspect{
 		},
 	},
 	{ // order within ties, or no sorting at all
+		order:   true,
 		differs: func(v Variant) bool { return v.Order != ScoreDocDesc },
 		set:     func(r *Variant, v Variant) { r.Order = v.Order },
 		explain: func(d *dataset, v Variant, base, with outcome) string {
@@ -175,7 +177,7 @@ var aspects = []aspect{
 				return ""
 			}
 			q := qs[0]
-			ref := (Variant{Measure: v.Measure}).ranking(d, q)
+			ref := referenceVariant(v.Measure).ranking(d, q)
 			got := v.ranking(d, q)
 			i := firstDifference(ref, got, 0)
 			where := ""
@@ -188,6 +190,8 @@ var aspects = []aspect{
 			}
 			var what string
 			switch v.Order {
+			case ScoreDocDesc:
+				what = "ties broken by doc ID descending, not ascending"
 			case ScoreDocAsc:
 				what = "ties broken by doc ID ascending, not descending"
 			case ScoreStable:
@@ -338,3 +342,10 @@ func retrieve(n int) string {
 
 // fmtScore prints a score in the shortest form that reads back to the same float64.
 func fmtScore(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// referenceVariant is the reference convention's variant of m: eval's own rules (RR@k ranks ties
+// by doc ID ascending, as ir_measures' msmarco provider does).
+func referenceVariant(m eval.Measure) Variant {
+	v, _ := Conventions()[0].variant(m)
+	return v
+}

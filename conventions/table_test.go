@@ -49,11 +49,11 @@ func TestReasons(t *testing.T) {
 			want: []string{`recip_rank is not cut at 2: 1 query has its first relevant doc below rank 2 (query "q1": rank 3)`},
 		},
 		{
-			name:    "tie broken by doc ID ascending",
+			name:    "tie broken by doc ID descending", // ranklab's RR@k breaks ties as ir_measures' msmarco does
 			qrels:   "q1 0 a 1\n",
 			run:     "q1 Q0 a 1 1 t\nq1 Q0 b 2 1 t\n",
-			measure: eval.RRAt(1), conv: "ir_measures 0.4.3",
-			want: []string{`ties broken by doc ID ascending, not descending: changes 1 query (query "q1": tie at rank 1)`},
+			measure: eval.RRAt(5), conv: "trec_eval 10.0 -c",
+			want: []string{`ties broken by doc ID descending, not ascending: changes 1 query (query "q1": tie at rank 1)`},
 		},
 		{
 			name:    "identical IDs dropped",

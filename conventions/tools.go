@@ -76,8 +76,13 @@ func Conventions() []Convention {
 	return []Convention{
 		{
 			Name:    Reference,
-			Sources: []Source{{"ranklab/ranklab", "eval/doc.go", "trec_eval 10.0's order and formulas, every qrels query averaged (-c), measures as named (RR@k is cut at k)"}},
-			variant: func(m eval.Measure) (Variant, bool) { return Variant{Name: m.String(), Measure: m}, true },
+			Sources: []Source{{"ranklab/ranklab", "eval/doc.go", "trec_eval 10.0's order and formulas, every qrels query averaged (-c), measures as named (RR@k is cut at k and ranked as ir_measures ranks it: float64 scores, ties by doc ID ascending)"}},
+			variant: func(m eval.Measure) (Variant, bool) {
+				if m.Name == eval.NameRR && m.Cutoff > 0 {
+					return Variant{Name: m.String(), Measure: m, Order: ScoreDocAsc}, true // eval's RR@k (msmarco's order)
+				}
+				return Variant{Name: m.String(), Measure: m}, true
+			},
 		},
 		{
 			Name:    "trec_eval 10.0",

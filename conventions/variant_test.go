@@ -196,7 +196,8 @@ func TestReferenceIsEval(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range ms {
-		o := Variant{Measure: m}.evaluate(d)
+		v, _ := Conventions()[0].variant(m) // the reference
+		o := v.evaluate(d)
 		if !close(o.mean, res.Mean(m)) {
 			t.Errorf("%s: mean %v, eval %v", m, o.mean, res.Mean(m))
 		}

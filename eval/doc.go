@@ -50,6 +50,11 @@
 // Result.Mean(m) is the mean over the evaluated queries summed in byte order of their IDs;
 // Result.All(m) is trec_eval's "all" line; TrecFormat prints trec_eval's format.
 //
+// ir_measures' names give its values: RR@k as its msmarco provider (float64, ties by ID
+// ascending), nDCG(dcg='exp-log2')@k as gdeval (float64), Judged@k as its judged provider, the
+// rest as pytrec_eval (float32 scores: Options.TrecEval9). Left: gdeval's 5 decimals and "014"
+// = "14"; no RBP provider in the pinned ir_measures; judged_only=True is -J.
+//
 // Names. Measures print in ir_measures' form where it has them (P(rel=2)@5) and in trec_eval's
 // -m spelling otherwise (gm_map, relative_P.5) and parse back; ParseMeasures also reads
 // trec_eval's names with their parameters (P.5,10) and nicknames (official, all_trec, ...).
@@ -105,6 +110,9 @@
 //	—           runid             the run's tag (text, on the "all" line)
 //	—           prefs_*           preference counts and ratios per judgment group (prefs.go)
 //	—           map_avgjg, P_avgjg_k, Rprec_mult_avgjg.x: averaged over judgment groups
+//
+// Readers follow package internal/scan: a BOM dropped, CRLF read, a bare CR or a line over
+// 64 MiB an error at its line, gzip by its magic bytes; a pipe is read once.
 //
 // # Adding a measure
 //

@@ -63,7 +63,8 @@ type evaluator struct {
 	opt      Options
 	measures []Measure
 	cs       []*compiled
-	needAsc  bool // a Judged measure: rank ties by doc ID ascending too
+	needAsc  bool // a Judged or RR@k measure: rank ties by doc ID ascending too (float64 scores)
+	needF64  bool // an nDCG(dcg=exp-log2)@k under TrecEval9: rank by float64 scores too
 	texts    []int
 }
 
@@ -98,8 +99,11 @@ func newEvaluator(measures []Measure, opt Options, in inputKind) (*evaluator, er
 				inQrels: "qrels (Evaluate)", inPrefs: "preferences (evaluatePrefs)", inJG: "qrels with judgment groups (evaluateJG)"}[c.fam.input])
 		}
 		ev.cs = append(ev.cs, c)
-		if m.Name == NameJudged {
+		if m.Name == NameJudged || (m.Name == NameRR && m.Cutoff > 0) {
 			ev.needAsc = true
+		}
+		if m.Name == NameNDCG && m.Exp && opt.TrecEval9 {
+			ev.needF64 = true
 		}
 		if m.Name == nameRelString {
 			ev.texts = append(ev.texts, j)
@@ -111,11 +115,14 @@ func newEvaluator(measures []Measure, opt Options, in inputKind) (*evaluator, er
 // rankAndCompute ranks one query's docs and computes its row.
 func (ev *evaluator) rankAndCompute(docs []ScoredDoc, judged map[string]int) row {
 	ranked := ev.grades(rankDocs(docs, ev.opt.TrecEval9, false), judged)
-	var asc []int
+	var asc, f64 []int
 	if ev.needAsc {
 		asc = ev.grades(rankDocs(docs, false, true), judged)
 	}
-	return ev.compute(ranked, asc, judgedGrades(judged), false, nil)
+	if ev.needF64 {
+		f64 = ev.grades(rankDocs(docs, false, false), judged)
+	}
+	return ev.compute(ranked, asc, f64, judgedGrades(judged), false, nil)
 }
 
 // grades returns the grades of the ranked docs, cut to the depth.
@@ -136,12 +143,17 @@ func judgedGrades(judged map[string]int) []int {
 }
 
 // compute evaluates every measure on one query; bogus marks trec_eval -c's stand-in ranking of
-// a query without one (see Options.AllQueries). buf may hold the space of the query's list of
-// grades, given back in row.buf.
-func (ev *evaluator) compute(ranked, asc, judged []int, bogus bool, buf []int) row {
+// a query without one (see Options.AllQueries). asc and f64, when not nil, are the query's
+// grades ranked by float64 scores with ties by doc ID ascending (ir_measures' Judged and
+// msmarco's RR@k) and descending (gdeval's nDCG(dcg=exp-log2)@k under TrecEval9). buf may hold
+// the space of the query's list of grades, given back in row.buf.
+func (ev *evaluator) compute(ranked, asc, f64, judged []int, bogus bool, buf []int) row {
 	q := newQuery(ranked, judged, ev.opt.JudgedOnly, buf)
 	if asc != nil {
 		q.asc = newQuery(asc, nil, ev.opt.JudgedOnly, nil).rl
+	}
+	if f64 != nil {
+		q.f64 = newQuery(f64, nil, ev.opt.JudgedOnly, nil).rl
 	}
 	r := row{vals: make([]float64, len(ev.cs)), buf: q.rl}
 	for j, c := range ev.cs {
@@ -211,11 +223,14 @@ func (ev *evaluator) assemble(qrels Qrels, runQueries map[string]bool, rowFor fu
 			judged := qrels[q]
 			stand := []ScoredDoc{{Doc: bogusDoc, Score: 1}}
 			ranked := ev.grades(stand, judged)
-			var asc []int
+			var asc, f64 []int
 			if ev.needAsc {
 				asc = ranked
 			}
-			rows[i] = ev.compute(ranked, asc, judgedGrades(judged), true, nil)
+			if ev.needF64 {
+				f64 = ranked
+			}
+			rows[i] = ev.compute(ranked, asc, f64, judgedGrades(judged), true, nil)
 			continue
 		}
 		r, err := rowFor(q)

@@ -157,12 +157,12 @@ func TestWriteTrecEval(t *testing.T) {
 		"num_ret               \tq2\t2\n" +
 		"recip_rank            \tq2\t0.5000\n" +
 		"P_2                   \tq2\t0.5000\n" +
-		"RR@1                  \tq2\t0.0000\n" +
+		"RR@1                  \tq2\t1.0000\n" + // RR@k ranks ties by doc ID ascending (msmarco): x, then z
 		"num_q                 \tall\t2\n" +
 		"num_ret               \tall\t5\n" +
 		"recip_rank            \tall\t0.5000\n" +
 		"P_2                   \tall\t0.5000\n" +
-		"RR@1                  \tall\t0.0000\n"
+		"RR@1                  \tall\t0.5000\n"
 	if buf.String() != want {
 		t.Errorf("got\n%s", sharedtest.LineDiff(buf.String(), want))
 	}

@@ -20,8 +20,10 @@ import (
 // When a query's lines are not adjacent (an ungrouped run) the first pass stops and the input is
 // read again from its start, so the result is still exact: a regular file is rewound (its path
 // is not opened again); an input that cannot seek (a pipe, standard input, a process
-// substitution) has been copied, as it streamed, to an unlinked temporary file that is read
-// instead. The ungrouped run is then evaluated in passes that each keep the lines of a share of
+// substitution) has been copied as it streamed (to memory up to 64 MiB, beyond that to an
+// unlinked file in $TMPDIR) and the copy is read instead. A grouped run never reads the copy, so
+// a full $TMPDIR does not matter to it; an ungrouped one whose copy failed gets an error saying
+// how many bytes of $TMPDIR it needs (scan.SpoolError). The ungrouped run is then evaluated in passes that each keep the lines of a share of
 // the queries (about 128 MB of them), so memory stays bounded whatever the run's size.
 func evaluateRunFile(qrels Qrels, runPath string, measures ...Measure) (Result, error) {
 	return Options{}.evaluateRunFile(qrels, runPath, measures...)
@@ -130,6 +132,7 @@ type queryEvaluator struct {
 	count  []int
 	ranked []int
 	asc    []int
+	f64    []int
 	rl     []int
 	fields [][]byte
 }
@@ -174,6 +177,13 @@ func (e *queryEvaluator) block(data []byte) blockResult {
 		line := scan.TrimCR(data[pos:end])
 		pos = end + 1
 		res.lines++
+		if len(line) > scan.MaxLine || bytes.IndexByte(line, '\r') >= 0 {
+			n, err := res.lines, scan.ErrBareCR // the rules of scan.Lines
+			if len(line) > scan.MaxLine {
+				err = scan.ErrLineTooLong
+			}
+			return fail(func(off int) error { return readErr(e.name, off+n-1, err) })
+		}
 		f, more := scan.Fields(line, e.fields[:0], 5)
 		e.fields = f
 		if len(f) == 0 || f[0][0] == '#' {
@@ -245,12 +255,16 @@ func (e *queryEvaluator) query(qid string) (row, func(int) error) {
 	}
 	opt := e.ev.opt
 	e.ranked = e.rankJudged(n, opt.TrecEval9, false, e.ranked)
-	var asc []int
+	var asc, f64 []int
 	if e.ev.needAsc {
 		e.asc = e.rankJudged(n, false, true, e.asc)
 		asc = e.asc
 	}
-	r := e.ev.compute(e.ranked, asc, judgedGrades(judgedDocs), false, e.rl)
+	if e.ev.needF64 {
+		e.f64 = e.rankJudged(n, false, false, e.f64)
+		f64 = e.f64
+	}
+	r := e.ev.compute(e.ranked, asc, f64, judgedGrades(judgedDocs), false, e.rl)
 	e.rl, r.buf = r.buf, nil
 	return r, nil
 }

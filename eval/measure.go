@@ -91,7 +91,8 @@ func Recall(k int) Measure { return Measure{Name: NameR, Cutoff: k} }
 // RR returns the reciprocal rank of the first relevant doc (trec_eval recip_rank).
 func RR() Measure { return Measure{Name: NameRR} }
 
-// RRAt returns the reciprocal rank cut at k, RR@k (MRR@k; trec_eval has none).
+// RRAt returns the reciprocal rank cut at k, RR@k (MRR@k; trec_eval has none), ranked as
+// ir_measures ranks it: float64 scores, ties by doc ID ascending, under every option.
 func RRAt(k int) Measure { return Measure{Name: NameRR, Cutoff: k} }
 
 // AP returns average precision (trec_eval map).
@@ -103,7 +104,8 @@ func APAt(k int) Measure { return Measure{Name: NameAP, Cutoff: k} }
 // NDCG returns nDCG@k with linear gain (trec_eval ndcg_cut_k); k = 0 is trec_eval's ndcg.
 func NDCG(k int) Measure { return Measure{Name: NameNDCG, Cutoff: k} }
 
-// NDCGExp returns nDCG@k with gain 2^g − 1, nDCG(dcg=exp-log2)@k (no trec_eval name).
+// NDCGExp returns nDCG@k with gain 2^g − 1, nDCG(dcg=exp-log2)@k (no trec_eval name),
+// ranked by float64 scores as gdeval ranks, under every option.
 func NDCGExp(k int) Measure { return Measure{Name: NameNDCG, Cutoff: k, Exp: true} }
 
 // Rprec returns R-precision (trec_eval Rprec).

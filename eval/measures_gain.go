@@ -316,6 +316,9 @@ func valueNDCGCut(q *query, c *compiled) float64 {
 		return float64(g)
 	}
 	top := q.rl
+	if c.exp && q.f64 != nil {
+		top = q.f64 // gdeval's order (float64 scores) under TrecEval9
+	}
 	if c.k > 0 && c.k < len(top) {
 		top = top[:c.k]
 	}

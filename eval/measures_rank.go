@@ -33,6 +33,9 @@ func valueSuccess(q *query, c *compiled) float64 {
 
 func valueRR(q *query, c *compiled) float64 {
 	top := q.rl
+	if c.k > 0 && q.asc != nil {
+		top = q.asc // RR@k: the msmarco order ir_measures computes it in
+	}
 	if c.k > 0 && c.k < len(top) {
 		top = top[:c.k]
 	}

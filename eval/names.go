@@ -225,9 +225,9 @@ func irForms(f family) []string {
 //
 //	Name [ "(" key=value { "," key=value } ")" ] [ "@" cutoff ]
 //
-// (keys rel=N, dcg=log2|exp-log2, beta=x, p=x, relative=True; IPrec's cutoff is a recall level)
-// or trec_eval's spelling of one value (map, ndcg_cut.10, P_5, utility.2,-1,0,0). An unknown
-// name is an error that lists what is accepted.
+// (keys rel=N, dcg=log2|exp-log2 quoted or not, beta=x, p=x, relative=True; IPrec's cutoff is a
+// recall level) or trec_eval's spelling of one value (map, ndcg_cut.10, P_5, utility.2,-1,0,0).
+// NumRet(rel=N) is read as NumRelRet(rel=N). An unknown name is an error that lists what is accepted.
 func ParseMeasure(name string) (Measure, error) {
 	s := strings.TrimSpace(name)
 	if isTrecName(s) {
@@ -290,6 +290,9 @@ func parseIR(name, s string) (Measure, error) {
 		for _, p := range strings.Split(params, ",") {
 			key, val, ok := strings.Cut(strings.TrimSpace(p), "=")
 			key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+			if n := len(val); n >= 2 && (val[0] == '\'' || val[0] == '"') && val[n-1] == val[0] {
+				val = val[1 : n-1] // ir_measures' own spelling quotes strings: dcg='exp-log2'
+			}
 			if !ok {
 				return Measure{}, fmt.Errorf("measure %s: parameter %s is not key=value", quoteString(name), quoteString(p))
 			}

@@ -53,7 +53,14 @@ var (
 	irMeasures = []string{"P@1", "P@5", "P@100", "P(rel=2)@5", "R@5", "R@100", "RR", "RR(rel=2)", "AP", "AP@5", "AP(rel=2)",
 		"nDCG", "nDCG@5", "nDCG@100", "Rprec", "Bpref", "Success@1", "Success@10", "IPrec@0.2", "IPrec@0.5", "infAP",
 		"SetP", "SetP(relative=True)", "SetR", "SetAP", "SetF", "SetF(beta=0.5)", "NumRet", "NumRel", "NumRelRet", "NumQ",
-		"Judged@5", "Judged@100"}
+		"Judged@5", "Judged@100",
+		// Issue 23: every ir_measures name ranklab reads, its rel= forms, and RR@k (msmarco).
+		"RR@5", "RR@10", "RR(rel=2)@10", "P(rel=2)@10", "R(rel=2)@10", "AP(rel=2)@10", "nDCG@10", "Success(rel=2)@5",
+		"Rprec(rel=2)", "Bpref(rel=2)", "infAP(rel=2)", "SetP(rel=2)", "SetR(rel=2)", "SetAP(rel=2)", "SetF(rel=2)",
+		"IPrec(rel=2)@0.5", "IPrec@0.1", "NumRelRet(rel=2)", "Judged@10"} // NumRet(rel=1) is NumRelRet for ir_measures
+	// gdevalMeasures are computed by gdeval, which reads numeric query IDs only: asked for the
+	// cases with numeric IDs. ir_measures' own spelling, quoted.
+	gdevalMeasures = []string{"nDCG(dcg='exp-log2')@5", "nDCG(dcg='exp-log2')@10", "nDCG(dcg='exp-log2')@100"}
 	// ranxMeasures maps ranx's metric names to ranklab's measures.
 	ranxMeasures = map[string]Measure{"precision@1": P(1), "precision@5": P(5), "precision@100": P(100),
 		"recall@5": Recall(5), "recall@100": Recall(100), "map": AP(), "map@5": APAt(5), "mrr": RR(),
@@ -86,10 +93,17 @@ func randomCase(t *testing.T, rng *rand.Rand, dir string, i int, forRanx, forGde
 	}
 	var qb, rb strings.Builder
 	nq := 1 + rng.IntN(8)
+	// Every third case (not ranx's) has numeric query IDs, for gdeval; in some of them "014"
+	// and "14" are two queries (gdeval reads them as one number).
+	numeric := forGdeval || (!forRanx && i%3 == 1)
+	leadingZero := numeric && !forGdeval && rng.IntN(2) == 0
 	for qi := range nq {
 		q := "q" + strconv.Itoa(qi)
-		if forGdeval {
-			q = strconv.Itoa(qi + 1)
+		if numeric {
+			q = strconv.Itoa(10 + qi)
+			if leadingZero && qi == 0 {
+				q = "014"
+			}
 		}
 		inQrels, inRun := rng.IntN(8) > 0, rng.IntN(8) > 0
 		if !inQrels && !inRun {
@@ -172,6 +186,9 @@ func TestPeers(t *testing.T) {
 			slices.Sort(c.Ranx)
 		} else {
 			c.Pytrec, c.IR = pytrecMeasures, irMeasures
+			if numericIDs(c) {
+				c.IR = append(slices.Clone(irMeasures), gdevalMeasures...)
+			}
 		}
 		cases = append(cases, c)
 	}
@@ -189,6 +206,14 @@ func TestPeers(t *testing.T) {
 	for _, name := range []string{"pytrec_eval", "ir_measures", "ranx", "pytrec_eval vs 10.0 rules"} {
 		s := st[name]
 		t.Logf("%-26s %6d values compared (%d queries), %d differ; %d left out%s", name, s.values, s.queries, s.differ, s.documented, s.note)
+	}
+	irStats := st["ir_measures"]
+	for _, name := range append(slices.Clone(irMeasures), gdevalMeasures...) {
+		n := irStats.byName[name]
+		t.Logf("  ir_measures %-26s %5d values, %d differ, %d left out (documented)", name, n[0], n[1], n[2])
+		if n[0] == 0 {
+			t.Errorf("ir_measures %s: no value compared", name)
+		}
 	}
 	for _, name := range []string{"pytrec_eval", "ir_measures", "ranx"} {
 		if st[name].values == 0 {
@@ -253,6 +278,53 @@ type peerStats struct {
 	values, queries, differ int
 	documented              int // values that differ for a documented reason, not compared
 	note                    string
+	byName                  map[string][3]int // per measure name: values compared, differing, left out
+}
+
+// count adds one value of measure name to byName: compared (and differing), or left out.
+func (s *peerStats) count(name string, compared, differ bool) {
+	if s.byName == nil {
+		s.byName = map[string][3]int{}
+	}
+	n := s.byName[name]
+	switch {
+	case !compared:
+		n[2]++
+	case differ:
+		n[0]++
+		n[1]++
+	default:
+		n[0]++
+	}
+	s.byName[name] = n
+}
+
+// numericIDs reports whether every query ID of c is decimal digits, no two equal as numbers:
+// what gdeval reads (it refuses other IDs, and dies dividing by zero when "014" and "14" are both
+// in the qrels, whose judgments it groups by number but whose ideal DCG it keys by string).
+func numericIDs(c peerCase) bool {
+	seen := map[int]string{}
+	for _, ids := range []map[string]bool{keys(c.qrels), keys(c.run.Queries)} {
+		for q := range ids {
+			n, err := strconv.Atoi(q)
+			if q == "" || strings.Trim(q, "0123456789") != "" || err != nil {
+				return false
+			}
+			if prev, ok := seen[n]; ok && prev != q {
+				return false
+			}
+			seen[n] = q
+		}
+	}
+	return true
+}
+
+func keys[V any](m map[string]V) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
 
 // check counts one value compared: ranklab's got (found false when ranklab has none) against the
@@ -359,6 +431,7 @@ func compareIR(t *testing.T, c peerCase, r peerResult, s *peerStats) {
 			if !ok {
 				continue
 			}
+			gdeval := ms[j].Exp
 			got, found := 0.0, false
 			if both.Measures != nil {
 				got, found = both.Value(q, ms[j])
@@ -369,11 +442,17 @@ func compareIR(t *testing.T, c peerCase, r peerResult, s *peerStats) {
 					// ir_measures gives a qrels query without a ranking 0 for every measure,
 					// NumRel and NumQ too; trec_eval -c (and ranklab) keep R and 1.
 					s.documented++
+					s.count(name, false, false)
 					s.note = " (and NumRel, NumQ of qrels queries without a ranking: 0 in ir_measures, R and 1 in trec_eval -c)"
 					continue
 				}
 			}
+			if w, isNum := want.(float64); gdeval && isNum && found && math.Abs(got-w) <= 5e-6 {
+				want = got // gdeval prints 5 decimals
+			}
+			before := s.differ
 			s.check(t, got, found, want, "%s query %s %s: ranklab %v, ir_measures %v", c.Run, q, name, got, want)
+			s.count(name, true, s.differ > before)
 		}
 	}
 }

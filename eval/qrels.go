@@ -68,7 +68,8 @@ func parseGradeBytes(b []byte) (int, error) {
 }
 
 // ReadBEIRQrels reads BEIR qrels: the header "query-id\tcorpus-id\tscore", then one judgment
-// a line with those 3 tab-separated fields. Errors as ReadQrels, plus ErrHeader.
+// a line with those 3 tab-separated fields. ASCII spaces around a field are dropped, never a
+// Unicode space such as U+00A0 (as in TREC qrels). Errors as ReadQrels, plus ErrHeader.
 func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
 	lines := scan.NewLines(r)
@@ -81,7 +82,7 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 			}
 			continue
 		}
-		if len(bytes.TrimSpace(b)) == 0 {
+		if scan.TrimSpace(string(b)) == "" {
 			return nil, parseErr(name, line, ErrEmptyLine, "")
 		}
 		f := strings.Split(string(b), "\t")
@@ -89,7 +90,7 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 			return nil, parseErr(name, line, ErrFieldCount, "got %d tab-separated, want 3 (query-id corpus-id score)", len(f))
 		}
 		for i := range f {
-			f[i] = strings.TrimSpace(f[i])
+			f[i] = scan.TrimSpace(f[i])
 		}
 		if f[0] == "" || f[1] == "" {
 			return nil, parseErr(name, line, ErrFieldCount, "empty query-id or corpus-id")
@@ -133,7 +134,7 @@ func readAnyQrels(r io.Reader, name string) (Qrels, error) {
 // isBEIRHeader reports whether b is BEIR's qrels header.
 func isBEIRHeader(b []byte) bool {
 	f := strings.Split(string(b), "\t")
-	return len(f) == 3 && strings.TrimSpace(f[0]) == "query-id" && strings.TrimSpace(f[1]) == "corpus-id" && strings.TrimSpace(f[2]) == "score"
+	return len(f) == 3 && scan.TrimSpace(f[0]) == "query-id" && scan.TrimSpace(f[1]) == "corpus-id" && scan.TrimSpace(f[2]) == "score"
 }
 
 // parseGrade parses an integer grade; Unjudged and values beyond 32 bits are refused.

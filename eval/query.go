@@ -24,7 +24,8 @@ type query struct {
 	levels   []levelCount // judged grades >= 0 with their counts, ascending, counts > 0
 	nonpool  int          // #codeNotInQrels in rl
 	unjudged int          // #codeUnjudged in rl
-	asc      []int        // the ranking with ties broken by doc ID ascending (Judged only)
+	asc      []int        // float64 scores, ties by doc ID ascending (for Judged and RR@k), or nil
+	f64      []int        // float64 scores, ties descending (for exp-log2 nDCG@k under TrecEval9), or nil
 }
 
 // code maps a grade as Compute and Qrels.Grades give it (Unjudged for a doc not in the qrels)

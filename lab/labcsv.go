@@ -4,10 +4,15 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/ranklab/ranklab/eval"
 	"io"
+	"io/fs"
 	"math"
 	"strconv"
+
+	"github.com/ranklab/ranklab/internal/scan"
+
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/csvcell"
 )
 
 // The lab's CSV (WriteCSV, ReadCSV) is RFC 4180 as encoding/csv writes it, in two sections.
@@ -44,9 +49,11 @@ import (
 //	,,d21,dense retrieval recall,2,0,0,false,true
 var csvItemHeader = []string{"rank", "first_rank", "doc", "label", "grade", "first_score", "rerank_score", "inside_k", "relevant"}
 
-// WriteCSV writes the outcome in the lab's CSV layout (see csvItemHeader's comment).
+// WriteCSV writes the outcome in the lab's CSV layout (see csvItemHeader's comment). A cell a
+// spreadsheet would run as a formula (a label or query starting with '=', '+', '-', '@') gets a
+// leading "'" (package csvcell), which ReadCSV drops.
 func WriteCSV(w io.Writer, o Outcome) error {
-	cw := csv.NewWriter(w)
+	cw := csvcell.NewWriter(w)
 	recs := [][]string{{"key", "value"}}
 	kv := func(k, v string) { recs = append(recs, []string{k, v}) }
 	s := o.State
@@ -97,11 +104,33 @@ func csvValues(o Outcome) []csvValue {
 // footprint value, the link and each reading sentence — against the recomputed one, so what it
 // returns is exactly what was written (ReadCSV(WriteCSV(o)) == o) and an edited or inconsistent
 // file is an error, never silently repaired. Errors are *ParseError values "csv:LINE: msg".
-func ReadCSV(r io.Reader) (Outcome, error) {
-	cr := csv.NewReader(r)
+//
+// It cannot use scan.Lines (an RFC 4180 quoted field may hold a newline); it reads through
+// scan.LineCap, so a byte-order mark at the start is dropped and a line over 64 MiB is an error
+// as in every ranklab reader, and each cell loses the "'" that WriteCSV puts before a cell a
+// spreadsheet would run as a formula (csvcell.Uncell).
+func ReadCSV(r io.Reader) (Outcome, error) { return readCSV(r, "csv") }
+
+// ReadCSVFile reads the lab CSV at path ("-" for standard input; gzip read as by every ranklab
+// reader) as ReadCSV does; errors name the path ("path:LINE: msg").
+func ReadCSVFile(path string) (Outcome, error) {
+	r, closeFn, err := scan.Open(path)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return Outcome{}, err
+	} else if err != nil {
+		return Outcome{}, &eval.ParseError{File: path, Line: 1, Err: err}
+	}
+	defer closeFn()
+	return readCSV(r, path)
+}
+
+// readCSV is ReadCSV with errors naming file.
+func readCSV(r io.Reader, file string) (Outcome, error) {
+	lc := scan.LineCap(r)
+	cr := csv.NewReader(lc)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = false
-	const file = "csv"
 	bad := func(line int, format string, args ...any) error {
 		return &eval.ParseError{File: file, Line: line, Err: fmt.Errorf(format, args...)}
 	}
@@ -110,11 +139,20 @@ func ReadCSV(r io.Reader) (Outcome, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
+				if inner := pe.Err; errors.Is(inner, scan.ErrLineTooLong) || errors.Is(inner, scan.ErrBareCR) {
+					return nil, lc.Line(), &eval.ParseError{File: file, Line: lc.Line(), Err: inner}
+				}
 				return nil, pe.Line, &eval.ParseError{File: file, Line: pe.Line, Err: pe.Err}
+			}
+			if err != io.EOF {
+				return nil, lc.Line(), &eval.ParseError{File: file, Line: lc.Line(), Err: scan.ReadError(err)}
 			}
 			return nil, 0, err
 		}
 		line, _ := cr.FieldPos(0)
+		for i := range rec {
+			rec[i] = csvcell.Uncell(rec[i])
+		}
 		return rec, line, nil
 	}
 

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ranklab/ranklab/internal/atomicfile"
+
 	"github.com/janpfeifer/gonb/gonbui"
 	"github.com/janpfeifer/gonb/gonbui/comms"
 	"github.com/ranklab/ranklab/charts"
@@ -235,7 +237,7 @@ func (ss *session) writeCSV() (name, data string, err error) {
 		return "", "", err
 	}
 	path := filepath.Join(ss.opt.CSVDir, CSVName)
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, buf.Bytes()); err != nil {
 		return "", "", err
 	}
 	return CSVName, buf.String(), nil

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"html"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/jsonx"
 )
 
 // AppendJSON returns the JSON object js with a last member "provenance" holding s. The
@@ -16,7 +18,7 @@ func AppendJSON(js []byte, s Stamp) ([]byte, error) {
 	if !json.Valid(trimmed) || len(trimmed) < 2 || trimmed[0] != '{' || trimmed[len(trimmed)-1] != '}' {
 		return nil, errors.New("provenance: not a JSON object")
 	}
-	stamp, err := json.MarshalIndent(s, "  ", "  ")
+	stamp, err := jsonx.MarshalIndent(s, "  ", "  ") // a file name or argument that is not UTF-8 kept losslessly
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +70,7 @@ func markdownEscape(s string) string {
 // HTML returns a footer element for a page or a notebook output: the stamp as a small list,
 // and its JSON in a data-provenance attribute for programs. Every value is escaped.
 func (s Stamp) HTML() string {
-	js, _ := json.Marshal(s)
+	js, _ := jsonx.Marshal(s)
 	var b strings.Builder
 	b.WriteString(`<footer class="ranklab-provenance" data-provenance="` + html.EscapeString(string(js)) + `" style="font:11px/1.4 system-ui,'DejaVu Sans',sans-serif;color:#555;margin-top:12px;border-top:1px solid #ddd;padding-top:4px"><ul style="margin:0;padding-left:16px">`)
 	for _, l := range s.lines() {

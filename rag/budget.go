@@ -139,7 +139,7 @@ func contextOf(cs []chunked, budget int) []chunked {
 		if seen[c.span] {
 			continue
 		}
-		if used+c.span.Len() > budget {
+		if c.span.Len() > budget-used { // used <= budget: no overflow, whatever the span
 			break
 		}
 		seen[c.span] = true

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"slices"
 	"strconv"
@@ -52,7 +53,8 @@ const mapHeader = "chunk-id doc-id start end"
 // [start, end) of document doc-id (package retrieval writes cl100k_base token offsets into the
 // document's Content). The first line may be the header "chunk-id doc-id start end" (fields
 // separated by any spaces or tabs). A chunk ID is unique; two chunks may cover the same span.
-// Nothing is skipped: an empty line, a wrong field count, a bad span, a chunk listed twice or a
+// Lines are read as every ranklab reader reads them (readRecords: a leading byte-order mark
+// dropped, CRLF read, '#' comment lines skipped); an empty line, a wrong field count, a bad span, a chunk listed twice or a
 // file without chunks is a *eval.ParseError ("name:line: msg") unwrapping to eval.ErrEmptyLine,
 // eval.ErrFieldCount, ErrSpan, eval.ErrDuplicate or eval.ErrEmpty.
 //
@@ -85,19 +87,23 @@ func ReadChunkMap(r io.Reader, name string) (ChunkMap, error) {
 
 // readRecords calls fn with the fields and line number of each record of a whitespace-separated
 // file whose records have exactly as many fields as header has words; a first line equal to the
-// header is skipped. An empty line or a wrong field count is a *eval.ParseError, as is an error
-// fn returns or a read error.
+// header is skipped. The lines are read by scan.Lines, with the rules of every reader of
+// ranklab (package eval's qrels and runs): a byte-order mark at the start is dropped, CRLF line
+// ends are read, a carriage return inside a line and a line longer than 64 MiB are errors, a
+// line whose first non-blank character is '#' is a comment. An empty line or a wrong field count
+// is a *eval.ParseError, as is an error fn returns or a read error.
 func readRecords(r io.Reader, name, header string, fn func(f [][]byte, line int) error) error {
 	want := len(strings.Fields(header))
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<26)
-	line := 0
+	lines := scan.NewLines(r)
 	var f [][]byte
-	for sc.Scan() {
-		line++
-		f, _ = scan.Fields(scan.TrimCR(sc.Bytes()), f[:0], 0)
+	for lines.Next() {
+		line := lines.Line()
+		f, _ = scan.Fields(lines.Bytes(), f[:0], 0)
 		if len(f) == 0 {
 			return parseErr(name, line, eval.ErrEmptyLine, "")
+		}
+		if f[0][0] == '#' {
+			continue
 		}
 		if line == 1 && isHeader(f, header) {
 			continue
@@ -109,8 +115,8 @@ func readRecords(r io.Reader, name, header string, fn func(f [][]byte, line int)
 			return err
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return &eval.ParseError{File: name, Line: line + 1, Err: err}
+	if err := lines.Err(); err != nil {
+		return &eval.ParseError{File: name, Line: lines.Line() + 1, Err: scan.ReadError(err)}
 	}
 	return nil
 }
@@ -119,10 +125,20 @@ func readRecords(r io.Reader, name, header string, fn func(f [][]byte, line int)
 func ReadChunkMapFile(path string) (ChunkMap, error) {
 	r, closeFn, err := scan.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, openErr(path, err)
 	}
 	defer closeFn()
 	return ReadChunkMap(r, path)
+}
+
+// openErr keeps an *fs.PathError (it names the file) and makes an error of the content's
+// opening (a gzip header, a bzip2 file) a *eval.ParseError at line 1, as package eval does.
+func openErr(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return err
+	}
+	return &eval.ParseError{File: path, Line: 1, Err: err}
 }
 
 // WriteChunkMap writes m with the header line, one chunk a line, tab-separated, chunks in the
@@ -136,8 +152,8 @@ func WriteChunkMap(w io.Writer, m ChunkMap) error {
 	bw.WriteString(strings.ReplaceAll(mapHeader, " ", "\t") + "\n")
 	for _, id := range ids {
 		s := m[id]
-		if !isWord(id) || !isWord(s.Doc) {
-			return fmt.Errorf("write chunk map: chunk %q of document %q: IDs must be one non-empty word", id, s.Doc)
+		if !isWord(id) || !isWord(s.Doc) || id[0] == '#' {
+			return fmt.Errorf("write chunk map: chunk %q of document %q: IDs must be one non-empty word, the chunk's not starting with '#' (a comment)", id, s.Doc)
 		}
 		if s.Start < 0 || s.End <= s.Start {
 			return fmt.Errorf("write chunk map: chunk %q: span [%d, %d) is not 0 <= start < end", id, s.Start, s.End)
@@ -161,7 +177,11 @@ func compareChunks(a string, sa Span, b string, sb Span) int {
 	return strings.Compare(a, b)
 }
 
-// parseSpan parses start and end: decimal integers with 0 <= start < end.
+// MaxSpanEnd bounds the end of a span read from a file: 2^40 units (a trillion tokens) is far
+// beyond any document, and keeps every sum of span lengths far from integer overflow.
+const MaxSpanEnd = 1 << 40
+
+// parseSpan parses start and end: decimal integers with 0 <= start < end <= MaxSpanEnd.
 func parseSpan(a, b []byte) (start, end int, err error) {
 	start, err = strconv.Atoi(string(a))
 	if err != nil || start < 0 {
@@ -170,6 +190,9 @@ func parseSpan(a, b []byte) (start, end int, err error) {
 	end, err = strconv.Atoi(string(b))
 	if err != nil || end <= start {
 		return 0, 0, fmt.Errorf("end %q is not an integer > start %d", b, start)
+	}
+	if end > MaxSpanEnd {
+		return 0, 0, fmt.Errorf("end %d is beyond 2^40 units: not an offset into a document", end)
 	}
 	return start, end, nil
 }

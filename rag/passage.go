@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 
@@ -32,10 +33,12 @@ const passageHeader = "query-id doc-id start end grade"
 //
 // where [start, end) is a span of the document in the unit of the chunk map it is used with
 // (0 <= start < end) and grade an integer. The first line may be the header
-// "query-id doc-id start end grade". Nothing is skipped: an empty line, a wrong field count, a
-// bad span, a grade that is not an integer, the same span judged twice for a query, or a file
-// without judgments is a *eval.ParseError ("name:line: msg") unwrapping to eval.ErrEmptyLine,
-// eval.ErrFieldCount, ErrSpan, eval.ErrGrade, eval.ErrDuplicate or eval.ErrEmpty.
+// "query-id doc-id start end grade". Lines are read as every ranklab reader reads them (a
+// leading byte-order mark dropped, CRLF read, '#' comment lines skipped); an empty line, a wrong
+// field count, a bad span (an end beyond MaxSpanEnd included), a grade that is not an integer,
+// the same span judged twice for a query, or a file without judgments is a *eval.ParseError
+// ("name:line: msg") unwrapping to eval.ErrEmptyLine, eval.ErrFieldCount, ErrSpan, eval.ErrGrade,
+// eval.ErrDuplicate or eval.ErrEmpty.
 //
 //	q1 d7 40 95 2     (tokens 40..94 of d7 answer q1, grade 2)
 func ReadPassageQrels(r io.Reader, name string) (PassageQrels, error) {
@@ -78,7 +81,7 @@ func ReadPassageQrels(r io.Reader, name string) (PassageQrels, error) {
 func ReadPassageQrelsFile(path string) (PassageQrels, error) {
 	r, closeFn, err := scan.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, openErr(path, err)
 	}
 	defer closeFn()
 	return ReadPassageQrels(r, path)
@@ -197,7 +200,12 @@ func EvaluatePassages(pq PassageQrels, run eval.Run, m ChunkMap, opt eval.Option
 				ctx = append(ctx, c.span)
 			}
 			ctx = union(ctx)
-			hit, size, relSize := intersection(ctx, rel), total(ctx), total(rel)
+			hit, ok1 := intersection(ctx, rel)
+			size, ok2 := total(ctx)
+			relSize, ok3 := total(rel)
+			if !ok1 || !ok2 || !ok3 {
+				return BudgetResult{}, fmt.Errorf("rag: EvaluatePassages: query %q: the spans add up to more than 2^63 units", q)
+			}
 			switch {
 			case bm.Name == NameSpanRecall && relSize > 0:
 				row[j] = float64(hit) / float64(relSize)
@@ -233,22 +241,31 @@ func union(spans []Span) []Span {
 	return out
 }
 
-// intersection counts the units two unions (from union) share.
-func intersection(a, b []Span) int {
-	n := 0
+// intersection counts the units two unions (from union) share; ok is false when the count
+// overflows an int.
+func intersection(a, b []Span) (n int, ok bool) {
+	ok = true
 	for _, x := range a {
 		for _, y := range b {
-			n += x.Overlap(y)
+			n, ok = addChecked(n, x.Overlap(y), ok)
 		}
 	}
-	return n
+	return n, ok
 }
 
-// total counts the units of a union.
-func total(spans []Span) int {
-	n := 0
+// total counts the units of a union; ok is false when the count overflows an int.
+func total(spans []Span) (n int, ok bool) {
+	ok = true
 	for _, s := range spans {
-		n += s.Len()
+		n, ok = addChecked(n, s.Len(), ok)
 	}
-	return n
+	return n, ok
+}
+
+// addChecked returns a+b for a, b >= 0, and ok false (sticky) when the sum overflows.
+func addChecked(a, b int, ok bool) (int, bool) {
+	if b > math.MaxInt-a {
+		return math.MaxInt, false
+	}
+	return a + b, ok
 }

@@ -1,13 +1,11 @@
 package retrieval
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/scan"
 	"io"
 	"io/fs"
 	"maps"
@@ -46,21 +44,16 @@ type Collection struct {
 	Qrels      eval.Qrels
 }
 
-// maxLine bounds one JSON line (a BEIR abstract is a few kB).
-const maxLine = 64 << 20
-
-// jsonLines calls fn with each non-blank line of r and its 1-based number; a UTF-8 byte-order
-// mark at the start of r is dropped.
+// jsonLines calls fn with each non-blank line of r and its 1-based number. The lines are read
+// by scan.Lines, with the rules of every ranklab reader: a UTF-8 byte-order mark at the start is
+// dropped, CRLF is read, a carriage return inside a line (raw CRs are not valid in a JSON
+// string either) and a line longer than 64 MiB are errors. There are no comment lines: JSON
+// Lines has none.
 func jsonLines(r io.Reader, name string, fn func(line []byte, n int) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := bytes.TrimSpace(sc.Bytes())
-		if n == 1 {
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a BOM would fail the JSON
-		}
+	lines := scan.NewLines(r)
+	for lines.Next() {
+		n := lines.Line()
+		line := []byte(scan.TrimSpace(string(lines.Bytes())))
 		if len(line) == 0 {
 			continue
 		}
@@ -68,8 +61,8 @@ func jsonLines(r io.Reader, name string, fn func(line []byte, n int) error) erro
 			return fmt.Errorf("%s:%d: %w", name, n, err)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s:%d: %w", name, n+1, err)
+	if err := lines.Err(); err != nil {
+		return fmt.Errorf("%s:%d: %w", name, lines.Line()+1, scan.ReadError(err))
 	}
 	return nil
 }
@@ -112,7 +105,7 @@ func decodeObject(line []byte) (map[string]json.RawMessage, error) {
 // ReadCorpus reads a BEIR corpus.jsonl: one JSON object per line with a string "_id"
 // (non-empty, unique), a string "text" and an optional string "title"; other fields are
 // ignored; blank lines are skipped. Documents come back in file order. Errors read
-// "name:line: message".
+// "name:line: message"; a file without documents is an error (eval.ErrEmpty).
 func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 	var docs []Document
 	seen := map[string]int{}
@@ -141,12 +134,15 @@ func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 		docs = append(docs, d)
 		return nil
 	})
+	if err == nil && len(docs) == 0 {
+		err = fmt.Errorf("%s: %w: no document", name, eval.ErrEmpty)
+	}
 	return docs, err
 }
 
 // ReadQueries reads a BEIR queries.jsonl: one JSON object per line with a string "_id"
 // (non-empty, unique) and a string "text"; other fields are ignored; blank lines are
-// skipped. Queries come back in file order.
+// skipped. Queries come back in file order; a file without queries is an error (eval.ErrEmpty).
 func ReadQueries(r io.Reader, name string) ([]Query, error) {
 	var qs []Query
 	seen := map[string]int{}
@@ -172,6 +168,9 @@ func ReadQueries(r io.Reader, name string) ([]Query, error) {
 		qs = append(qs, q)
 		return nil
 	})
+	if err == nil && len(qs) == 0 {
+		err = fmt.Errorf("%s: %w: no query", name, eval.ErrEmpty)
+	}
 	return qs, err
 }
 
@@ -180,7 +179,15 @@ func ReadQueries(r io.Reader, name string) ([]Query, error) {
 func openMaybeGzip(path string) (io.ReadCloser, string, error) {
 	f, err := os.Open(path)
 	if err == nil {
-		return f, path, nil
+		r, err := scan.Decompress(f) // gzip is recognised by its magic bytes, whatever the name
+		if err != nil {
+			f.Close()
+			return nil, path, fmt.Errorf("%s:1: %w", path, err)
+		}
+		return struct {
+			io.Reader
+			io.Closer
+		}{r, f}, path, nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
 		return nil, path, err
@@ -193,10 +200,10 @@ func openMaybeGzip(path string) (io.ReadCloser, string, error) {
 		}
 		return nil, gzPath, gzErr
 	}
-	z, err := gzip.NewReader(f)
+	z, err := scan.Decompress(f) // gunzipped as every ranklab reader does (members, padding)
 	if err != nil {
 		f.Close()
-		return nil, gzPath, fmt.Errorf("%s: %w", gzPath, err)
+		return nil, gzPath, fmt.Errorf("%s:1: %w", gzPath, err)
 	}
 	return struct {
 		io.Reader
@@ -241,11 +248,14 @@ func ReadCollection(dir, split string) (Collection, error) {
 		return Collection{}, err
 	}
 	qrelsPath := filepath.Join(dir, "qrels", split+".tsv")
-	f, err := os.Open(qrelsPath)
-	if err != nil {
+	f, closeQrels, err := scan.Open(qrelsPath)
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
 		return Collection{}, err
+	} else if err != nil {
+		return Collection{}, fmt.Errorf("%s: %w", qrelsPath, err)
 	}
-	defer f.Close()
+	defer closeQrels()
 	qrels, err := eval.ReadBEIRQrels(f, qrelsPath)
 	if err != nil {
 		return Collection{}, err

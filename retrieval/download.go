@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ranklab/ranklab/internal/atomicfile"
 )
 
 // Archive is a BEIR collection published as a zip file: the zip holds one folder Name with
@@ -212,15 +214,10 @@ func extract(f *zip.File, out string) error {
 		return err
 	}
 	defer rc.Close()
-	w, err := os.Create(out)
-	if err != nil {
+	return atomicfile.Write(out, func(w io.Writer) error {
+		_, err := io.Copy(w, rc)
 		return err
-	}
-	if _, err := io.Copy(w, rc); err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
+	})
 }
 
 // checkSHA256 compares the SHA-256 of the file with want (hex).

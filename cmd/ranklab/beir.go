@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -10,12 +9,15 @@ import (
 	"math"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
 
 	"github.com/ranklab/ranklab/compare"
+	"github.com/ranklab/ranklab/internal/numflag"
+
+	"github.com/ranklab/ranklab/internal/csvcell"
+
 	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 	"github.com/ranklab/ranklab/stats"
@@ -61,9 +63,9 @@ func newBEIRFlags(name string, stderr io.Writer) (*flag.FlagSet, beirFlags) {
 		data:  fs.String("data", "", "BEIR collection `DIR` (default: SciFact, downloaded when missing)"),
 		split: fs.String("split", "test", "qrels split: the file qrels/`SPLIT`.tsv"),
 		agg:   fs.String("agg", "maxp", "document score from its chunks: maxp, firstp or sump"),
-		k:     fs.Int("k", 1000, "documents retrieved per query"),
+		k:     numflag.NewInt(fs, "k", 1000, "documents retrieved per query"),
 		model: fs.String("model", "bm25", "ranking function: bm25 (k1=0.9, b=0.4) or qld (query likelihood, Dirichlet)"),
-		mu:    fs.Float64("mu", retrieval.AnseriniQL.Mu, "Dirichlet prior of qld"),
+		mu:    numflag.NewFloat64(fs, "mu", retrieval.AnseriniQL.Mu, "Dirichlet prior of qld"),
 	}
 }
 
@@ -101,13 +103,13 @@ func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
 // the chunk run and with --map its chunk map.
 func beirRun(args []string, stdout, stderr io.Writer) int {
 	fs, f := newBEIRFlags("ranklab beir run", stderr)
-	chunk := fs.Int("chunk", 0, "chunk size in cl100k_base tokens (0 = whole documents)")
-	overlap := fs.Int("overlap", 0, "overlap between chunks in tokens")
+	chunk := numflag.NewInt(fs, "chunk", 0, "chunk size in cl100k_base tokens (0 = whole documents)")
+	overlap := numflag.NewInt(fs, "overlap", 0, "overlap between chunks in tokens")
 	tag := fs.String("tag", "", "run tag (default bm25 or qld, or bm25-chunkN-overlapM-AGG)")
 	out := fs.String("out", "", "output TREC run `FILE` (required; - for stdout)")
 	chunksOut := fs.String("chunks", "", "also write the chunk run to `FILE` (IDs DOC#i)")
 	mapOut := fs.String("map", "", "also write the chunk map to `FILE` (chunk-id doc-id start end)")
-	chunkK := fs.Int("chunk-k", 1000, "chunks per query in the chunk run")
+	chunkK := numflag.NewInt(fs, "chunk-k", 1000, "chunks per query in the chunk run")
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}
@@ -171,9 +173,9 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 func beirSweep(args []string, stdout, stderr io.Writer) int {
 	fs, f := newBEIRFlags("ranklab beir sweep", stderr)
 	format := fs.String("f", "text", "output format: text, json or csv")
-	perms := fs.Int("permutations", stats.DefaultPermutations, "sign flips of the randomization test")
-	resamples := fs.Int("resamples", stats.DefaultResamples, "bootstrap resamples of the intervals")
-	seed := fs.Uint64("seed", stats.DefaultSeed, "seed of the randomization test and the bootstrap")
+	perms := numflag.NewInt(fs, "permutations", stats.DefaultPermutations, "sign flips of the randomization test")
+	resamples := numflag.NewInt(fs, "resamples", stats.DefaultResamples, "bootstrap resamples of the intervals")
+	seed := numflag.NewUint64(fs, "seed", stats.DefaultSeed, "seed of the randomization test and the bootstrap")
 	budgetList := fs.String("budgets", "", "comma-separated token budgets (default 128,256,512,1024,2048,4096; none: document measures only)")
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
@@ -198,7 +200,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 		budgets = []int{}
 	} else if *budgetList != "" {
 		for _, b := range strings.Split(*budgetList, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(b))
+			n, err := numflag.Int(strings.TrimSpace(b))
 			if err != nil || n < 1 {
 				return fail(2, "--budgets: %q is not a token count >= 1", b)
 			}
@@ -219,7 +221,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 		err = writeSweepJSON(stdout, sw, len(c.Queries))
 	case "csv":
 		header, rows := sw.Table()
-		w := csv.NewWriter(stdout)
+		w := csvcell.NewWriter(stdout)
 		w.Write(header)
 		w.WriteAll(rows)
 		w.Write(nil)

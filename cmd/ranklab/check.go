@@ -3,8 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/numflag"
 
 	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/eval"
@@ -57,7 +58,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			if !ok {
 				return 0, false
 			}
-			n, err := strconv.Atoi(v)
+			n, err := numflag.Int(v)
 			if err != nil || n < min {
 				fmt.Fprintf(stderr, "ranklab check: flag %s: %q is not an integer >= %d\n", a, v, min)
 				return 0, false

@@ -1,13 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/jsonx"
+
+	"github.com/ranklab/ranklab/internal/atomicfile"
 
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/provenance"
@@ -124,11 +126,16 @@ func inputFiles(qrels string, runs []string) []provenance.File {
 
 // writeJSON writes v as indented JSON for people and programs to read: "&", "<" and ">" are
 // kept as they are (no HTML escaping; the output is never embedded in a page).
+//
+// A string that is not valid UTF-8 (an ID can be any bytes) is written losslessly, each invalid
+// byte as \udcXX (package jsonx), so "q\xff" and "q\xfe" stay two queries.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	js, err := jsonx.Encode(v, "", "  ", false)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(js)
+	return err
 }
 
 func writeRunTo(out string, run eval.Run, stdout io.Writer) error {
@@ -140,13 +147,5 @@ func writeTo(out string, stdout io.Writer, write func(io.Writer) error) error {
 	if out == "-" {
 		return write(stdout)
 	}
-	w, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := write(w); err != nil {
-		w.Close()
-		return fmt.Errorf("%s: %w", out, err)
-	}
-	return w.Close()
+	return atomicfile.Write(out, write) // a temporary file renamed on success, removed on failure
 }

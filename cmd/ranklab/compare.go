@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ranklab/ranklab/internal/numflag"
+
 	"github.com/ranklab/ranklab/charts"
 	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/scan"
 	"github.com/ranklab/ranklab/provenance"
 	"github.com/ranklab/ranklab/stats"
 )
@@ -70,14 +73,14 @@ func parseCompareArgs(args []string) (compareArgs, error) {
 	fs.SetOutput(io.Discard) // errors are returned; -h prints compareUsage
 	fs.Var((*stringList)(&a.measures), "m", "measure (repeatable)")
 	fs.Func("test", "t, perm or both", func(v string) (err error) { a.opt.Tests, err = compare.ParseTests(v); return err })
-	fs.Uint64Var(&a.opt.Seed, "seed", stats.DefaultSeed, "seed")
-	fs.IntVar(&a.opt.Permutations, "permutations", stats.DefaultPermutations, "randomization draws")
-	fs.IntVar(&a.opt.Resamples, "resamples", stats.DefaultResamples, "bootstrap resamples")
-	fs.Float64Var(&a.opt.Level, "level", stats.DefaultLevel, "confidence level")
-	fs.Float64Var(&a.opt.Alpha, "alpha", 0.05, "significance level")
+	numflag.Uint64Var(fs, &a.opt.Seed, "seed", stats.DefaultSeed, "seed")
+	numflag.IntVar(fs, &a.opt.Permutations, "permutations", stats.DefaultPermutations, "randomization draws")
+	numflag.IntVar(fs, &a.opt.Resamples, "resamples", stats.DefaultResamples, "bootstrap resamples")
+	numflag.Float64Var(fs, &a.opt.Level, "level", stats.DefaultLevel, "confidence level")
+	numflag.Float64Var(fs, &a.opt.Alpha, "alpha", 0.05, "significance level")
 	fs.BoolVar(&a.opt.Eval.AllQueries, "c", false, "pair over every qrels query")
-	fs.IntVar(&a.opt.Eval.RelLevel, "l", 0, "relevance level")
-	fs.IntVar(&a.opt.Eval.Depth, "M", 0, "depth")
+	numflag.IntVar(fs, &a.opt.Eval.RelLevel, "l", 0, "relevance level")
+	numflag.IntVar(fs, &a.opt.Eval.Depth, "M", 0, "depth")
 	fs.BoolVar(&a.stamp, "stamp", false, "stamp every format with the provenance")
 	fs.BoolVar(&a.noStamp, "no-stamp", false, "no provenance stamp")
 	fs.Func("f", "format", func(v string) error {
@@ -131,6 +134,9 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(2, "%v", err)
 	}
+	// The evaluation and the preflight read every file: a pipe is kept, so neither reading
+	// consumes what the other needs.
+	defer scan.Keep(a.files...)()
 	qrels, err := eval.ReadQrelsFile(a.files[0])
 	if err != nil {
 		return fail(1, "%v", err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/numflag"
+
+	"github.com/ranklab/ranklab/internal/csvcell"
 
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/evalhook"
@@ -180,7 +183,7 @@ func (a *evalArgs) ownFlag(arg string, next func(string) (string, error), err *e
 			a.format = val
 			return true
 		}
-		d, e := strconv.Atoi(val)
+		d, e := numflag.Int(val)
 		if e != nil || d < 0 || d > 17 {
 			*err = usageError{fmt.Errorf("flag -digits: %q is not an integer from 0 to 17", val)}
 			return true
@@ -244,7 +247,7 @@ func (a *evalArgs) flagCluster(arg string, next func(string) (string, error)) er
 // setFlag applies the single-letter flag c with its value.
 func (a *evalArgs) setFlag(c byte, val string) error {
 	intVal := func(min int) (int, error) {
-		n, err := strconv.Atoi(val)
+		n, err := numflag.Int(val)
 		if err != nil || n < min {
 			return 0, usageError{fmt.Errorf("flag -%c: %q is not an integer >= %d", c, val, min)}
 		}
@@ -277,7 +280,7 @@ func (a *evalArgs) setFlag(c byte, val string) error {
 		a.opt.NumDocs, err = intVal(0)
 	case 'D':
 		level, qid, _ := strings.Cut(val, ".")
-		if _, e := strconv.Atoi(level); e != nil {
+		if _, e := numflag.Int(level); e != nil {
 			return usageError{fmt.Errorf("flag -D: %q is not N or N.qid", val)}
 		}
 		a.onlyQuery = qid
@@ -461,17 +464,22 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	var buf bytes.Buffer
 	switch a.format {
 	case "json":
-		err = writeEvalJSON(&buf, res, a.perQuery)
+		err = writeEvalJSON(&buf, res, a.perQuery, a.zscores)
 	case "csv":
-		err = writeEvalCSV(&buf, res, a.perQuery)
+		err = writeEvalCSV(&buf, res, a.perQuery, a.zscores != "")
 	default:
 		err = eval.TrecFormat{PerQuery: a.perQuery, NoSummary: a.noSummary, Digits: a.digits, Z: a.zscores != ""}.Write(&buf, res)
 	}
 	out := buf.Bytes()
 	if err == nil && wantStamp(a.format, a.stamp, a.noStamp) {
 		var st provenance.Stamp
-		st, err = provenance.New("ranklab eval", args, provenance.EvalConventions(a.opt, measures),
-			provenance.File{Role: "qrels", Path: a.qrels}, provenance.File{Role: "run", Path: a.run})
+		conv := provenance.EvalConventions(a.opt, measures)
+		files := []provenance.File{{Role: "qrels", Path: a.qrels}, {Role: "run", Path: a.run}}
+		if a.zscores != "" {
+			conv = append(conv, zConvention(a.zscores))
+			files = append(files, provenance.File{Role: "z-scores", Path: a.zscores})
+		}
+		st, err = provenance.New("ranklab eval", args, conv, files...)
 		if err == nil {
 			out, err = stampOutput(a.format, out, st)
 		}
@@ -548,6 +556,7 @@ func escapeText(s string) string {
 
 // evalJSON is the -f json output: columns follow Measures.
 type evalJSON struct {
+	ZScores  string      `json:"z_scores,omitempty"` // the -Z file: every value is a Z score
 	Measures []string    `json:"measures"`
 	Queries  []string    `json:"queries,omitempty"`
 	Values   [][]float64 `json:"values,omitempty"`
@@ -558,16 +567,16 @@ type evalJSON struct {
 	RunID    string      `json:"runid"`
 }
 
-func writeEvalJSON(w io.Writer, r eval.Result, perQuery bool) error {
-	out := evalJSON{Means: r.Means, All: r.Summary, Missing: r.Missing, Ignored: r.Ignored, RunID: r.Tag}
+// writeEvalJSON writes the -f json output; with a -Z file (zFile not empty) the values are Z
+// scores, the measures are named "Z" + name (as trec_eval names them: Zmap) and z_scores names
+// the file.
+func writeEvalJSON(w io.Writer, r eval.Result, perQuery bool, zFile string) error {
+	out := evalJSON{ZScores: zFile, Measures: columnNames(r, zFile != ""), Means: r.Means, All: r.Summary, Missing: r.Missing, Ignored: r.Ignored, RunID: r.Tag}
 	if out.Missing == nil {
 		out.Missing = []string{}
 	}
 	if out.Ignored == nil {
 		out.Ignored = []string{}
-	}
-	for _, m := range r.Measures {
-		out.Measures = append(out.Measures, m.String())
 	}
 	if perQuery {
 		out.Queries, out.Values = r.Queries, r.Values
@@ -577,12 +586,11 @@ func writeEvalJSON(w io.Writer, r eval.Result, perQuery bool) error {
 
 // writeEvalCSV writes a header "query,<measure>..." then one row a query (with -q) and the
 // "all" row (trec_eval's all values: sums for counts).
-func writeEvalCSV(w io.Writer, r eval.Result, perQuery bool) error {
-	cw := csv.NewWriter(w)
-	header := []string{"query"}
-	for _, m := range r.Measures {
-		header = append(header, m.String())
-	}
+//
+// With z (-Z) the values are Z scores and the columns are named "Z" + name.
+func writeEvalCSV(w io.Writer, r eval.Result, perQuery, z bool) error {
+	cw := csvcell.NewWriter(w)
+	header := append([]string{"query"}, columnNames(r, z)...)
 	cw.Write(header)
 	row := func(q string, vals func(j int) float64) {
 		rec := []string{q}
@@ -599,4 +607,23 @@ func writeEvalCSV(w io.Writer, r eval.Result, perQuery bool) error {
 	row("all", func(j int) float64 { return r.Summary[j] })
 	cw.Flush()
 	return cw.Error()
+}
+
+// columnNames names the value columns of the JSON and CSV outputs: each measure's name, with the
+// prefix "Z" when the values are Z scores (-Z), as trec_eval's format prefixes them (Zmap, ZP_5).
+func columnNames(r eval.Result, z bool) []string {
+	var names []string
+	for _, m := range r.Measures {
+		n := m.String()
+		if z {
+			n = "Z" + n
+		}
+		names = append(names, n)
+	}
+	return names
+}
+
+// zConvention is the stamp's line for -Z.
+func zConvention(file string) string {
+	return fmt.Sprintf("values are Z scores (trec_eval -Z): (v - mean) / stddev per query and measure from %s, -1000000 without a line; columns named Z<measure>", file)
 }

@@ -4,8 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/numflag"
 
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/fusion"
@@ -42,10 +43,10 @@ func runFuse(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, fuseUsage); fs.PrintDefaults() }
 	method := fs.String("method", "rrf", "fusion method: rrf, combsum or combmnz")
 	norm := fs.String("norm", "", "normalisation: none, minmax, zscore or rank (default: none for rrf, minmax otherwise)")
-	k := fs.Float64("k", fusion.DefaultK, "RRF's k (Cormack et al. 2009: 60)")
+	k := numflag.NewFloat64(fs, "k", fusion.DefaultK, "RRF's k (Cormack et al. 2009: 60)")
 	weights := fs.String("weights", "", "comma-separated weights, one per run (default: 1 each)")
-	depth := fs.Int("depth", 0, "fuse only the first `N` documents of each input ranking (0: all)")
-	top := fs.Int("top", 0, "keep the first `N` fused documents per query (0: all)")
+	depth := numflag.NewInt(fs, "depth", 0, "fuse only the first `N` documents of each input ranking (0: all)")
+	top := numflag.NewInt(fs, "top", 0, "keep the first `N` fused documents per query (0: all)")
 	tag := fs.String("tag", "fused", "run tag of the fused run")
 	out := fs.String("out", "", "output `FILE` (default: stdout)")
 	files, err := parseInterleaved(fs, args)
@@ -70,9 +71,9 @@ func runFuse(args []string, stdout, stderr io.Writer) int {
 	}
 	if *weights != "" {
 		for _, f := range strings.Split(*weights, ",") {
-			w, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			w, err := numflag.Float(strings.TrimSpace(f))
 			if err != nil {
-				return fail(2, "--weights: %q is not a number", f)
+				return fail(2, "--weights: %q is not a number (want a finite decimal number, as in a run file)", f)
 			}
 			opt.Weights = append(opt.Weights, w)
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ranklab/ranklab/internal/numflag"
+
 	"github.com/ranklab/ranklab/lab"
 )
 
@@ -87,7 +89,7 @@ type labFlags struct {
 func addLabStateFlags(fs *flag.FlagSet) labFlags {
 	lf := labFlags{vals: map[string]*int64{}}
 	for _, f := range lab.Fields {
-		lf.vals[f.Key] = fs.Int64(f.Key, f.Default, f.Help)
+		lf.vals[f.Key] = numflag.NewInt64(fs, f.Key, f.Default, f.Help)
 	}
 	lf.link = fs.String("link", "", "restore the state of a lab link (k=5&rerank=10&...); other flags override it")
 	return lf

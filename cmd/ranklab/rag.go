@@ -6,9 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/ranklab/ranklab/internal/numflag"
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
@@ -45,13 +46,13 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, ragUsage); fs.PrintDefaults() }
 	mapFile := fs.String("map", "", "chunk map `FILE` (required)")
-	k := fs.Int("k", 10, "chunks in the deduplicated top-k view")
+	k := numflag.NewInt(fs, "k", 10, "chunks in the deduplicated top-k view")
 	var ms stringList
 	fs.Var(&ms, "m", "a document measure, repeatable (default nDCG@10 and R@100)")
 	budgets := fs.String("budgets", "", "comma-separated token budgets, e.g. 512,1024,2048")
 	passages := fs.String("passages", "", "passage qrels `FILE` (judged spans)")
 	format := fs.String("f", "text", "output format: text or json")
-	seed := fs.Uint64("seed", 0, "seed of the randomization test and the bootstrap (0: 42)")
+	seed := numflag.NewUint64(fs, "seed", 0, "seed of the randomization test and the bootstrap (0: 42)")
 	stamp := fs.Bool("stamp", false, "stamp the text output too (json carries the provenance stamp by default)")
 	noStamp := fs.Bool("no-stamp", false, "no provenance stamp")
 	files, err := parseInterleaved(fs, args)
@@ -81,7 +82,7 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 	var bs []int
 	if *budgets != "" {
 		for _, f := range strings.Split(*budgets, ",") {
-			b, err := strconv.Atoi(strings.TrimSpace(f))
+			b, err := numflag.Int(strings.TrimSpace(f))
 			if err != nil || b < 1 {
 				return fail(2, "--budgets: %q is not a token count >= 1", f)
 			}

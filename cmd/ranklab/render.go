@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ranklab/ranklab/internal/numflag"
+
+	"github.com/ranklab/ranklab/internal/atomicfile"
 
 	"github.com/ranklab/ranklab/charts"
 	"github.com/ranklab/ranklab/eval"
@@ -69,7 +72,7 @@ func renderLab(args []string, stdout, stderr io.Writer) int {
 
 // renderWrite writes the page and reports its size.
 func renderWrite(path, page, who string, stdout, stderr io.Writer) int {
-	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(page)); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", who, err)
 		return 1
 	}
@@ -91,8 +94,8 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 	var ms stringList
 	fs.Var(&ms, "m", "measure (ir_measures or trec_eval name, repeatable); default "+strings.Join(renderEvalMeasures, " "))
 	all := fs.Bool("c", false, "evaluate every qrels query (missing ones score 0)")
-	rel := fs.Int("l", 0, "minimum grade counted as relevant for binary measures (0 means 1)")
-	depth := fs.Int("M", 0, "evaluate only the first N docs of each ranking (0 = all)")
+	rel := numflag.NewInt(fs, "l", 0, "minimum grade counted as relevant for binary measures (0 means 1)")
+	depth := numflag.NewInt(fs, "M", 0, "evaluate only the first N docs of each ranking (0 = all)")
 	out := fs.String("out", "", "output `FILE.html` (required)")
 	noStamp := fs.Bool("no-stamp", false, "leave the provenance stamp out of the page")
 	pos, err := parseInterleaved(fs, args)

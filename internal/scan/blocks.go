@@ -99,7 +99,9 @@ func newPool() *sync.Pool {
 // one until the query ID changes (usually a few lines: the last query), and never below the
 // lines already looked at, whose grouping is remembered; so each byte is examined at most once,
 // whatever the sizes of r's reads, and the cost is linear even for one query larger than the
-// buffer read in short pieces (a gzip or pipe reader). On a read error the complete lines read
+// buffer read in short pieces (a gzip or pipe reader). A line longer than MaxLine (+1 for a
+// CR) ends the input with ErrLineTooLong once MaxLine+1 bytes of it are read (so /dev/zero
+// ends). On a read error or ErrLineTooLong the complete lines read
 // so far are sent first, then the error is returned. It stops when send returns false.
 func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 	buf := pool.Get().([]byte)[:0]
@@ -142,6 +144,12 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 		}
 		end := bytes.LastIndexByte(buf[known:], '\n')
 		if end < 0 {
+			if len(buf)-known > MaxLine+1 { // the line after known has no end within the cap
+				if known > 0 {
+					send(buf[:known])
+				}
+				return ErrLineTooLong
+			}
 			continue
 		}
 		end += known + 1 // buf[:end]: complete lines

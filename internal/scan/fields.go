@@ -44,3 +44,17 @@ func TrimCR(b []byte) []byte {
 	}
 	return b
 }
+
+// TrimSpace drops the field separators (IsSpace: ASCII whitespace) around s, and nothing else:
+// a Unicode space such as U+00A0 is part of an ID in every reader, as it is for TREC files
+// split by Fields (and for trec_eval).
+func TrimSpace(s string) string {
+	i, j := 0, len(s)
+	for i < j && spaceTable[s[i]] {
+		i++
+	}
+	for j > i && spaceTable[s[j-1]] {
+		j--
+	}
+	return s[i:j]
+}

@@ -45,7 +45,8 @@ func TestLines(t *testing.T) {
 	}
 }
 
-// FuzzLines checks that the lines rebuild the input: less a leading BOM, one trailing \r a line.
+// FuzzLines checks that the lines rebuild the input: less a leading BOM, one trailing \r a line;
+// and that a carriage return anywhere else ends the input with ErrBareCR at its line.
 func FuzzLines(f *testing.F) {
 	for _, s := range []string{"a\nb", "\xef\xbb\xbf\r\n\r\r\n", "", "\n"} {
 		f.Add(s)
@@ -61,13 +62,22 @@ func FuzzLines(f *testing.F) {
 		}
 		want := strings.TrimPrefix(in, "\xef\xbb\xbf")
 		var w strings.Builder
+		var wantErr error
 		for i, line := range strings.Split(want, "\n") {
 			if i == strings.Count(want, "\n") && line == "" {
 				break
 			}
-			w.WriteString(strings.TrimSuffix(line, "\r") + "\n")
+			line = strings.TrimSuffix(line, "\r")
+			if strings.Contains(line, "\r") {
+				wantErr = ErrBareCR
+				if l.Line() != i {
+					t.Fatalf("bare CR of %q reported after line %d, want %d", in, l.Line(), i)
+				}
+				break
+			}
+			w.WriteString(line + "\n")
 		}
-		if l.Err() != nil || b.String() != w.String() {
+		if l.Err() != wantErr || b.String() != w.String() {
 			t.Fatalf("lines of %q rebuild %q, want %q (%v)", in, b.String(), w.String(), l.Err())
 		}
 	})
