@@ -353,6 +353,9 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 			if err != nil {
 				return Report{}, fmt.Errorf("compare: run %q, %s: %v", s.Name, measures[j], err)
 			}
+			if len(queries) < 2 { // one query: no spread to resample
+				lo, hi = math.NaN(), math.NaN()
+			}
 			sum.CI = append(sum.CI, [2]float64{lo, hi})
 		}
 		r.Runs = append(r.Runs, sum)
@@ -364,8 +367,8 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 			r.Notes = append(r.Notes, fmt.Sprintf("run %q: %d %s not in the qrels, ignored: %s", s.Name, n, words.Plural(n, "query", "queries"), words.IDs(sum.Ignored)))
 		}
 	}
-	if len(queries) < 2 && opt.Tests.runT() {
-		r.Notes = append(r.Notes, fmt.Sprintf("%d query: the t-test and the effect size need at least 2 queries and are not reported", len(queries)))
+	if len(queries) < 2 {
+		r.Notes = append(r.Notes, fmt.Sprintf("%d query: the t-test, the effect size and the bootstrap interval need at least 2 queries and are not reported", len(queries)))
 	}
 
 	var pt, pperm []float64
@@ -392,6 +395,9 @@ func FromScores(measures []string, runs []Scores, universe []string, opt Options
 			var err error
 			if c.CILow, c.CIHigh, err = stats.BootstrapCI(a, b, opt.Resamples, opt.Level, opt.Seed); err != nil {
 				return Report{}, fmt.Errorf("compare: %s vs %s, %s: %v", runs[i].Name, runs[0].Name, measures[j], err)
+			}
+			if len(queries) < 2 { // the interval of one difference would be [d, d]: not an interval
+				c.CILow, c.CIHigh = math.NaN(), math.NaN()
 			}
 			if len(queries) >= 2 {
 				if c.EffectSize, err = stats.CohensD(a, b); err != nil {
