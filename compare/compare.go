@@ -345,8 +345,8 @@ func compareScores(runs []Scores, universe []string, opt Options) (Report, error
 			r.Notes = append(r.Notes, fmt.Sprintf("run %q: %d %s not in the qrels, ignored: %s", s.Name, n, words.Plural(n, "query", "queries"), words.IDs(sum.Ignored)))
 		}
 	}
-	if len(queries) < 2 && opt.Tests.runT() {
-		r.Notes = append(r.Notes, fmt.Sprintf("%d query: the t-test and the effect size need at least 2 queries and are not reported", len(queries)))
+	if len(queries) < 2 {
+		r.Notes = append(r.Notes, fmt.Sprintf("%d query: the t-test, the effect size and the bootstrap interval need at least 2 queries and are not reported", len(queries)))
 	}
 	for i := 1; i < len(runs); i++ {
 		for j, m := range measures {
@@ -453,6 +453,9 @@ func summarize(s Scores, rows map[string][]float64, queries []string, opt Option
 		if err != nil {
 			return RunSummary{}, fmt.Errorf("compare: run %q, %s: %v", s.Name, m, err)
 		}
+		if len(queries) < 2 { // one query: no spread to resample
+			lo, hi = math.NaN(), math.NaN()
+		}
 		sum.means = append(sum.means, Estimate{Mean: mean(sum.values[j]), Low: lo, High: hi})
 	}
 	return sum, nil
@@ -512,6 +515,9 @@ func pair(a, b []float64, opt Options) (Comparison, error) {
 	var err error
 	if c.CILow, c.CIHigh, err = stats.BootstrapCI(a, b, opt.Resamples, opt.Level, opt.Seed); err != nil {
 		return Comparison{}, err
+	}
+	if len(a) < 2 { // the interval of one difference would be [d, d]: not an interval
+		c.CILow, c.CIHigh = math.NaN(), math.NaN()
 	}
 	if len(a) >= 2 {
 		if c.EffectSize, err = stats.CohensD(a, b); err != nil {

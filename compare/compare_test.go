@@ -153,7 +153,10 @@ func TestFromScoresEdgeCases(t *testing.T) {
 		if !math.IsNaN(c.T) || !math.IsNaN(c.PT) || !math.IsNaN(c.EffectSize) || c.PPerm != 1 || c.Diff != 0.5 {
 			t.Errorf("%+v", c)
 		}
-		if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "1 query: the t-test and the effect size need at least 2 queries") {
+		if e := must(r.Mean(r.Runs[0].Name, m)); !math.IsNaN(c.CILow) || !math.IsNaN(c.CIHigh) || !math.IsNaN(e.Low) {
+			t.Errorf("one query: interval [%v, %v], run interval [%v, %v]; want n/a, not [d, d]", c.CILow, c.CIHigh, e.Low, e.High)
+		}
+		if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "1 query: the t-test, the effect size and the bootstrap interval need at least 2 queries") {
 			t.Errorf("notes %q", r.Notes)
 		}
 		if !strings.Contains(r.Text(), "n/a") || !strings.Contains(r.JSON(), `"t": null`) {

@@ -38,8 +38,9 @@
 //   - Significance marks: "*" when the Holm-adjusted t-test p ≤ α, "†" when the Holm-adjusted
 //     randomization p ≤ α (α = 0.05 by default). Unadjusted and Bonferroni p are reported too.
 //   - Identical runs (every difference 0): t = 0, p = 1, interval [0, 0], d_z = 0. One query:
-//     the t-test and the effect size are not computed (NaN in the values, "n/a" in text, null in
-//     JSON) and a note says why; the randomization test then gives p = 1. Equal non-zero
+//     the t-test, the effect size and the bootstrap intervals are not computed (NaN in the
+//     values, "n/a" in text, null in JSON; a resampled single difference would give the
+//     degenerate [d, d]) and a note says why; the randomization test then gives p = 1. Equal non-zero
 //     differences on every query: t = ±Inf, p = 0 (as SciPy), printed "inf", null in JSON.
 //   - Every format prints the same Report values and computes nothing; LaTeX and Markdown escape
 //     their special characters (charts.CompareTable escapes every string for HTML).

@@ -37,7 +37,7 @@ var Fields = []Field{
 		get: func(s State) int64 { return int64(s.Rerank) }, set: func(s *State, v int64) { s.Rerank = int(v) },
 		valid: func(s State) (int64, int64, bool) { return 0, int64(s.Size), false },
 	},
-	{Key: "rerank_quality", Label: "reranker quality %", Help: "how closely the reranker score follows the grade: 0 = noise, 100 = orders by grade",
+	{Key: "rerank_quality", Label: "reranker quality %", Help: "how closely the reranker score follows the grade: 0 = noise, 75 and above = orders by grade",
 		Default: int64(DefaultRerankQuality * 100), Live: true,
 		get: func(s State) int64 { return int64(s.RerankQuality) }, set: func(s *State, v int64) { s.RerankQuality = int(v) },
 		valid: func(State) (int64, int64, bool) { return 0, MaxRerankQuality, false }},

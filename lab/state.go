@@ -56,7 +56,7 @@ import (
 type State struct {
 	K             int // evaluation depth
 	Rerank        int // rerank depth: reorder only the first Rerank candidates (0 = first-stage order)
-	RerankQuality int // reranker quality in percent: 0 = noise, 100 = orders by grade
+	RerankQuality int // reranker quality in percent: 0 = noise, 75 and above = orders by grade (NewSynthetic)
 	MinGrade      int // minimum grade counted as relevant
 	Total         int // recall's denominator; 0 means the qrels' count of relevant items
 	Corpus        int // corpus tokens
@@ -160,7 +160,7 @@ func (s State) validateFor(syn Synthetic) error {
 
 func (s State) checkRerankQuality() error {
 	if s.RerankQuality < 0 || s.RerankQuality > MaxRerankQuality {
-		return rangeError("rerank_quality", s.RerankQuality, 0, MaxRerankQuality, " (percent: 0 = noise, 100 = orders by grade)")
+		return rangeError("rerank_quality", s.RerankQuality, 0, MaxRerankQuality, " (percent: 0 = noise, 75 and above = orders by grade)")
 	}
 	return nil
 }

@@ -15,7 +15,7 @@
 // # Controls
 //
 // k (up to 10 beyond the list, where precision still divides by k), rerank depth, reranker
-// quality (0 = noise .. 100 = orders by grade), minimum grade, total relevant (0 = the qrels'
+// quality (0 = noise .. 75 and above = orders by grade), minimum grade, total relevant (0 = the qrels'
 // count at the slider's left end, then the relevant items found and up), chunk size and overlap
 // are sliders; corpus tokens is a number input. Reset returns to lab.DefaultState. Copy link shows the state's link
 // (lab.State.Link) and copies it to the clipboard. Export CSV writes lab.WriteCSV of the current

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that every number a notebook's text quotes is one its code printed.
 
-    python3 scripts/check-notebook-numbers.py ci-artifacts/notebooks/09_comparing_runs.ipynb ...
+    python3 scripts/check-notebook-numbers.py ci-artifacts/notebooks/13_comparing_runs.ipynb ...
     python3 scripts/check-notebook-numbers.py --self-test
 
 Run on EXECUTED notebooks (scripts/check-notebooks.sh runs it on ci-artifacts/notebooks/ after

@@ -41,4 +41,13 @@
 //     ANOVA F test, exact from the noncentral t and F distributions (equal to SciPy's nct and
 //     ncf), and the smallest number of queries (topic set size, Sakai 2016) that reaches a
 //     power or an expected interval width: TopicsPairedT, TopicsANOVA, TopicsCI.
+//   - Many systems at once (tukey.go, randomized_tukey.go): m systems scored on the same n
+//     queries come as systems[j][i] (system j, query i). TukeyHSD treats the queries as blocks
+//     (two-way ANOVA residual, as Carterette 2012 and Sakai 2014); TukeyHSDOneWay is SciPy's
+//     tukey_hsd for independent groups (what ranx's Tukey computes). RandomizedTukey permutes
+//     each query's scores across the systems and compares every pair with the largest mean
+//     difference of each draw. All three return p-values already adjusted for the m(m−1)/2
+//     pairs. The studentized range (studentized.go) is integrated numerically, checked against
+//     SciPy. Standardize maps scores to per-query z-scores through Φ (Webber, Moffat & Zobel
+//     2008); CompactLetters gives the letter display of which systems differ.
 package stats

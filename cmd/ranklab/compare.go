@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ranklab/ranklab/internal/numflag"
 
@@ -21,7 +22,7 @@ func init() {
 	commands["compare"] = command{summary: "compare runs on one qrels with paired significance tests", run: runCompare}
 }
 
-const compareUsage = `usage: ranklab compare QRELS RUN_A RUN_B [RUN...] [-m MEASURE]... [-test t|perm|both] [-seed N] [-f text|json|csv|md|latex|html]
+const compareUsage = `usage: ranklab compare QRELS RUN_A RUN_B [RUN...] [-m MEASURE]... [-test t|perm|both|tukey] [-seed N] [-f text|json|csv|md|latex|html]
 
 Compares every run with the first (the baseline) on the same queries: per-measure means,
 per-query differences (run - baseline), wins/ties/losses, Cohen's d_z, the paired t-test, the
@@ -36,7 +37,10 @@ Flags may stand before, between or after the files; -flag and --flag, "-f x" and
 the same.
 
   -m MEASURE        a measure, repeatable (ir_measures or trec_eval names; default nDCG@10 AP P@10)
-  -test T           t, perm or both (default both)
+  -test T           t, perm or both (default both); tukey compares every pair of runs instead
+                    of each run with the first: Tukey's HSD (queries as blocks) and the
+                    randomised Tukey test, both adjusted for all pairs, with letters (-f text or html)
+  -standardize      with -test tukey: test per-query standardised scores (Webber et al. 2008)
   -seed N           seed of the randomization test and the bootstrap (default 42)
   -permutations N   randomization draws (default 10000)
   -resamples N      bootstrap resamples, 1 to 10000000 (default 10000; each keeps a mean in memory)
@@ -64,6 +68,8 @@ type compareArgs struct {
 	format         string
 	help           bool
 	stamp, noStamp bool
+	tukey          bool // -test tukey: every pair (compare.AllPairs)
+	standardize    bool
 }
 
 // parseCompareArgs reads the flags (in any position among the files) with package flag.
@@ -72,7 +78,14 @@ func parseCompareArgs(args []string) (compareArgs, error) {
 	fs := flag.NewFlagSet("ranklab compare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are returned; -h prints compareUsage
 	fs.Var((*stringList)(&a.measures), "m", "measure (repeatable)")
-	fs.Func("test", "t, perm or both", func(v string) (err error) { a.opt.Tests, err = compare.ParseTests(v); return err })
+	fs.Func("test", "t, perm, both or tukey", func(v string) (err error) {
+		if a.tukey = v == "tukey"; a.tukey {
+			return nil
+		}
+		a.opt.Tests, err = compare.ParseTests(v)
+		return err
+	})
+	fs.BoolVar(&a.standardize, "standardize", false, "standardised scores (with -test tukey)")
 	numflag.Uint64Var(fs, &a.opt.Seed, "seed", stats.DefaultSeed, "seed")
 	numflag.IntVar(fs, &a.opt.Permutations, "permutations", stats.DefaultPermutations, "randomization draws")
 	numflag.IntVar(fs, &a.opt.Resamples, "resamples", stats.DefaultResamples, "bootstrap resamples")
@@ -117,6 +130,12 @@ func parseCompareArgs(args []string) (compareArgs, error) {
 	if len(a.measures) == 0 {
 		a.measures = defaultCompareMeasures
 	}
+	if a.tukey && a.format != "text" && a.format != "html" {
+		return a, fmt.Errorf("flag -test tukey prints text or html, not %s", a.format)
+	}
+	if a.standardize && !a.tukey {
+		return a, errors.New("flag -standardize needs -test tukey")
+	}
 	return a, nil
 }
 
@@ -154,6 +173,9 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 			run.Tag = fmt.Sprintf("%s #%d", path, seen[path])
 		}
 		runs = append(runs, run)
+	}
+	if a.tukey {
+		return runTukey(stdout, fail, qrels, runs, measures, a)
 	}
 	r, err := a.opt.Runs(qrels, measures, runs...)
 	if err != nil {
@@ -224,4 +246,29 @@ func compareConventions(o compare.Options, measures []eval.Measure) []string {
 		o.Tests, seed, o.Permutations, o.Resamples, o.Level, o.Alpha))
 	out = append(out, "runs that fail ranklab check are never called significant")
 	return out
+}
+
+// runTukey prints, per measure, every pair of runs compared by compare.AllPairs (-test tukey).
+func runTukey(stdout io.Writer, fail func(int, string, ...any) int, qrels eval.Qrels, runs []eval.Run, measures []eval.Measure, a compareArgs) int {
+	opt := compare.AllPairsOptions{Permutations: a.opt.Permutations, Seed: a.opt.Seed, Level: a.opt.Level, Alpha: a.opt.Alpha,
+		Standardize: a.standardize, Eval: a.opt.Eval}
+	var out strings.Builder
+	for k, m := range measures {
+		r, err := compare.AllPairs(qrels, m, opt, runs...)
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		if a.format == "html" {
+			out.WriteString(charts.PairsTables(r))
+			continue
+		}
+		if k > 0 {
+			out.WriteString("\n")
+		}
+		out.WriteString(r.Text())
+	}
+	if _, err := io.WriteString(stdout, out.String()); err != nil {
+		return fail(1, "%v", err)
+	}
+	return 0
 }

@@ -24,7 +24,7 @@ const labUsage = `usage: ranklab lab [--k N] [--rerank N] [--rerank_quality N] [
 
 Computes the lab for one state: the seeded synthetic ranking (a query, n candidates graded
 0..3, the first stage reranked in its first --rerank positions by a reranker of quality
---rerank_quality percent: 0 = noise, 100 = orders by grade), precision, recall, MRR and nDCG
+--rerank_quality percent: 0 = noise, 75 and above = orders by grade), precision, recall, MRR and nDCG
 (gain 2^grade-1) at k, the chunking footprint, the two readings and the state's link. --link
 restores a state (k=5&rerank=10&...); flags given with it override its fields. Defaults: the
 lab's documented state (k=5, rerank=10, rerank_quality=50, grade=1, total=0 = the qrels' count,
