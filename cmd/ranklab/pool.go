@@ -9,6 +9,7 @@ import (
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/words"
 	"github.com/ranklab/ranklab/pool"
 )
 
@@ -106,8 +107,9 @@ func writePoolReport(w io.Writer, p pool.Pool) error {
 	if p.Depth == 0 {
 		depth = "all"
 	}
-	fmt.Fprintf(w, "%s pool, depth %s: %d pairs to judge over %d queries (%d pairs in reach already judged)\n",
-		p.Method, depth, len(p.Pairs), p.Queries, p.Judged)
+	fmt.Fprintf(w, "%s pool, depth %s: %d %s to judge over %d %s (%d %s in reach already judged)\n",
+		p.Method, depth, len(p.Pairs), words.Plural(len(p.Pairs), "pair", "pairs"), p.Queries, words.Plural(p.Queries, "query", "queries"),
+		p.Judged, words.Plural(p.Judged, "pair", "pairs"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "top\tunique\tadded\t  run\t")
 	for _, c := range p.Runs {

@@ -30,7 +30,7 @@ func TestPoolCommand(t *testing.T) {
 	file := filepath.Join(dir, "more.txt")
 	out, errOut, rc = runCmd("pool", "--depth", "3", "--judged", filepath.Join(dir, "judged"), "--out", file, a, b)
 	data, _ := os.ReadFile(file)
-	if rc != 0 || string(data) != "q1 0 c -1\n" || !strings.Contains(out, "1 pairs to judge over 2 queries (4 pairs in reach already judged)") {
+	if rc != 0 || string(data) != "q1 0 c -1\n" || !strings.Contains(out, "1 pair to judge over 2 queries (4 pairs in reach already judged)") {
 		t.Errorf("rc %d %s: file %q, report:\n%s", rc, errOut, data, out)
 	}
 	// Move-to-front with those grades: q1 a relevant, b (A's next) not: B's front d is judged
