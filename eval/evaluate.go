@@ -33,6 +33,20 @@ type Options struct {
 	// with AllQueries the qrels queries without a ranking are not evaluated but count in every
 	// mean as 0 (in gm_map and gm_bpref as log(0.00001)).
 	TrecEval9 bool
+	// DropSelf removes from each ranking the doc whose ID equals the query's ID before anything
+	// else (ranking, Depth, every measure), as BEIR's EvaluateRetrieval.evaluate does with
+	// ignore_identical_ids=True (collections such as ArguAna, whose queries are documents of the
+	// corpus, beir#187). The qrels are left as they are.
+	DropSelf bool
+}
+
+// dropSelf returns docs without the doc whose ID is q (a new slice; docs is not modified).
+func dropSelf(q string, docs []ScoredDoc) []ScoredDoc {
+	i := slices.IndexFunc(docs, func(d ScoredDoc) bool { return d.Doc == q })
+	if i < 0 {
+		return docs
+	}
+	return slices.Delete(slices.Clone(docs), i, i+1)
 }
 
 // Evaluate computes measures for each query of run judged in qrels, as trec_eval does:
@@ -64,6 +78,9 @@ func (opt Options) Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, 
 		docs := run.Queries[q]
 		if err := checkDuplicates(q, docs); err != nil {
 			return row{}, err
+		}
+		if opt.DropSelf {
+			docs = dropSelf(q, docs)
 		}
 		return ev.rankAndCompute(docs, qrels[q]), nil
 	})
@@ -374,6 +391,8 @@ func (ev *evaluator) assembleSets(relQueries map[string]bool, run Run, rowFor fu
 			docs = []ScoredDoc{{Doc: bogusDoc, Score: 1}}
 		} else if err := checkDuplicates(q, docs); err != nil {
 			return Result{}, err
+		} else if opt.DropSelf {
+			docs = dropSelf(q, docs)
 		}
 		r, err := rowFor(q, docs)
 		if err != nil {
