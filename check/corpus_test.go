@@ -1,12 +1,16 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
@@ -82,4 +86,52 @@ func TestTwinsNearGroups(t *testing.T) {
 	if got := jaccard(shingles("x y z"), shingles("x y z w")); got != 0 {
 		t.Errorf("short texts: J = %v, want 0", got)
 	}
+}
+
+// TestTwinsCranfield: on Cranfield the MinHash candidates find every pair that the brute force
+// over all 979,300 pairs finds at J >= 0.5 (three pairs, the closest 1274 ~ 1319 at 0.625), and
+// the two empty documents (471, 995; query 125 judges 995 relevant).
+func TestTwinsCranfield(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the brute force over Cranfield's pairs takes about 10 s")
+	}
+	dir := sharedtest.Path(t, "data", "cranfield")
+	docs, err := retrieval.ReadCorpusFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qrels, err := eval.ReadQrelsFile(filepath.Join(dir, "qrels", "test.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Twins(docs, qrels, TwinOptions{Threshold: 0.5})
+	sh := make([][]uint64, len(docs))
+	for i, d := range docs {
+		if text := normalText(d); text != "" {
+			sh[i] = shingles(text)
+		}
+	}
+	var brute []NearTwin
+	for i := range docs {
+		for k := i + 1; k < len(docs) && sh[i] != nil; k++ {
+			if sh[k] == nil {
+				continue
+			}
+			if j := jaccard(sh[i], sh[k]); j >= 0.5 {
+				a, b := docs[i].ID, docs[k].ID
+				if a > b {
+					a, b = b, a
+				}
+				brute = append(brute, NearTwin{a, b, j})
+			}
+		}
+	}
+	slices.SortFunc(brute, func(x, y NearTwin) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
+	if !reflect.DeepEqual(r.Near, brute) || len(brute) != 3 {
+		t.Errorf("MinHash found %v, brute force %v", r.Near, brute)
+	}
+	if !reflect.DeepEqual(r.Empty, []string{"471", "995"}) || len(r.Exact) != 0 || len(r.EmptyJudged) != 1 {
+		t.Errorf("empty %v exact %v judged without text %v", r.Empty, r.Exact, r.EmptyJudged)
+	}
+	t.Logf("Cranfield: %d near pairs at J >= 0.5 (%d candidates verified), e.g. %v", len(r.Near), r.Candidates, r.Near[0])
 }
