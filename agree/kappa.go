@@ -225,11 +225,9 @@ func Judges(a, b eval.Qrels, opt Options) (Agreement, error) {
 		return p.Doc < q.Doc
 	})
 	ga, gb := make([]int, len(ag.Pairs)), make([]int, len(ag.Pairs))
-	ba, bb := make([]int, len(ag.Pairs)), make([]int, len(ag.Pairs))
 	same := 0
 	for k, p := range ag.Pairs {
 		ga[k], gb[k] = p.A, p.B
-		ba[k], bb[k] = binary(p.A, opt.Threshold), binary(p.B, opt.Threshold)
 		if p.A == p.B {
 			same++
 		}
@@ -247,27 +245,47 @@ func Judges(a, b eval.Qrels, opt Options) (Agreement, error) {
 		ag.Labels = slices.Compact(ag.Labels)
 	}
 	ag.Confusion = Confusion(ga, gb, ag.Labels)
-	ag.Binary = bootstrapKappa(ba, bb, []int{0, 1}, Unweighted, opt)
-	ag.Unweighted = bootstrapKappa(ga, gb, ag.Labels, Unweighted, opt)
-	ag.Linear = bootstrapKappa(ga, gb, ag.Labels, Linear, opt)
-	ag.Quadratic = bootstrapKappa(ga, gb, ag.Labels, Quadratic, opt)
+	ag.Binary, ag.Unweighted, ag.Linear, ag.Quadratic = bootstrapKappas(ga, gb, ag.Labels, opt.Threshold, opt)
 	return ag, nil
-}
-
-func binary(g, threshold int) int {
-	if g >= threshold {
-		return 1
-	}
-	return 0
 }
 
 // pcgStream is the second PCG seed word, the one package stats uses.
 const pcgStream = 0x9e3779b97f4a7c15
 
-// bootstrapKappa computes κ and its percentile bootstrap interval over the pairs.
-func bootstrapKappa(a, b, labels []int, w Weights, opt Options) Kappa {
+// bootstrapKappas computes the binary κ (grade >= threshold) and the unweighted, linear and
+// quadratic κ of the grades a and b over labels, each with its percentile bootstrap interval.
+// Every resample draws n pairs once; the four κ of a resample come from its confusion matrix (the
+// binary one by collapsing the labels at the threshold).
+func bootstrapKappas(a, b, labels []int, threshold int, opt Options) (binary, unweighted, linear, quadratic Kappa) {
 	m := Confusion(a, b, labels)
-	k := Kappa{Weights: w, Value: kappaOf(m, w), Low: math.NaN(), High: math.NaN()}
+	cut := 0 // labels[cut:] are >= threshold
+	for cut < len(labels) && labels[cut] < threshold {
+		cut++
+	}
+	bm := [][]int{{0, 0}, {0, 0}}
+	collapse := func() [][]int {
+		for i := range bm {
+			clear(bm[i])
+		}
+		for i := range m {
+			for j := range m[i] {
+				bm[b2i(i >= cut)][b2i(j >= cut)] += m[i][j]
+			}
+		}
+		return bm
+	}
+	ks := []*Kappa{&binary, &unweighted, &linear, &quadratic}
+	ws := []Weights{Unweighted, Unweighted, Linear, Quadratic}
+	values := make([][]float64, len(ks))
+	of := func(k int) float64 {
+		if k == 0 {
+			return kappaOf(collapse(), ws[k])
+		}
+		return kappaOf(m, ws[k])
+	}
+	for k, kp := range ks {
+		*kp = Kappa{Weights: ws[k], Value: of(k), Low: math.NaN(), High: math.NaN()}
+	}
 	// Each pair as its cell of the matrix, so a resample only counts cells.
 	index := make(map[int]int, len(labels))
 	for i, l := range labels {
@@ -279,7 +297,6 @@ func bootstrapKappa(a, b, labels []int, w Weights, opt Options) Kappa {
 		ia[i], ib[i] = index[a[i]], index[b[i]]
 	}
 	r := rand.New(rand.NewPCG(opt.Seed, pcgStream))
-	var values []float64
 	for range opt.Resamples {
 		for i := range m {
 			clear(m[i])
@@ -288,19 +305,29 @@ func bootstrapKappa(a, b, labels []int, w Weights, opt Options) Kappa {
 			j := r.IntN(n)
 			m[ia[j]][ib[j]]++
 		}
-		v := kappaOf(m, w)
-		if math.IsNaN(v) {
-			k.Undefined++
-			continue
+		for k, kp := range ks {
+			if v := of(k); math.IsNaN(v) {
+				kp.Undefined++
+			} else {
+				values[k] = append(values[k], v)
+			}
 		}
-		values = append(values, v)
 	}
-	if len(values) > 0 {
-		sort.Float64s(values)
-		alpha := 1 - opt.Level
-		k.Low, k.High = quantile(values, alpha/2), quantile(values, 1-alpha/2)
+	alpha := 1 - opt.Level
+	for k, kp := range ks {
+		if len(values[k]) > 0 {
+			sort.Float64s(values[k])
+			kp.Low, kp.High = quantile(values[k], alpha/2), quantile(values[k], 1-alpha/2)
+		}
 	}
-	return k
+	return binary, unweighted, linear, quadratic
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // quantile returns the x-quantile of sorted values, interpolated linearly between order
