@@ -52,33 +52,35 @@ type TwinOptions struct {
 
 // NearTwin is a pair of near twins (A < B in byte order) and their exact Jaccard similarity.
 type NearTwin struct {
-	A, B    string
-	Jaccard float64
+	A       string  `json:"a"`
+	B       string  `json:"b"`
+	Jaccard float64 `json:"jaccard"`
 }
 
 // TwinPair is a judged doc of a query with a twin the query does not judge.
 type TwinPair struct {
-	Query, Doc string
-	Grade      int
-	Twin       string
-	Exact      bool // an exact twin (else a near one)
+	Query string `json:"query"`
+	Doc   string `json:"doc"`
+	Grade int    `json:"grade"`
+	Twin  string `json:"twin,omitempty"`
+	Exact bool   `json:"exact"` // an exact twin (else a near one)
 }
 
 // TwinReport is what Twins finds.
 type TwinReport struct {
-	Docs       int
-	Empty      []string   // IDs of documents with no text
-	Exact      [][]string // groups of exact twins, each sorted, groups by their first ID
-	Near       []NearTwin // near twins, by A then B
-	Candidates int        // candidate pairs verified
-	Threshold  float64
+	Docs       int        `json:"docs"`
+	Empty      []string   `json:"empty"`      // IDs of documents with no text
+	Exact      [][]string `json:"exact"`      // groups of exact twins, each sorted, groups by their first ID
+	Near       []NearTwin `json:"near"`       // near twins, by A then B
+	Candidates int        `json:"candidates"` // candidate pairs verified
+	Threshold  float64    `json:"threshold"`
 	// With qrels:
-	Judged         int        // judged pairs (grade >= 0) of docs in the corpus
-	Unknown        []string   // judged doc IDs absent from the corpus
-	EmptyJudged    []TwinPair // judged pairs whose doc has no text (Twin empty)
-	TwinPairs      []TwinPair // by query, doc, twin
-	JudgedWithTwin int        // judged pairs with at least one unjudged twin
-	RelevantTwin   int        // of those, pairs with a grade >= 1
+	Judged         int        `json:"judged"`             // judged pairs (grade >= 0) of docs in the corpus
+	Unknown        []string   `json:"unknown"`            // judged doc IDs absent from the corpus
+	EmptyJudged    []TwinPair `json:"empty_judged"`       // judged pairs whose doc has no text (Twin empty)
+	TwinPairs      []TwinPair `json:"twin_pairs"`         // by query, doc, twin
+	JudgedWithTwin int        `json:"judged_with_twin"`   // judged pairs with at least one unjudged twin
+	RelevantTwin   int        `json:"relevant_with_twin"` // of those, pairs with a grade >= 1
 }
 
 // DocsInExact returns the number of documents that have an exact twin.
