@@ -83,5 +83,6 @@
 //
 // trec_eval, ranklab's eval and every qrels reader read it (a negative grade is "pooled, not
 // judged"); Read reads it back in order. A judging tool shows the pairs in file order and
-// writes the grades it gets as ordinary qrels lines (grade >= 0) to give back as judged.
+// writes the grades it gets as ordinary qrels lines (grade >= 0) to give back as judged;
+// Pending(pairs, judged) lists what is left to judge, in order, so it resumes where it stopped.
 package pool

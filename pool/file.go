@@ -115,3 +115,15 @@ func ReadFile(path string) ([]Pair, []int, error) {
 	defer f.Close()
 	return Read(f, path)
 }
+
+// Pending returns the pairs of a pool that judged does not grade yet (no grade, or a negative
+// one), in the pool's order: what a judging tool shows next, and where it resumes.
+func Pending(pairs []Pair, judged eval.Qrels) []Pair {
+	var out []Pair
+	for _, p := range pairs {
+		if !isJudged(judged, p.Query, p.Doc) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
