@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -13,13 +14,14 @@ import (
 	"github.com/ranklab/ranklab/agree"
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/provenance"
 )
 
 func init() {
 	commands["agree"] = command{summary: "judge agreement: Cohen's κ on the pairs both judged, and how the ranking of runs changes", run: runAgree}
 }
 
-const agreeUsage = `usage: ranklab agree [-l N] [--labels 0,1,2,3] [--resamples 2000] [--seed N] [-m MEASURE] [--alpha 0.05] [-f text|json] QRELS_A QRELS_B [RUN...]
+const agreeUsage = `usage: ranklab agree [-l N] [--labels 0,1,2,3] [--resamples 2000] [--seed N] [-m MEASURE] [--alpha 0.05] [-f text|json] [--no-stamp] QRELS_A QRELS_B [RUN...]
 
 Compares two judges' qrels (a human and an LLM, two annotators) on the pairs both judged (grade
 >= 0 in both; a negative grade is "pooled, not judged"):
@@ -46,6 +48,7 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 	measure := fs.String("m", "nDCG@10", "measure that ranks the runs")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the swaps, after Holm")
 	format := fs.String("f", "text", "output: text or json")
+	noStamp := fs.Bool("no-stamp", false, "leave the provenance stamp out of -f json")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagStatus(err, 2)
@@ -109,7 +112,18 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 		sr = &s
 	}
 	if *format == "json" {
-		err = writeJSON(stdout, agreeJSON(ag, sr))
+		var b bytes.Buffer
+		if err = writeJSON(&b, agreeJSON(ag, sr)); err == nil && !*noStamp {
+			conv := []string{fmt.Sprintf("pairs both judged (grade >= 0); binary κ at grade >= %d; κ intervals: %g%% percentile bootstrap over pairs, %d resamples, seed %d",
+				ag.Threshold, 100*ag.Level, opt.Resamples, opt.Seed)}
+			if sr != nil {
+				conv = append(conv, fmt.Sprintf("runs ranked by %s on the queries both judged (trec_eval -c); swaps: paired t-test, Holm over the pairs of runs, alpha %g", opt.Measure, opt.Alpha))
+			}
+			err = stampJSON(&b, "ranklab agree", args, conv, agreeInputs(files))
+		}
+		if err == nil {
+			_, err = stdout.Write(b.Bytes())
+		}
 	} else {
 		err = writeAgreeText(stdout, files[0], files[1], ag, sr)
 	}
@@ -117,6 +131,30 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 		return fail(1, "%v", err)
 	}
 	return 0
+}
+
+// agreeInputs are the inputs of agree's stamp: qrels A, qrels B, then the runs.
+func agreeInputs(files []string) []provenance.File {
+	in := []provenance.File{{Role: "qrels A", Path: files[0]}, {Role: "qrels B", Path: files[1]}}
+	for i, f := range files[2:] {
+		in = append(in, provenance.File{Role: fmt.Sprintf("run %d", i+1), Path: f})
+	}
+	return in
+}
+
+// stampJSON appends the provenance stamp of command to the JSON object in b.
+func stampJSON(b *bytes.Buffer, command string, args, conventions []string, files []provenance.File) error {
+	st, err := provenance.New(command, args, conventions, files...)
+	if err != nil {
+		return err
+	}
+	out, err := provenance.AppendJSON(b.Bytes(), st)
+	if err != nil {
+		return err
+	}
+	b.Reset()
+	b.Write(out)
+	return nil
 }
 
 // num prints a value with 4 decimals, NaN as "undefined".

@@ -35,6 +35,12 @@ func TestAgreeCommand(t *testing.T) {
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, errOut)
 	}
+	if !strings.Contains(out, `"role": "run 2"`) {
+		t.Errorf("json without the stamp of its inputs:\n%s", out)
+	}
+	if out, _, _ := runCmd("agree", "-f", "json", "--no-stamp", p("a.qrels"), p("b.qrels")); strings.Contains(out, "provenance") {
+		t.Error("--no-stamp: stamped")
+	}
 	var js struct {
 		Kappa struct {
 			Binary struct{ Value float64 }

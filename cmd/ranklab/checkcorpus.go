@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
 	"flag"
 	"fmt"
@@ -11,10 +12,11 @@ import (
 	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/words"
+	"github.com/ranklab/ranklab/provenance"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
-const checkCorpusUsage = `usage: ranklab check --corpus CORPUS [--qrels QRELS] [--threshold 0.9] [--examples 5] [--json]
+const checkCorpusUsage = `usage: ranklab check --corpus CORPUS [--qrels QRELS] [--threshold 0.9] [--examples 5] [--json] [--no-stamp]
 
 The collection check: documents of CORPUS (a BEIR folder holding corpus.jsonl or corpus.jsonl.gz,
 or such a file) with the same text under different IDs, exact (after lower-casing and
@@ -45,7 +47,8 @@ func runCheckCorpus(args []string, stdout, stderr io.Writer) int {
 	qrelsPath := fs.String("qrels", "", "qrels `FILE` (TREC or BEIR TSV)")
 	threshold := fs.Float64("threshold", 0.9, "near twins: Jaccard of word 5-shingles >= `J`")
 	examples := fs.Int("examples", 5, "print up to `N` examples of each kind")
-	asJSON := fs.Bool("json", false, "the report as JSON (every group and pair)")
+	asJSON := fs.Bool("json", false, "the report as JSON (every group and pair), with a provenance stamp")
+	noStamp := fs.Bool("no-stamp", false, "leave the stamp out of --json")
 	if status, ok := parseArgs(fs, args); !ok {
 		return status
 	}
@@ -65,7 +68,18 @@ func runCheckCorpus(args []string, stdout, stderr io.Writer) int {
 	}
 	r := check.Twins(docs, qrels, check.TwinOptions{Threshold: *threshold})
 	if *asJSON {
-		err = writeJSON(stdout, r)
+		var b bytes.Buffer
+		if err = writeJSON(&b, r); err == nil && !*noStamp {
+			in := []provenance.File{{Role: "corpus", Path: *corpus}}
+			if *qrelsPath != "" {
+				in = append(in, provenance.File{Role: "qrels", Path: *qrelsPath})
+			}
+			err = stampJSON(&b, "ranklab check --corpus", args, []string{fmt.Sprintf(
+				"text: title and text, lower-cased, white space collapsed; near twins: Jaccard of word 5-shingles >= %g, MinHash 20 bands x 5 rows, verified exactly", r.Threshold)}, in)
+		}
+		if err == nil {
+			_, err = stdout.Write(b.Bytes())
+		}
 	} else {
 		err = writeTwins(stdout, r, docs, qrels != nil, *examples)
 	}

@@ -40,6 +40,9 @@ func TestCheckCorpusCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &js); rc != 0 || err != nil || len(js.Exact) != 1 || js.Exact[0][1] != "b" {
 		t.Errorf("json: rc %d %v %+v\n%s", rc, err, js, out)
 	}
+	if !strings.Contains(out, `"role": "corpus"`) {
+		t.Errorf("json without its stamp:\n%s", out)
+	}
 	if _, errOut, rc := runCmd("check", "--corpus", filepath.Join(dir, "missing")); rc != 1 || !strings.Contains(errOut, "missing") {
 		t.Errorf("missing corpus: rc %d %q", rc, errOut)
 	}
