@@ -150,3 +150,27 @@ func TestDropSelfBEIR(t *testing.T) {
 	t.Logf("BEIR %s: %d measures equal to 5 decimals with and without ignore_identical_ids; %d of them change when it is on",
 		out.Version, 2*len(ms), changed)
 }
+
+// TestDropSelfPrefs: the option applies to preference judgments too. With -M 2, q1's own doc
+// between d1 and d2 leaves d2 out of the ranking; dropped, both are retrieved and the one
+// preference d1 > d2 is fulfilled among retrieved docs.
+func TestDropSelfPrefs(t *testing.T) {
+	prefs, err := ReadPrefs(strings.NewReader("q1 g s d1 2\nq1 g s d2 1\n"), "prefs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := ReadRun(strings.NewReader("q1 Q0 d1 1 10 r\nq1 Q0 q1 2 9 r\nq1 Q0 d2 3 8 r\n"), "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Measure{Name: "prefs_num_prefs_ful_ret"}
+	for drop, want := range map[bool]float64{false: 0, true: 1} {
+		res, err := Options{Depth: 2, DropSelf: drop}.EvaluatePrefs(prefs, run, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := res.Value("q1", m); got != want {
+			t.Errorf("DropSelf=%v: %v, want %v", drop, got, want)
+		}
+	}
+}
