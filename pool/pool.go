@@ -107,7 +107,9 @@ func Depth(runs []compare.NamedRun, k int, judged eval.Qrels) Pool {
 				} else if rank < e.rank {
 					e.rank, e.run = rank, i
 				}
-				e.in = append(e.in, i)
+				if len(e.in) == 0 || e.in[len(e.in)-1] != i { // a doc listed twice by one run counts once
+					e.in = append(e.in, i)
+				}
 			}
 		}
 		slices.SortFunc(entries, func(a, b *entry) int {

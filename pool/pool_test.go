@@ -93,6 +93,15 @@ func TestDepth(t *testing.T) {
 	}
 }
 
+func TestDepthDuplicateDoc(t *testing.T) {
+	// A run built in code may list a doc twice (a file reader refuses it): it counts once.
+	runs := []compare.NamedRun{run("A", map[string][]eval.ScoredDoc{"q": {{Doc: "a", Score: 2}, {Doc: "a", Score: 1}}})}
+	p := Depth(runs, 0, nil)
+	if want := []Contribution{{"A", 1, 1, 1}}; len(p.Pairs) != 1 || !reflect.DeepEqual(p.Runs, want) {
+		t.Errorf("pairs %v contributions %+v", p.Pairs, p.Runs)
+	}
+}
+
 func TestDepthTiesAndNames(t *testing.T) {
 	// Tied scores rank by doc ID descending (trec_eval): "q" before "p". An unnamed run takes its
 	// tag, else "run N".
