@@ -27,6 +27,20 @@ type Options struct {
 	// TrecEval9 applies trec_eval 9.0.8's rules (pytrec_eval's): float32 scores, IPrec's
 	// trunc(x·R + 0.9), and with AllQueries queries without a ranking counted 0 in the means.
 	TrecEval9 bool
+	// DropSelf removes from each ranking the doc whose ID equals the query's ID before anything
+	// else (ranking, Depth, every measure), as BEIR's EvaluateRetrieval.evaluate does with
+	// ignore_identical_ids=True (collections such as ArguAna, whose queries are documents of the
+	// corpus, beir#187). The qrels are left as they are.
+	DropSelf bool
+}
+
+// dropSelf returns docs without the doc whose ID is q (a new slice; docs is not modified).
+func dropSelf(q string, docs []ScoredDoc) []ScoredDoc {
+	i := slices.IndexFunc(docs, func(d ScoredDoc) bool { return d.Doc == q })
+	if i < 0 {
+		return docs
+	}
+	return slices.Delete(slices.Clone(docs), i, i+1)
 }
 
 // Evaluate computes measures for each query in both qrels and run, as trec_eval does (see
@@ -48,6 +62,9 @@ func (opt Options) Evaluate(qrels Qrels, run Run, measures ...Measure) (Result, 
 		docs := run.Queries[q]
 		if err := checkDuplicates(q, docs); err != nil {
 			return row{}, err
+		}
+		if opt.DropSelf {
+			docs = dropSelf(q, docs)
 		}
 		return ev.rankAndCompute(docs, qrels[q]), nil
 	})
@@ -347,6 +364,8 @@ func (ev *evaluator) assembleSets(relQueries map[string]bool, run Run, rowFor fu
 			docs = []ScoredDoc{{Doc: bogusDoc, Score: 1}}
 		} else if err := checkDuplicates(q, docs); err != nil {
 			return Result{}, err
+		} else if opt.DropSelf {
+			docs = dropSelf(q, docs)
 		}
 		r, err := rowFor(q, docs)
 		if err != nil {

@@ -247,6 +247,18 @@ func (e *queryEvaluator) query(qid string) (row, func(int) error) {
 	if !ok {
 		return row{}, nil
 	}
+	if e.ev.opt.DropSelf {
+		if i, self := e.table.Find(qid); self {
+			e.docs = slices.Delete(e.docs, i, i+1)
+			e.scores = slices.Delete(e.scores, i, i+1)
+			e.lines = slices.Delete(e.lines, i, i+1)
+			n--
+			e.table.Reset(e.docs)
+			for i := range e.docs {
+				e.table.Add(i)
+			}
+		}
+	}
 	e.judged = e.judged[:0]
 	for doc, g := range judgedDocs {
 		if i, ok := e.table.Find(doc); ok {

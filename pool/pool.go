@@ -1,93 +1,130 @@
-// Package pool simulates the judgments of a test collection that cannot judge every document:
-// a TREC-style pool judged against qrels taken as the complete truth (Judge), a uniform random
-// sample of that pool (Sample, what infAP estimates from), and the per-query bookkeeping such a
-// study needs (WithRelevant, MeanOver). Notebook 14 uses it on Cranfield:
-//
-//	pooled := pool.Judge(truth, 20, bm25)           // BM25's top 20 of every query, judged
-//	half := pool.Sample(pooled, 0.5, 1)             // half of it judged, the rest grade −1
-//	qs := pool.WithRelevant(half)                   // queries an estimate can be made for
-//	ap := pool.MeanOver(res, eval.AP(), qs)
-//
-// Grades follow package eval: a positive grade is relevant, 0 judged not relevant, −1 "in the
-// pool, unjudged" (trec_eval's infAP and bpref read it so; P, AP and nDCG count it not relevant),
-// and a document absent from the qrels is unjudged.
 package pool
 
 import (
-	"maps"
-	"math/rand/v2"
+	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/ranklab/ranklab/eval"
 )
 
-// Judge returns the pool of runs to depth judged against truth: for every query of truth, each
-// document among the first depth of any run (ranked in trec_eval's order, eval.Rank) keeps its
-// grade in truth, or 0 (judged not relevant) when truth does not list it; documents outside the
-// pool are absent (unjudged). A query no run ranks gets an empty judgment set. The inputs are
-// not modified.
-func Judge(truth eval.Qrels, depth int, runs ...eval.Run) eval.Qrels {
-	out := eval.Qrels{}
-	for q := range truth {
-		out[q] = map[string]int{}
-		for _, r := range runs {
-			for i, d := range eval.Rank(r.Queries[q]) {
-				if i >= depth {
-					break
-				}
-				out[q][d.Doc] = truth[q][d.Doc] // 0 when truth does not list it
+// Pair is one query–document pair to judge.
+type Pair struct {
+	Query, Doc string
+}
+
+// Contribution is what one run brings to a pool (see the package doc for each count).
+type Contribution struct {
+	Run    string
+	Top    int // new pairs in the run's top k (MTF: pairs taken from the run)
+	Unique int // of those, pairs no other run has in its top k
+	Added  int // of those, pairs no run given before it has in its top k (MTF: = Top)
+}
+
+// Pool is a pool of pairs to judge, in judging order, with each run's contribution (in the
+// order the runs were given).
+type Pool struct {
+	Method  string // "depth" or "mtf"
+	Depth   int    // k (0: whole runs)
+	Pairs   []Pair
+	Runs    []Contribution
+	Queries int // queries some run ranks
+	Judged  int // pairs of those queries already judged (grade >= 0) in the top k of some run
+}
+
+// tops returns, for every query some run ranks (byte order), each run's top k docs in rank
+// order (nil for a run without the query).
+func tops(runs []eval.Run, k int) (queries []string, top map[string][][]string) {
+	top = map[string][][]string{}
+	for i, r := range runs {
+		for q, docs := range r.Queries {
+			if top[q] == nil {
+				top[q] = make([][]string, len(runs))
+				queries = append(queries, q)
 			}
+			ranked := eval.Rank(docs)
+			if k > 0 && len(ranked) > k {
+				ranked = ranked[:k]
+			}
+			ids := make([]string, len(ranked))
+			for j, d := range ranked {
+				ids[j] = d.Doc
+			}
+			top[q][i] = ids
+		}
+	}
+	slices.Sort(queries)
+	return queries, top
+}
+
+// isJudged reports whether judged gives doc a grade >= 0 for query q.
+func isJudged(judged eval.Qrels, q, doc string) bool {
+	g, ok := judged[q][doc]
+	return ok && g >= 0
+}
+
+// names returns the runs' names: Name, else the run's tag, else "run N".
+func names(runs []eval.Run) []Contribution {
+	out := make([]Contribution, len(runs))
+	for i, r := range runs {
+		out[i].Run = r.Tag
+		if out[i].Run == "" {
+			out[i].Run = fmt.Sprintf("run %d", i+1)
 		}
 	}
 	return out
 }
 
-// Sample judges a share of each query's pooled documents, each kept with probability share
-// (one draw of a PCG generator seeded with (seed, 15) per document, queries and documents
-// visited in byte order, so a seed always gives the same sample); the others get grade −1 (in
-// the pool, unjudged). pooled is not modified.
-func Sample(pooled eval.Qrels, share float64, seed uint64) eval.Qrels {
-	rng := rand.New(rand.NewPCG(seed, 15))
-	out := eval.Qrels{}
-	for _, q := range slices.Sorted(maps.Keys(pooled)) {
-		out[q] = map[string]int{}
-		for _, d := range slices.Sorted(maps.Keys(pooled[q])) {
-			out[q][d] = -1
-			if rng.Float64() < share {
-				out[q][d] = pooled[q][d]
-			}
-		}
+// Depth returns the depth-k pool of runs less the pairs judged gives a grade >= 0 (nil: none
+// judged), with each run's contribution; k = 0 pools whole runs. It panics when k < 0 (a caller
+// bug).
+func Depth(runs []eval.Run, k int, judged eval.Qrels) Pool {
+	if k < 0 {
+		panic(fmt.Sprintf("pool: depth %d is negative", k))
 	}
-	return out
-}
-
-// WithRelevant lists, in byte order, the queries of q that hold at least one document with a
-// positive grade: those an estimate of AP (or infAP) can be made for.
-func WithRelevant(q eval.Qrels) []string {
-	var out []string
-	for id, docs := range q {
-		for _, g := range docs {
-			if g > 0 {
-				out = append(out, id)
-				break
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// MeanOver returns the mean of m in res over queries, summed in their order:
-//
-//	MeanOver = Σ_{q ∈ queries} v_q / |queries|
-//
-// with v_q query q's value of m, 0 for a query res did not evaluate. It panics when m was not
-// evaluated (as eval.Result's lookups do) and returns NaN for no query.
-func MeanOver(res eval.Result, m eval.Measure, queries []string) float64 {
-	values := res.PerQuery(m)
-	sum := 0.0
+	p := Pool{Method: "depth", Depth: k, Runs: names(runs)}
+	queries, top := tops(runs, k)
+	p.Queries = len(queries)
 	for _, q := range queries {
-		sum += values[q]
+		type entry struct {
+			doc       string
+			rank, run int   // best rank (0-based), the first run with it at that rank
+			in        []int // the runs that have it in their top k
+		}
+		byDoc := map[string]*entry{}
+		var entries []*entry
+		for i, docs := range top[q] {
+			for rank, d := range docs {
+				e := byDoc[d]
+				if e == nil {
+					e = &entry{doc: d, rank: rank, run: i}
+					byDoc[d] = e
+					entries = append(entries, e)
+				} else if rank < e.rank {
+					e.rank, e.run = rank, i
+				}
+				if len(e.in) == 0 || e.in[len(e.in)-1] != i { // a doc listed twice by one run counts once
+					e.in = append(e.in, i)
+				}
+			}
+		}
+		slices.SortFunc(entries, func(a, b *entry) int {
+			return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.run, b.run), cmp.Compare(a.doc, b.doc))
+		})
+		for _, e := range entries {
+			if isJudged(judged, q, e.doc) {
+				p.Judged++
+				continue
+			}
+			p.Pairs = append(p.Pairs, Pair{q, e.doc})
+			for _, i := range e.in {
+				p.Runs[i].Top++
+			}
+			if len(e.in) == 1 {
+				p.Runs[e.in[0]].Unique++
+			}
+			p.Runs[e.in[0]].Added++ // e.in is in the order the runs were given
+		}
 	}
-	return sum / float64(len(queries))
+	return p
 }

@@ -145,6 +145,9 @@ func EvalConventions(opt eval.Options, measures []eval.Measure) []string {
 	if opt.JudgedOnly {
 		out = append(out, "-J: docs the qrels do not judge (or grade negative) dropped before every measure")
 	}
+	if opt.DropSelf {
+		out = append(out, "--ignore-identical-ids: a doc whose ID is the query's ID dropped from its ranking (BEIR's ignore_identical_ids)")
+	}
 	lin, exp := false, false
 	for _, m := range measures {
 		if m.Name == eval.NameNDCG {

@@ -17,6 +17,7 @@ func init() {
 }
 
 const checkUsage = `usage: ranklab check QRELS RUN... [-l N] [-k N] [-m MEASURE]... [--json] [--no-stamp]
+       ranklab check --corpus CORPUS [--qrels QRELS] [--threshold 0.9]   (twins in a corpus: --corpus -h)
 
 Reads QRELS and each RUN (gzipped or not) and reports, with file and line: lines that do not
 parse, blank and "#" comment lines, a byte order mark, IDs with control, invisible or space
@@ -39,6 +40,9 @@ otherwise, warnings printed; 2 for a usage error.
 `
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
+	if hasCorpusFlag(args) {
+		return runCheckCorpus(args, stdout, stderr)
+	}
 	var files, names []string
 	var opt check.Options
 	asJSON, noStamp := false, false

@@ -26,7 +26,7 @@ func init() {
 
 const evalUsage = `usage: ranklab eval [-h] [-q] {-m measure}* [-c] [-n] [-l N] [-M N] [-J] [-N N]
        [-R qrels|prefs|qrels_prefs|qrels_jg] [-T trec_results] [-Z zscores] [-D N[.qid]]
-       [--trec-eval-9] [-f trec|json|csv] [-digits N] REL_INFO RUN
+       [--trec-eval-9] [--ignore-identical-ids] [-f trec|json|csv] [-digits N] REL_INFO RUN
 
 A drop-in for trec_eval 10.0: the same flags, measures, names and output, byte for byte.
 RUN is a TREC run (qid Q0 docno rank score tag); REL_INFO is TREC qrels (qid iter docno grade),
@@ -58,6 +58,8 @@ Flags may be grouped (-qc), take their value attached (-l2, -M100, -mP.5) and fo
   --trec-eval-9  trec_eval 9.0.8's rules (those of pytrec_eval): float32 scores, iprec_at_recall
               and 11pt_avg cutoffs trunc(x*R+0.9), qrels queries without a ranking left out
               (with -c: counted as 0 in the means), no rbp, rbp_resid, unj in all_trec
+  --ignore-identical-ids  drop from each ranking the doc whose ID is the query's ID, as BEIR's
+              evaluation does by default (ignore_identical_ids; ArguAna's queries are corpus docs)
   -f FORMAT   trec (default), json or csv
   --stamp     also stamp the trec format (# lines after trec_eval's; json and csv are stamped
               by default: a "provenance" member, leading # lines)
@@ -163,12 +165,14 @@ func parseEvalArgs(args []string) (evalArgs, error) {
 func (a *evalArgs) ownFlag(arg string, next func(string) (string, error), err *error) bool {
 	name, val, hasVal := strings.Cut(strings.TrimLeft(arg, "-"), "=")
 	switch name {
-	case "stamp", "no-stamp", "trec-eval-9":
+	case "stamp", "no-stamp", "trec-eval-9", "ignore-identical-ids":
 		switch {
 		case hasVal:
 			*err = usageError{fmt.Errorf("flag --%s takes no value", name)}
 		case name == "trec-eval-9":
 			a.opt.TrecEval9 = true
+		case name == "ignore-identical-ids":
+			a.opt.DropSelf = true
 		default:
 			a.stamp, a.noStamp = a.stamp || name == "stamp", a.noStamp || name == "no-stamp"
 		}

@@ -208,3 +208,29 @@ func FuzzParseEvalArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestEvalIgnoreIdenticalIDs: --ignore-identical-ids drops q1's own doc, so its relevant d2 moves
+// from rank 3 to rank 2 (recip_rank 1/3 → 1/2); the stamp of the json output says so.
+func TestEvalIgnoreIdenticalIDs(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"qrels": "q1 0 d2 1\n",
+		"run":   "q1 Q0 q1 1 10 r\nq1 Q0 d3 2 9 r\nq1 Q0 d2 3 8 r\n",
+	})
+	q, r := filepath.Join(dir, "qrels"), filepath.Join(dir, "run")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "recip_rank            \tall\t0.3333\n"},
+		{[]string{"--ignore-identical-ids"}, "recip_rank            \tall\t0.5000\n"},
+	} {
+		out, errOut, rc := runCmd(append(append([]string{"eval", "-m", "recip_rank"}, tc.args...), q, r)...)
+		if rc != 0 || out != tc.want {
+			t.Errorf("%v: rc %d %s: %q, want %q", tc.args, rc, errOut, out, tc.want)
+		}
+	}
+	out, _, _ := runCmd("eval", "-f", "json", "--ignore-identical-ids", "-m", "recip_rank", q, r)
+	if !strings.Contains(out, "ignore_identical_ids") {
+		t.Errorf("json stamp does not name the option:\n%s", out)
+	}
+}

@@ -9,6 +9,9 @@
 //	ranklab beir run|sweep --data DIR ...
 //	ranklab rag QRELS CHUNK_RUN --map MAP [--budgets B,...]
 //	ranklab fuse [--method rrf|combsum|combmnz] [--norm ...] RUN RUN [RUN...]
+//	ranklab pool [--depth 20] [--method depth|mtf] [--judged QRELS] RUN...
+//	ranklab agree QRELS_A QRELS_B [RUN...]
+//	ranklab check QRELS RUN... | ranklab check --corpus CORPUS [--qrels QRELS]
 //
 // Each subcommand lives in its own file and registers itself in commands.
 package main

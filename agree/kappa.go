@@ -1,0 +1,342 @@
+package agree
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"github.com/ranklab/ranklab/eval"
+)
+
+// Weights is the weighting of a κ: Unweighted, Linear or Quadratic.
+type Weights int
+
+const (
+	Unweighted Weights = iota // w_ij = 0 on the diagonal, 1 elsewhere
+	Linear                    // w_ij = |i − j|
+	Quadratic                 // w_ij = (i − j)²
+)
+
+func (w Weights) String() string {
+	switch w {
+	case Unweighted:
+		return "unweighted"
+	case Linear:
+		return "linear"
+	case Quadratic:
+		return "quadratic"
+	}
+	return fmt.Sprintf("Weights(%d)", int(w))
+}
+
+// weight is w_ij of the package doc.
+func (w Weights) weight(i, j int) float64 {
+	d := float64(i - j)
+	switch w {
+	case Linear:
+		return math.Abs(d)
+	case Quadratic:
+		return d * d
+	}
+	if i == j {
+		return 0
+	}
+	return 1
+}
+
+// Confusion returns the confusion matrix of the paired grades a and b over labels (sorted,
+// distinct): m[i][j] counts the k with a[k] = labels[i] and b[k] = labels[j]. It panics when
+// a and b differ in length or hold a grade not in labels (a caller bug).
+func Confusion(a, b, labels []int) [][]int {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("agree: %d grades against %d", len(a), len(b)))
+	}
+	index := make(map[int]int, len(labels))
+	for i, l := range labels {
+		index[l] = i
+	}
+	m := make([][]int, len(labels))
+	for i := range m {
+		m[i] = make([]int, len(labels))
+	}
+	for k := range a {
+		i, ok1 := index[a[k]]
+		j, ok2 := index[b[k]]
+		if !ok1 || !ok2 {
+			panic(fmt.Sprintf("agree: grade pair (%d, %d) not in the labels %v", a[k], b[k], labels))
+		}
+		m[i][j]++
+	}
+	return m
+}
+
+// Labels returns the distinct grades of a and b, sorted.
+func Labels(a, b []int) []int {
+	l := slices.Concat(a, b)
+	slices.Sort(l)
+	return slices.Compact(l)
+}
+
+// CohenKappa returns Cohen's κ of the paired grades a and b with weights w over labels (nil:
+// Labels(a, b)):
+//
+//	κ = 1 − Σ w_ij O_ij / Σ w_ij E_ij,  E_ij = row_i · col_j / n
+//
+// It equals scikit-learn's cohen_kappa_score(a, b, labels=labels, weights=w). NaN when there is
+// no pair or Σ w_ij E_ij = 0.
+func CohenKappa(a, b, labels []int, w Weights) float64 {
+	if labels == nil {
+		labels = Labels(a, b)
+	}
+	return kappaOf(Confusion(a, b, labels), w)
+}
+
+// kappaOf is κ of a confusion matrix.
+func kappaOf(m [][]int, w Weights) float64 {
+	n := len(m)
+	rows, cols := make([]float64, n), make([]float64, n)
+	total := 0.0
+	for i := range n {
+		for j := range n {
+			rows[i] += float64(m[i][j])
+			cols[j] += float64(m[i][j])
+			total += float64(m[i][j])
+		}
+	}
+	if total == 0 {
+		return math.NaN()
+	}
+	var observed, expected float64
+	for i := range n {
+		for j := range n {
+			wij := w.weight(i, j)
+			observed += wij * float64(m[i][j])
+			expected += wij * rows[i] * cols[j] / total
+		}
+	}
+	if expected == 0 {
+		return math.NaN()
+	}
+	return 1 - observed/expected
+}
+
+// Kappa is one κ with its bootstrap interval (see the package doc).
+type Kappa struct {
+	Weights   Weights
+	Value     float64 // NaN when undefined
+	Low, High float64 // the percentile bootstrap interval at Options.Level
+	Undefined int     // bootstrap resamples where κ was undefined (left out)
+}
+
+// Options are the settings of Judges and Systems; the zero value is the default of each field.
+type Options struct {
+	Threshold int          // binary κ: a grade >= Threshold is relevant (0: 1)
+	Labels    []int        // κ's categories, sorted (nil: every grade either judge gave)
+	Resamples int          // bootstrap resamples (0: 2000)
+	Level     float64      // interval level (0: 0.95)
+	Seed      uint64       // bootstrap seed
+	Measure   eval.Measure // Systems' measure (zero: nDCG@10)
+	Alpha     float64      // Systems' significance level, after Holm (0: 0.05)
+}
+
+func (o Options) withDefaults() Options {
+	if o.Threshold == 0 {
+		o.Threshold = 1
+	}
+	if o.Resamples == 0 {
+		o.Resamples = 2000
+	}
+	if o.Level == 0 {
+		o.Level = 0.95
+	}
+	if o.Measure == (eval.Measure{}) {
+		o.Measure = eval.NDCG(10)
+	}
+	if o.Alpha == 0 {
+		o.Alpha = 0.05
+	}
+	return o
+}
+
+// JudgedPair is one pair both judges graded.
+type JudgedPair struct {
+	Query, Doc string
+	A, B       int
+}
+
+// Agreement is what Judges finds (see the package doc).
+type Agreement struct {
+	Pairs        []JudgedPair // the pairs both judged, by query then doc (byte order)
+	OnlyA, OnlyB int          // pairs only one judge graded
+	Labels       []int        // the categories of Confusion and the weighted κ
+	Confusion    [][]int      // Confusion[i][j]: A gave Labels[i], B gave Labels[j]
+	Observed     float64      // the share of pairs with the same grade
+	Threshold    int
+	Binary       Kappa // unweighted κ of grade >= Threshold
+	Unweighted   Kappa // κ over the grades
+	Linear       Kappa
+	Quadratic    Kappa
+	Level        float64
+}
+
+// Judges compares the grades of a and b on the pairs both judged (grade >= 0 in both). It
+// returns an error when they share no judged pair, when opt.Labels misses a grade given, or
+// for an invalid option (Threshold < 0, Level outside (0, 1), Resamples < 0).
+func Judges(a, b eval.Qrels, opt Options) (Agreement, error) {
+	opt = opt.withDefaults()
+	switch {
+	case opt.Threshold < 0:
+		return Agreement{}, fmt.Errorf("agree: threshold %d is negative", opt.Threshold)
+	case !(opt.Level > 0 && opt.Level < 1):
+		return Agreement{}, fmt.Errorf("agree: level %v not in (0, 1)", opt.Level)
+	case opt.Resamples < 0:
+		return Agreement{}, fmt.Errorf("agree: %d resamples", opt.Resamples)
+	}
+	ag := Agreement{Threshold: opt.Threshold, Level: opt.Level}
+	for q, docs := range a {
+		for d, ga := range docs {
+			if ga < 0 {
+				continue
+			}
+			if gb, ok := b[q][d]; ok && gb >= 0 {
+				ag.Pairs = append(ag.Pairs, JudgedPair{q, d, ga, gb})
+			} else {
+				ag.OnlyA++
+			}
+		}
+	}
+	for q, docs := range b {
+		for d, gb := range docs {
+			if ga, ok := a[q][d]; gb >= 0 && (!ok || ga < 0) {
+				ag.OnlyB++
+			}
+		}
+	}
+	if len(ag.Pairs) == 0 {
+		return Agreement{}, fmt.Errorf("agree: the judges share no judged pair (%d judged by A only, %d by B only)", ag.OnlyA, ag.OnlyB)
+	}
+	sort.Slice(ag.Pairs, func(i, j int) bool {
+		p, q := ag.Pairs[i], ag.Pairs[j]
+		if p.Query != q.Query {
+			return p.Query < q.Query
+		}
+		return p.Doc < q.Doc
+	})
+	ga, gb := make([]int, len(ag.Pairs)), make([]int, len(ag.Pairs))
+	same := 0
+	for k, p := range ag.Pairs {
+		ga[k], gb[k] = p.A, p.B
+		if p.A == p.B {
+			same++
+		}
+	}
+	ag.Observed = float64(same) / float64(len(ag.Pairs))
+	ag.Labels = Labels(ga, gb)
+	if opt.Labels != nil {
+		for _, l := range ag.Labels {
+			if !slices.Contains(opt.Labels, l) {
+				return Agreement{}, fmt.Errorf("agree: grade %d is not one of the labels %v", l, opt.Labels)
+			}
+		}
+		ag.Labels = slices.Clone(opt.Labels)
+		slices.Sort(ag.Labels)
+		ag.Labels = slices.Compact(ag.Labels)
+	}
+	ag.Confusion = Confusion(ga, gb, ag.Labels)
+	ag.Binary, ag.Unweighted, ag.Linear, ag.Quadratic = bootstrapKappas(ga, gb, ag.Labels, opt.Threshold, opt)
+	return ag, nil
+}
+
+// pcgStream is the second PCG seed word, the one package stats uses.
+const pcgStream = 0x9e3779b97f4a7c15
+
+// bootstrapKappas computes the binary κ (grade >= threshold) and the unweighted, linear and
+// quadratic κ of the grades a and b over labels, each with its percentile bootstrap interval.
+// Every resample draws n pairs once; the four κ of a resample come from its confusion matrix (the
+// binary one by collapsing the labels at the threshold).
+func bootstrapKappas(a, b, labels []int, threshold int, opt Options) (binary, unweighted, linear, quadratic Kappa) {
+	m := Confusion(a, b, labels)
+	cut := 0 // labels[cut:] are >= threshold
+	for cut < len(labels) && labels[cut] < threshold {
+		cut++
+	}
+	bm := [][]int{{0, 0}, {0, 0}}
+	collapse := func() [][]int {
+		for i := range bm {
+			clear(bm[i])
+		}
+		for i := range m {
+			for j := range m[i] {
+				bm[b2i(i >= cut)][b2i(j >= cut)] += m[i][j]
+			}
+		}
+		return bm
+	}
+	ks := []*Kappa{&binary, &unweighted, &linear, &quadratic}
+	ws := []Weights{Unweighted, Unweighted, Linear, Quadratic}
+	values := make([][]float64, len(ks))
+	of := func(k int) float64 {
+		if k == 0 {
+			return kappaOf(collapse(), ws[k])
+		}
+		return kappaOf(m, ws[k])
+	}
+	for k, kp := range ks {
+		*kp = Kappa{Weights: ws[k], Value: of(k), Low: math.NaN(), High: math.NaN()}
+	}
+	// Each pair as its cell of the matrix, so a resample only counts cells.
+	index := make(map[int]int, len(labels))
+	for i, l := range labels {
+		index[l] = i
+	}
+	n := len(a)
+	ia, ib := make([]int, n), make([]int, n)
+	for i := range n {
+		ia[i], ib[i] = index[a[i]], index[b[i]]
+	}
+	r := rand.New(rand.NewPCG(opt.Seed, pcgStream))
+	for range opt.Resamples {
+		for i := range m {
+			clear(m[i])
+		}
+		for range n {
+			j := r.IntN(n)
+			m[ia[j]][ib[j]]++
+		}
+		for k, kp := range ks {
+			if v := of(k); math.IsNaN(v) {
+				kp.Undefined++
+			} else {
+				values[k] = append(values[k], v)
+			}
+		}
+	}
+	alpha := 1 - opt.Level
+	for k, kp := range ks {
+		if len(values[k]) > 0 {
+			sort.Float64s(values[k])
+			kp.Low, kp.High = quantile(values[k], alpha/2), quantile(values[k], 1-alpha/2)
+		}
+	}
+	return binary, unweighted, linear, quadratic
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// quantile returns the x-quantile of sorted values, interpolated linearly between order
+// statistics (numpy's default percentile): q = v_⌊h⌋ + (h − ⌊h⌋)(v_⌊h⌋+1 − v_⌊h⌋), h = (n − 1)x.
+func quantile(sorted []float64, x float64) float64 {
+	h := float64(len(sorted)-1) * x
+	i := int(math.Floor(h))
+	if i >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
+)
+
+func TestPoolCommand(t *testing.T) {
+	// a.run ranks q1: a b c; b.run ranks q1: b d a, q2: x (the pool package's own example).
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"a.run":  "q1 Q0 a 1 3 A\nq1 Q0 b 2 2 A\nq1 Q0 c 3 1 A\n",
+		"b.run":  "q1 Q0 b 1 3 B\nq1 Q0 d 2 2 B\nq1 Q0 a 3 1 B\nq2 Q0 x 1 1 B\n",
+		"judged": "q1 0 a 1\nq1 0 b 0\nq1 0 d 0\nq2 0 x 2\n",
+	})
+	a, b := filepath.Join(dir, "a.run"), filepath.Join(dir, "b.run")
+	out, errOut, rc := runCmd("pool", "--depth", "2", a, b)
+	if want := "q1 0 a -1\nq1 0 b -1\nq1 0 d -1\nq2 0 x -1\n"; rc != 0 || out != want {
+		t.Errorf("rc %d %s\ngot %q, want %q", rc, errOut, out, want)
+	}
+	for _, want := range []string{"depth pool, depth 2: 4 pairs to judge over 2 queries", "2       1      2    a.run", "3       2      2    b.run"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("report lacks %q:\n%s", want, errOut)
+		}
+	}
+	// Grown to depth 3 with the first pool judged: only c, written atomically to --out.
+	file := filepath.Join(dir, "more.txt")
+	out, errOut, rc = runCmd("pool", "--depth", "3", "--judged", filepath.Join(dir, "judged"), "--out", file, a, b)
+	data, _ := os.ReadFile(file)
+	if rc != 0 || string(data) != "q1 0 c -1\n" || !strings.Contains(out, "1 pair to judge over 2 queries (4 pairs in reach already judged)") {
+		t.Errorf("rc %d %s: file %q, report:\n%s", rc, errOut, data, out)
+	}
+	// Move-to-front with those grades: q1 a relevant, b (A's next) not: B's front d is judged
+	// (not relevant), A again: c. q2: x judged, nothing left.
+	out, _, rc = runCmd("pool", "--method", "mtf", "--depth", "0", "--judged", filepath.Join(dir, "judged"), a, b)
+	if rc != 0 || out != "q1 0 c -1\n" {
+		t.Errorf("mtf: rc %d, %q", rc, out)
+	}
+	for _, bad := range [][]string{{"pool"}, {"pool", "--depth", "-1", a}, {"pool", "--method", "x", a}, {"pool", "-l", "0", a}} {
+		if _, _, rc := runCmd(bad...); rc != 2 {
+			t.Errorf("%v: rc %d, want 2", bad, rc)
+		}
+	}
+	if _, errOut, rc := runCmd("pool", filepath.Join(dir, "missing.run")); rc != 1 || !strings.Contains(errOut, "missing.run") {
+		t.Errorf("missing run: rc %d %q", rc, errOut)
+	}
+}
