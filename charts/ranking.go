@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	gc "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -21,12 +22,16 @@ const maxLabelledRanks = 30
 // shaded (when k exceeds the list, all of it), a marker sits above each item whose grade clears
 // the threshold (grade >= MinGrade) and, when reranking is on, a dashed line ends the reranked
 // prefix. The x axis shows the rank and, for up to 30 candidates, the doc ID.
-func Ranking(o lab.Outcome) string {
+func Ranking(o lab.Outcome) string { return rankingChart(o, 400, false) }
+
+// rankingChart is Ranking at the given height in pixels; compact (the live panel, beside the
+// reading) leaves the query out of the title and breaks the subtitle into lines.
+func rankingChart(o lab.Outcome, height int, compact bool) string {
 	s := o.State
 	n := len(o.Items)
 	cats := rankCategories(o.Items)
 	title := fmt.Sprintf("Ranking: top %d of %d candidates", min(s.K, n), n)
-	if o.Query != "" {
+	if o.Query != "" && !compact {
 		title = fmt.Sprintf("Ranking for “%s”: top %d of %d", o.Query, min(s.K, n), n)
 	}
 	sub := fmt.Sprintf("bar = first-stage score, colour = grade, ● = grade ≥ %d (relevant)", s.MinGrade)
@@ -38,8 +43,21 @@ func Ranking(o lab.Outcome) string {
 	if s.Rerank > 0 {
 		yName = "first-stage score (in reranked order)"
 	}
+	legendTop := "52"
 	b := gc.NewBar()
 	b.SetGlobalOptions(frame(title, sub, true)...)
+	if compact {
+		sub = strings.Replace(sub, ", height", ",\nheight", 1)
+		sub = strings.Replace(sub, "; colour", ";\ncolour", 1)
+		lines := strings.Count(sub, "\n")
+		legendTop = strconv.Itoa(52 + 15*lines)
+		b.SetGlobalOptions(
+			gc.WithTitleOpts(opts.Title{Title: title, Subtitle: sub, Left: "8", Top: "2",
+				TitleStyle: &opts.TextStyle{FontSize: 15}, SubtitleStyle: &opts.TextStyle{FontSize: 12, Color: "#555", LineHeight: 15}}),
+			gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: legendTop, Left: "8"}),
+			gc.WithGridOpts(opts.Grid{Left: "48", Right: "16", Top: strconv.Itoa(90 + 15*lines), Bottom: "40", ContainLabel: opts.Bool(true)}),
+		)
+	}
 	b.SetGlobalOptions(
 		gc.WithXAxisOpts(opts.XAxis{Type: "category", Name: "rank", NameLocation: "middle", NameGap: nameGap(n),
 			AxisLabel: &opts.AxisLabel{Interval: "auto"}}),
@@ -89,10 +107,10 @@ func Ranking(o lab.Outcome) string {
 		for g := 0; g <= lab.MaxGrade; g++ {
 			legend = append(legend, "grade "+strconv.Itoa(g))
 		}
-		b.SetGlobalOptions(gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "52", Left: "8",
+		b.SetGlobalOptions(gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: legendTop, Left: "8",
 			Data: append(legend, fmt.Sprintf("grade ≥ %d (relevant)", s.MinGrade))}))
 	}
-	return render(b, title, 400)
+	return render(b, title, height)
 }
 
 // rerankBoundary is the dashed line that ends the reranked prefix, between the bars of ranks
@@ -171,7 +189,7 @@ func topKArea(cats []string, k int) *opts.MarkAreas {
 		}},
 		MarkAreaStyle: opts.MarkAreaStyle{
 			ItemStyle: &opts.ItemStyle{Color: colorHighlight, BorderColor: "#e0a800", BorderWidth: 1},
-			Label:     &opts.Label{Show: opts.Bool(true), Position: "insideTop", Color: "#8a6d00", FontWeight: "bold"},
+			Label:     &opts.Label{Show: opts.Bool(true), Position: "insideTop", Color: colorKLabel, FontWeight: "bold"},
 		},
 	}
 }

@@ -92,7 +92,9 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
-const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+// 1280×800: the screen the live panel must fit (sliders, cards, reading and ranking chart together).
+const VIEW = { width: 1280, height: 800 };
+const context = await browser.newContext({ viewport: VIEW });
 await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: BASE });
 const page = await context.newPage();
 await page.addInitScript((cell) => { window.__CELL = cell; }, CELL);
@@ -201,7 +203,7 @@ async function cellShot(name, sel) {
   await page.waitForTimeout(300);
   box = await where();
   await page.screenshot({ path: `${OUT}/${name}.png`, clip: box }).catch((e) => console.log(`screenshot ${name}: ${e.message}`));
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.setViewportSize(VIEW);
 }
 // Front-end actions: the classic Notebook's Jupyter object, or JupyterLab's application
 // (window.jupyterapp, exposed with --expose-app-in-browser; Notebook 7 is built on it).
@@ -301,6 +303,41 @@ async function waitLive(timeout, retry = true) {
   await waitLive(timeout, false);
 }
 
+// geometry scrolls the live panel's cell to the top of the notebook's scroller (as a user who
+// starts dragging does) and measures, at the 1280×800 viewport: the cell's height, the scroller's
+// visible band, and for each part that must be seen together (sliders, cards, reading, ranking
+// chart) whether it lies inside that band and inside the window.
+async function geometry() {
+  await page.evaluate((CELL) => {
+    const p = document.querySelectorAll("[data-live-panel]");
+    p[p.length - 1].closest(CELL).scrollIntoView({ block: "start" });
+  }, CELL);
+  await page.waitForTimeout(400);
+  return page.evaluate((CELL) => {
+    const p = document.querySelectorAll("[data-live-panel]");
+    const panel = p[p.length - 1];
+    const cell = panel.closest(CELL);
+    let sc = cell.parentElement;
+    while (sc && sc !== document.body && !/(auto|scroll)/.test(getComputedStyle(sc).overflowY)) sc = sc.parentElement;
+    const band = sc && sc !== document.body ? sc.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+    const top = Math.max(0, band.top), bottom = Math.min(window.innerHeight, band.bottom);
+    const parts = {
+      sliders: [...panel.querySelectorAll("[data-field]")],
+      cards: [...cell.querySelectorAll("[data-metric-card]")],
+      reading: [...cell.querySelectorAll("[data-reading]")],
+      "ranking chart": [...cell.querySelectorAll('.ranklab-chart[aria-label^="Ranking"]')].filter((e) => e.offsetParent !== null),
+    };
+    const seen = {};
+    for (const [name, els] of Object.entries(parts)) {
+      const rs = els.map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+      seen[name] = rs.length === 0 ? "missing" :
+        rs.every((r) => r.top >= top - 1 && r.bottom <= bottom + 1) ? "visible" :
+        `cut (${Math.round(Math.min(...rs.map((r) => r.top)))}..${Math.round(Math.max(...rs.map((r) => r.bottom)))} px, visible ${Math.round(top)}..${Math.round(bottom)})`;
+    }
+    return { cell: Math.round(cell.getBoundingClientRect().height), band: [Math.round(top), Math.round(bottom)], seen };
+  }, CELL);
+}
+
 async function move(name, value) {
   await page.evaluate(({ name, value }) => {
     const panels = document.querySelectorAll("[data-live-panel]");
@@ -351,6 +388,14 @@ try {
     const sc = await scrollers();
     summary.panel_scrollers = sc;
     check("the whole panel shows without an inner scroll bar", sc.length === 0, sc.join("; ") || "no scrolling element in the panel's cell");
+  }
+  if (!classic) {
+    const g = await geometry();
+    summary.panel_geometry = g;
+    check(`the live panel's cell is at most 900 px tall at 1280×800`, g.cell <= 900, `${g.cell} px`);
+    check("sliders, cards, reading and ranking chart are visible together at 1280×800",
+      Object.values(g.seen).every((v) => v === "visible"), JSON.stringify(g.seen) + ` in the band ${g.band.join("..")} px`);
+    await page.screenshot({ path: `${OUT}/screen-light.png` });
   }
   await shot("before");
 
