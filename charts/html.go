@@ -124,8 +124,8 @@ func jsString(s string) string {
 // transparent background, with each colour of themeColors swapped for its dark counterpart
 // (darkColorsJS) and the option's dark grey text colours lightened; a theme switch redraws it.
 //
-// Hidden containers: a chart whose container has no width yet (a tab not shown) is drawn when
-// it first gets one, so data-drawn="1" always means a chart one can see.
+// Hidden containers: a chart inside an element that is not displayed (display:none, e.g. a tab
+// not shown) is drawn when it first shows, so data-drawn="1" always means a chart one can see.
 var drawJS = `var T=20000,t0=Date.now(),DK=` + darkColorsJS + `;` +
 	`function el(){return document.getElementById(id);}` +
 	`function dark(){var b=document.body;return !!b&&b.getAttribute('data-jp-theme-light')==='false';}` +
@@ -133,8 +133,8 @@ var drawJS = `var T=20000,t0=Date.now(),DK=` + darkColorsJS + `;` +
 	`var l=v.toLowerCase();if(DK.hasOwnProperty(l))return DK[l];` +
 	`return /^#(222|333|444|555|666|777)$/i.test(v)?'#c8c8c8':v;});o.backgroundColor='transparent';return o;}` +
 	`function draw(ec){var e=el();if(!e||e.getAttribute('data-drawn'))return;` +
-	`if(!e.offsetWidth&&window.ResizeObserver){if(!e.__waitShown){e.__waitShown=1;var n0=e.querySelector('.ranklab-chart-note');if(n0)n0.remove();` +
-	`e.style.height=height+'px';var ro=new ResizeObserver(function(){if(e.offsetWidth){ro.disconnect();e.__waitShown=0;draw(ec);}});ro.observe(e);}return;}` +
+	`if(!e.offsetParent&&window.ResizeObserver){if(!e.__waitShown){e.__waitShown=1;var n0=e.querySelector('.ranklab-chart-note');if(n0)n0.remove();` +
+	`e.style.height=height+'px';var ro=new ResizeObserver(function(){if(e.offsetParent&&e.offsetWidth){ro.disconnect();e.__waitShown=0;draw(ec);}});ro.observe(e);}return;}` +
 	`var n=e.querySelector('.ranklab-chart-note');if(n)n.remove();e.style.height=height+'px';` +
 	`var d=dark(),c=ec.init(e,d?'dark':null);` +
 	`c.on('rendered',function(){e.setAttribute('data-drawn','1');});` +

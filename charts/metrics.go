@@ -91,23 +91,29 @@ func writeCards(b *strings.Builder, o lab.Outcome, compact bool) {
 	type card struct{ key, name, value, note string }
 	var cards []card
 	for _, lm := range labMetrics {
-		note := lm.note(o)
+		note, name := lm.note(o), fmt.Sprintf("%s@%d", lm.name, k)
+		if compact { // one short line: the static notes are in the reading; recall's R joins its name
+			note = ""
+			if lm.key == "recall" {
+				name += fmt.Sprintf(" of R = %d", m.Denominator)
+			}
+		}
 		if s.Rerank > 0 {
 			note = joinNotes(note, fmt.Sprintf("first stage %.3f", lm.value(f)))
 		}
-		cards = append(cards, card{lm.key, fmt.Sprintf("%s@%d", lm.name, k), fmt.Sprintf("%.3f", lm.value(m)), note})
+		cards = append(cards, card{lm.key, name, fmt.Sprintf("%.3f", lm.value(m)), note})
 	}
 	cards = append(cards, card{"relevant", fmt.Sprintf("relevant in top %d", k), fmt.Sprintf("%d / %d", m.RelevantInK, k), fmt.Sprintf("grade ≥ %d", s.MinGrade)})
-	gap, pad, minW, nameF, valueF, noteF, margin := 10, "8px 14px", 130, 13, 24, 12, "4px 0 10px"
+	gap, pad, flex, nameF, valueF, noteF, margin := 10, "8px 14px", "0 1 auto;min-width:130px", 13, 24, 12, "4px 0 10px"
 	if compact {
-		gap, pad, minW, nameF, valueF, noteF, margin = 8, "4px 10px", 120, 12, 19, 11, "2px 0 4px"
+		gap, pad, flex, nameF, valueF, noteF, margin = 8, "3px 10px", "1 1 0;min-width:0", 12, 18, 11, "2px 0 2px"
 	}
 	fmt.Fprintf(b, `<div style="display:flex;flex-wrap:wrap;gap:%dpx;margin:%s">`+"\n", gap, margin)
 	for _, c := range cards {
-		fmt.Fprintf(b, `<div data-metric-card="%s" style="border:1px solid var(--jp-border-color1,#ccd);border-radius:6px;padding:%s;min-width:%dpx;background:var(--jp-layout-color2,#f7f9fc)">`+
+		fmt.Fprintf(b, `<div data-metric-card="%s" style="border:1px solid var(--jp-border-color1,#ccd);border-radius:6px;padding:%s;flex:%s;background:var(--jp-layout-color2,#f7f9fc)">`+
 			`<div style="font-size:%dpx;color:var(--jp-content-font-color2,#555)">%s</div><div style="font-size:%dpx;font-weight:600;line-height:1.2">%s</div>`+
 			`<div style="font-size:%dpx;color:var(--jp-content-font-color2,#666)">%s</div></div>`+"\n",
-			c.key, pad, minW, nameF, html.EscapeString(c.name), valueF, html.EscapeString(c.value), noteF, html.EscapeString(c.note))
+			c.key, pad, flex, nameF, html.EscapeString(c.name), valueF, html.EscapeString(c.value), noteF, html.EscapeString(c.note))
 	}
 	b.WriteString("</div>\n")
 }
@@ -129,7 +135,7 @@ func writeReading(b *strings.Builder, lines []string, compact bool) {
 	}
 	style := "margin:4px 0 8px;padding-left:20px;font-size:14px;line-height:1.45"
 	if compact {
-		style = "margin:2px 0;padding-left:18px;font-size:12.5px;line-height:1.4"
+		style = "margin:2px 0;padding-left:16px;font-size:12px;line-height:1.32"
 	}
 	b.WriteString(`<ul data-reading style="` + style + `">` + "\n")
 	for _, l := range lines {

@@ -27,8 +27,9 @@ const (
 	UsesChunking                  // Corpus, Chunk and Overlap
 )
 
-// Heights of the live panel's charts: the ranking beside its reading, the charts in tabs. With
-// the controls and the cards the panel's cell stays within about 900 px (scripts/live-test.mjs).
+// Heights of the live panel's charts: the ranking beside its reading, the other charts in tabs.
+// With the controls, the cards and one tab open the panel's cell stays within about 900 px, and
+// the controls, cards, ranking and reading fit a 1280×800 screen (scripts/live-test.mjs).
 const (
 	liveRankingHeight = 340
 	liveTabHeight     = 330
@@ -37,11 +38,11 @@ const (
 // LabViews are the lab's views in display order.
 var LabViews = []LabView{
 	{Key: "cards", Panel: "ranking", Uses: UsesRanking, Full: MetricCards, Live: metricCardsCompact},
-	{Key: "ranking", Panel: "ranking", Uses: UsesRanking, Full: Ranking, Live: rankingWithReading},
+	{Key: "ranking", Tab: "Ranking", Panel: "ranking", Uses: UsesRanking, Full: Ranking, Live: rankingWithReading},
 	{Key: "at-k", Tab: "Measures over k", Panel: "ranking", Uses: UsesRanking, Full: MetricsAtK,
 		Live: func(o lab.Outcome) string { return metricsAtK(o, liveTabHeight) }},
 	{Key: "table", Tab: "Ranking table", Uses: UsesRanking, Live: rankingTable},
-	{Key: "rerank", Tab: "Rerank: before and after", Panel: "ranking", Uses: UsesRanking, Full: Rerank,
+	{Key: "rerank", Tab: "Rerank", Panel: "ranking", Uses: UsesRanking, Full: Rerank,
 		Live: func(o lab.Outcome) string { return rerankChart(o, 400) }},
 	{Key: "sweep", Tab: "Rerank depth", Panel: "ranking", Uses: UsesRanking, Full: RerankSweep,
 		Live: func(o lab.Outcome) string { return rerankSweep(o, liveTabHeight) }},
@@ -78,11 +79,11 @@ func panel(o lab.Outcome, name, title string) []string {
 // page), the query and the metric reading (marked data-reading).
 func rankingWithReading(o lab.Outcome) string {
 	var b strings.Builder
-	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:0 16px;align-items:flex-start;max-width:980px">`)
-	b.WriteString(`<div style="flex:3 1 440px;min-width:0">` + rankingChart(o, liveRankingHeight, true) + `</div>`)
-	b.WriteString(`<div style="flex:2 1 280px;min-width:0;font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222)">`)
+	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:0 14px;align-items:flex-start;max-width:980px">`)
+	b.WriteString(`<div style="flex:2 1 300px;min-width:0">` + rankingChart(o, liveRankingHeight, true) + `</div>`)
+	b.WriteString(`<div style="flex:3 1 440px;min-width:0;font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222)">`)
 	if o.Query != "" {
-		b.WriteString(`<div style="font-size:13px;margin:4px 0 2px">query: <q data-query>` + html.EscapeString(o.Query) + `</q></div>`)
+		b.WriteString(`<div style="font-size:12px;margin:2px 0 0">query: <q data-query>` + html.EscapeString(o.Query) + `</q></div>`)
 	}
 	writeReading(&b, o.Reading, true)
 	b.WriteString(`</div></div>`)

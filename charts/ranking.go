@@ -47,8 +47,10 @@ func rankingChart(o lab.Outcome, height int, compact bool) string {
 	b := gc.NewBar()
 	b.SetGlobalOptions(frame(title, sub, true)...)
 	if compact {
-		sub = strings.Replace(sub, ", height", ",\nheight", 1)
-		sub = strings.Replace(sub, "; colour", ";\ncolour", 1)
+		sub = fmt.Sprintf("colour = grade, ● = grade ≥ %d (relevant)", s.MinGrade)
+		if s.Rerank > 0 {
+			sub = fmt.Sprintf("reranked order (ranks 1–%d), first-stage heights;\ncolour = grade, ● = grade ≥ %d", min(s.Rerank, n), s.MinGrade)
+		}
 		lines := strings.Count(sub, "\n")
 		legendTop = strconv.Itoa(52 + 15*lines)
 		b.SetGlobalOptions(

@@ -230,7 +230,7 @@ func panelHTML(id string, s lab.State, in, out string) string {
 	for _, a := range []struct{ action, label string }{{"reset", "Reset"}, {"copy", "Copy link"}, {"csv", "Export CSV"}, {"done", "Done"}} {
 		fmt.Fprintf(&b, `<button type="button" data-action="%s">%s</button>`, a.action, a.label)
 	}
-	b.WriteString(`</div><div style="display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:2px 16px">`)
+	b.WriteString(`</div><div style="display:grid;grid-template-columns:repeat(auto-fill,minmax(170px,1fr));gap:2px 14px">`)
 	for _, f := range fields {
 		v := int(f.Get(s))
 		typ, zero := "range", ""

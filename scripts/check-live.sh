@@ -9,6 +9,8 @@
 # The notebooks run from a scratch copy of the repository tree (symlinks + copied notebooks), so
 # the browser session cannot save outputs into notebooks/ and the exported CSV lands there.
 #   LIVE_FRONTENDS="lab notebook7 classic"   the front-ends to test (default: all three)
+#   LIVE_NOTEBOOK, LIVE_RUNS, LIVE_ARTIFACTS  another notebook; count fallbacks over that many
+#                                             runs instead (scripts/live-fallbacks.sh); artifact dir
 # Needs what `bash kernel-setup/setup.sh --ci` installs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +46,7 @@ py=$(dirname "$J")/python
 
 status=0
 for fe in $frontends; do
-  out=$root/ci-artifacts/live/$fe
+  out=$root/ci-artifacts/${LIVE_ARTIFACTS:-live}/$fe
   rm -rf "$out"; mkdir -p "$out"
   # Scratch tree: every top-level entry linked, notebooks/ copied (GONB_DIR/.. is the module root).
   tree=$tmp/tree-$fe
