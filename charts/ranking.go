@@ -39,9 +39,21 @@ func rankingChart(o lab.Outcome, height int, compact bool) string {
 		sub = fmt.Sprintf("bars in reranked order (ranks 1–%d reordered), height = first-stage score, so heights need not fall; colour = grade, ● = grade ≥ %d",
 			min(s.Rerank, n), s.MinGrade)
 	}
-	yName := "first-stage score"
-	if s.Rerank > 0 {
+	yName, yGap := "first-stage score", 44
+	if s.Rerank > 0 && !compact {
 		yName = "first-stage score (in reranked order)"
+	}
+	if compact {
+		yGap = 36
+	}
+	// the legend: one entry per grade and the relevant marker; compact (a narrow chart) leaves
+	// the marker to the subtitle and draws smaller entries, so they fit one line
+	legendData := []string{}
+	for g := 0; g <= lab.MaxGrade; g++ {
+		legendData = append(legendData, "grade "+strconv.Itoa(g))
+	}
+	if !compact {
+		legendData = append(legendData, fmt.Sprintf("grade ≥ %d (relevant)", s.MinGrade))
 	}
 	legendTop := "52"
 	b := gc.NewBar()
@@ -56,14 +68,15 @@ func rankingChart(o lab.Outcome, height int, compact bool) string {
 		b.SetGlobalOptions(
 			gc.WithTitleOpts(opts.Title{Title: title, Subtitle: sub, Left: "8", Top: "2",
 				TitleStyle: &opts.TextStyle{FontSize: 15}, SubtitleStyle: &opts.TextStyle{FontSize: 12, Color: "#555", LineHeight: 15}}),
-			gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: legendTop, Left: "8"}),
-			gc.WithGridOpts(opts.Grid{Left: "48", Right: "16", Top: strconv.Itoa(90 + 15*lines), Bottom: "40", ContainLabel: opts.Bool(true)}),
+			gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: legendTop, Left: "8", Data: legendData,
+				ItemWidth: 14, ItemHeight: 10, TextStyle: &opts.TextStyle{FontSize: 11}}),
+			gc.WithGridOpts(opts.Grid{Left: "40", Right: "12", Top: strconv.Itoa(90 + 15*lines), Bottom: "40", ContainLabel: opts.Bool(true)}),
 		)
 	}
 	b.SetGlobalOptions(
 		gc.WithXAxisOpts(opts.XAxis{Type: "category", Name: "rank", NameLocation: "middle", NameGap: nameGap(n),
 			AxisLabel: &opts.AxisLabel{Interval: "auto"}}),
-		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, NameLocation: "middle", NameGap: 44,
+		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, NameLocation: "middle", NameGap: yGap,
 			Min: 0, Max: headroom(o.Items), AxisLabel: &opts.AxisLabel{ShowMaxLabel: opts.Bool(false)},
 			// not on 0 of the hidden value axis of the rerank line (it would cross the first bar)
 			AxisLine: &opts.AxisLine{OnZero: opts.Bool(false)}}),
@@ -104,13 +117,10 @@ func rankingChart(o lab.Outcome, height int, compact bool) string {
 	b.Overlap(sc)
 	if s.Rerank > 0 && s.Rerank < n {
 		b.ExtendXAxis(opts.XAxis{Type: "value", Show: opts.Bool(false), Min: -0.5, Max: float64(n) - 0.5})
-		b.Overlap(rerankBoundary(s.Rerank))
-		legend := []string{}
-		for g := 0; g <= lab.MaxGrade; g++ {
-			legend = append(legend, "grade "+strconv.Itoa(g))
+		b.Overlap(rerankBoundary(s.Rerank, !compact))
+		if !compact {
+			b.SetGlobalOptions(gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: legendTop, Left: "8", Data: legendData}))
 		}
-		b.SetGlobalOptions(gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: legendTop, Left: "8",
-			Data: append(legend, fmt.Sprintf("grade ≥ %d (relevant)", s.MinGrade))}))
 	}
 	return render(b, title, height)
 }
@@ -119,14 +129,16 @@ func rankingChart(o lab.Outcome, height int, compact bool) string {
 // rerank and rerank+1. A category axis puts a mark line at a whole category (9.5 lands on the
 // bar of rank 11), so the line sits on a second, hidden value axis spanning -0.5..n-0.5, on
 // which the bar of category index i is centred at i and the gap after rank r (index r-1) is at
-// r-0.5. The series has no data and is left out of the legend.
-func rerankBoundary(rerank int) *gc.Line {
+// r-0.5. The series has no data and is left out of the legend. Its label ("reranked: ranks
+// 1–r") is left out when label is false (a narrow chart, whose subtitle says it).
+func rerankBoundary(rerank int, label bool) *gc.Line {
 	l := gc.NewLine()
 	l.AddSeries("reranked prefix", nil,
 		gc.WithLineChartOpts(opts.LineChart{XAxisIndex: 1}),
 		seriesOpts(func(ss *gc.SingleSeries) {
 			ss.MarkLines = markLineX(float64(rerank)-0.5, fmt.Sprintf("reranked: ranks 1–%d", rerank))
 			ss.MarkLines.Label.Position = "insideEndTop"
+			ss.MarkLines.Label.Show = opts.Bool(label)
 		}))
 	return l
 }

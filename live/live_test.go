@@ -490,7 +490,7 @@ func TestRerankQualityControl(t *testing.T) {
 // the ranking + d21, d22), lab's State doc.
 func TestTotalZeroNote(t *testing.T) {
 	s := lab.DefaultState()
-	if p := panelHTML("p", s, "/in", "/out"); !strings.Contains(p, `<small data-zero-note="total" style="opacity:.85">0 = the qrels&#39; count (8)</small>`) {
+	if p := panelHTML("p", s, "/in", "/out"); !strings.Contains(p, `<small data-zero-note="total" style="display:block;font-size:11px;opacity:.85">0 = the qrels&#39; count (8)</small>`) {
 		t.Errorf("no zero note with the count 8 in the total control's label")
 	}
 	s.MinGrade = 2

@@ -248,12 +248,12 @@ func panelHTML(id string, s lab.State, in, out string) string {
 		}
 		note := ""
 		if n := zeroNote(f, s); n != "" {
-			note = fmt.Sprintf(` <small data-zero-note="%s" style="opacity:.85">%s</small>`, f.Key, html.EscapeString(n))
+			note = fmt.Sprintf(`<small data-zero-note="%s" style="display:block;font-size:11px;opacity:.85">%s</small>`, f.Key, html.EscapeString(n))
 		}
 		fmt.Fprintf(&b, `<label title="%s" style="display:block;min-width:0">`+
-			`<span style="display:flex;gap:6px;align-items:baseline"><span>%s%s</span><output data-value-of="%s" style="margin-left:auto;font-weight:600;font-variant-numeric:tabular-nums">%d</output></span>`+
-			`<input type="%s" data-field="%s" min="%d" max="%d" step="1" value="%d"%s style="width:100%%;box-sizing:border-box;margin:1px 0"></label>`,
-			html.EscapeString(f.Help), html.EscapeString(f.Label), note, f.Key, v, typ, f.Key, lo, hi, pos, zero)
+			`<span style="display:flex;gap:6px;align-items:baseline"><span>%s</span><output data-value-of="%s" style="margin-left:auto;font-weight:600;font-variant-numeric:tabular-nums">%d</output></span>`+
+			`<input type="%s" data-field="%s" min="%d" max="%d" step="1" value="%d"%s style="width:100%%;box-sizing:border-box;margin:1px 0">%s</label>`,
+			html.EscapeString(f.Help), html.EscapeString(f.Label), f.Key, v, typ, f.Key, lo, hi, pos, zero, note)
 	}
 	fmt.Fprintf(&b, `</div><div data-live-linkbox hidden style="margin-top:4px">Link: <input data-live-link readonly size="80" value="%s"> <span data-live-copied></span></div>`, html.EscapeString(s.Link()))
 	b.WriteString(`<div data-live-csv style="margin-top:2px"></div></div>`)
