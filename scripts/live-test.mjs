@@ -280,12 +280,32 @@ function chartCounts() {
     }
     const all = [...document.querySelectorAll(".ranklab-chart")];
     const drawn = all.filter((e) => e.getAttribute("data-drawn") === "1");
-    // a chart in a live panel's tab that is not shown draws when the tab first shows
-    const hidden = all.filter((e) => e.getAttribute("data-drawn") !== "1" && e.offsetParent === null && e.closest("[data-live-tab]"));
+    // a chart that is not displayed (a live panel's tab not shown, a cell JupyterLab keeps out of
+    // view) draws when it first shows
+    const hidden = all.filter((e) => e.getAttribute("data-drawn") !== "1" && e.offsetParent === null);
     return { model, dom: all.length, drawn: drawn.length, hidden: hidden.length };
   }, classic);
 }
-// allDrawn: every chart drawn, or waiting in a tab that is not shown.
+// showEveryChart scrolls each chart that is not drawn into view and waits (up to 5 s each) for it
+// to draw: a chart that was not displayed draws when it shows.
+async function showEveryChart() {
+  const n = await page.evaluate(() => document.querySelectorAll(".ranklab-chart").length);
+  for (let i = 0; i < n; i++) {
+    const drawn = await page.evaluate((i) => {
+      const e = document.querySelectorAll(".ranklab-chart")[i];
+      if (!e || e.getAttribute("data-drawn") === "1") return true;
+      e.scrollIntoView({ block: "center" });
+      return false;
+    }, i);
+    if (!drawn) {
+      await page.waitForFunction((i) => {
+        const e = document.querySelectorAll(".ranklab-chart")[i];
+        return !e || e.getAttribute("data-drawn") === "1";
+      }, i, { timeout: 5000, polling: 100 }).catch(() => {});
+    }
+  }
+}
+// allDrawn: every chart drawn, or waiting until it is displayed.
 const allDrawn = (c) => c.dom > 0 && c.drawn + c.hidden === c.dom;
 // waitLive waits until the (last) panel is live. GoNB's page script gives the kernel 500 ms to
 // acknowledge its comm (gonb v0.11.5, websocket.js); on a loaded machine that can fail, the
@@ -378,6 +398,12 @@ async function tabWalk() {
         }
       }).catch(() => {});
     out[key] = await page.evaluate(probe, { uid: info.uid, key, CELL });
+    await page.evaluate(() => {
+      const p = document.querySelectorAll("[data-live-panel]");
+      p[p.length - 1].scrollIntoView({ block: "start" });
+    });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${OUT}/tab-${key}.png` });
   }
   if (info.keys.length) await page.locator(`[data-live-tabs="${info.uid}"] [data-tab="${info.keys[0]}"]`).click();
   await page.waitForTimeout(300);
@@ -784,11 +810,13 @@ async function mainTest() {
     await page.waitForTimeout(500);
     let dc = await chartCounts();
     for (let i = 0; i < 100 && !allDrawn(dc); i++) { await page.waitForTimeout(200); dc = await chartCounts(); }
+    await showEveryChart();
+    dc = await chartCounts();
     const look = await page.evaluate(() => {
       const card = document.querySelector(".ranklab-cards");
       return { body: getComputedStyle(document.body).backgroundColor, cards: card ? getComputedStyle(card).color : null };
     });
-    check("dark theme: every chart redrawn", allDrawn(dc), `${dc.drawn} of ${dc.dom}; page ${look.body}, card text ${look.cards}`);
+    check("dark theme: every chart redrawn (each scrolled into view)", dc.dom > 0 && dc.drawn === dc.dom, `${dc.drawn} of ${dc.dom}; page ${look.body}, card text ${look.cards}`);
     await cellShot("dark-cards", ".ranklab-cards");
     await cellShot("dark-ranking", '[aria-label^="Ranking"]');
     await cellShot("dark-chunks", '[aria-label^="Chunk"]');
