@@ -39,7 +39,7 @@ var themeColors = []struct{ role, light, dark string }{
 	{"moved down", colorDown, ""},
 	{"unchanged", colorSame, ""},
 	{"relevant marker", colorMark, ""},
-	{"top-k label", colorKLabel, ""},
+	{"top-k label", colorKLabel, "#e6b422"},
 	{"table rule", colorRule, ""},
 	{"chunk indexed once", colorOnce, ""},
 	{"chunk overlap", colorOverlap, ""},
