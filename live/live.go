@@ -24,9 +24,14 @@ var panelJS string
 // CSVName is the file Export CSV writes (beside the notebook).
 const CSVName = "ranklab-lab.csv"
 
-// pokeEvery is how often a panel that has not heard from its page yet asks GoNB to check its
-// WebSocket to the page (and install it again when the page's side is gone).
-const pokeEvery = 2 * time.Second
+// A panel that has not heard from its page yet asks GoNB to check its WebSocket to the page (and
+// install it again when the page's side is gone) after pokeFirst, then at doubling intervals up
+// to pokeMax. Each new installation adds GoNB's script as an output of the cell, so without a
+// page (nbconvert in auto mode) the backoff keeps those few: 2 in the 8 s headless probe.
+const (
+	pokeFirst = 2 * time.Second
+	pokeMax   = 8 * time.Second
+)
 
 // Show displays the lab for state s in the current notebook cell: live controls when a
 // front-end answers, a static snapshot otherwise (see the package doc). The mode and the time
@@ -131,10 +136,11 @@ func runLive(s lab.State, opt Options) lab.State {
 	if opt.Mode == Auto {
 		probe = time.After(opt.Probe)
 	}
-	// Until the page says hello, poke GoNB every pokeEvery: each send makes it check its
-	// WebSocket to the page and install it again when the page's side is gone (GoNB's page script
-	// gives up when the kernel's acknowledgement takes over 500 ms, as on a busy machine).
-	poke := time.NewTicker(pokeEvery)
+	// Until the page says hello, poke GoNB (pokeFirst, then doubling): each poke makes it check
+	// its WebSocket to the page and install it again when the page's side is gone (GoNB's page
+	// script gives up when the kernel's acknowledgement takes over 500 ms, as on a busy machine).
+	pokeWait := pokeFirst
+	poke := time.NewTimer(pokeWait)
 	defer poke.Stop()
 	idle := time.NewTimer(opt.Idle)
 	defer idle.Stop()
@@ -150,10 +156,11 @@ loop:
 			}
 		case <-poke.C:
 			if live {
-				poke.Stop()
 				continue
 			}
 			comms.Start() // GoNB checks (heartbeat) or installs again its WebSocket to the page
+			pokeWait = min(2*pokeWait, pokeMax)
+			poke.Reset(pokeWait)
 		case <-ctx.Done():
 			reason = "max"
 			if ctx.Err() == context.Canceled {
