@@ -146,12 +146,21 @@ root.querySelectorAll("[data-action]").forEach((el) => {
   });
 });
 
-// Keys on a control move it (or type into it), not the notebook: JupyterLab handles keydown on
-// the document, after it bubbles up, and cancels arrows and Page Up/Down in outputs.
+// Keys on a control move it (or type into it), not the notebook. JupyterLab handles keydown on
+// the document after it bubbles up (and cancels arrows and Page Up/Down in outputs): the panel
+// stops it first. Notebook 7 handles it on the document in the capture phase, before the panel:
+// one listener on window, which comes first, stops it there for every panel's controls.
+const ownKey = (e) => !(e.ctrlKey || e.metaKey || e.altKey || e.key === "Escape" || (e.key === "Enter" && e.shiftKey));
 root.addEventListener("keydown", (e) => {
-  if (e.ctrlKey || e.metaKey || e.altKey || e.key === "Escape" || (e.key === "Enter" && e.shiftKey)) { return; }
-  if (e.target && e.target.closest && e.target.closest("input,button")) { e.stopPropagation(); }
+  if (ownKey(e) && e.target && e.target.closest && e.target.closest("input,button")) { e.stopPropagation(); }
 });
+if (!window.ranklabLiveKeys) {
+  window.ranklabLiveKeys = true;
+  window.addEventListener("keydown", (e) => {
+    const t = e.target;
+    if (ownKey(e) && t && t.closest && t.closest(".ranklab-live input, .ranklab-live button")) { e.stopPropagation(); }
+  }, true);
+}
 
 // Follow gonb_comm: GoNB installs it when the program subscribes, and installs a new one when
 // the old one failed (its page script gives up when the kernel takes over 500 ms to acknowledge,

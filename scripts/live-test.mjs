@@ -540,13 +540,16 @@ async function mainTest() {
   check("the panel's visible charts drawn", s0.visibleCharts >= 1 && s0.drawn >= s0.visibleCharts, `${s0.drawn} charts with data-drawn=1, ${s0.visibleCharts} visible`);
   const wantNote = `0 = the qrels' count (${defaults.recall_denominator})`;
   check(`the total control's label says "${wantNote}"`, s0.zeroNote === wantNote, `shown: ${s0.zeroNote}`);
-  if (!classic) {
+  {
     // every tab: shows its view only, draws its charts, keeps the cell within 900 px
     const tabs = await tabWalk();
     summary.tabs = tabs;
     const bad = Object.entries(tabs).filter(([, t]) => !t.shown || t.othersVisible > 0 || !t.drawn);
     check("each tab shows its view alone and draws its charts", Object.keys(tabs).length >= 2 && bad.length === 0,
       Object.entries(tabs).map(([k, t]) => `${k}: ${t.cell} px${t.shown ? "" : " NOT SHOWN"}${t.othersVisible ? ` +${t.othersVisible} others` : ""}${t.drawn ? "" : " undrawn"}`).join("; "));
+  }
+  if (!classic) {
+    const tabs = summary.tabs;
     const tall = Object.entries(tabs).filter(([, t]) => t.cell > 900);
     check("the panel's cell stays within 900 px whichever tab is open", tall.length === 0, tall.map(([k, t]) => `${k} ${t.cell} px`).join("; ") || "all within");
   }
@@ -569,7 +572,6 @@ async function mainTest() {
       Object.values(g.seen).every((v) => v === "visible"), JSON.stringify(g.seen) + ` in the band ${g.band.join("..")} px`);
     await page.screenshot({ path: `${OUT}/screen-light.png` });
     await contrastCheck("light");
-    await keyTest(link0, defaults);
     if (DARK) {
       // the live panel in JupyterLab's dark theme: the same screen, and the same contrast
       await setTheme("JupyterLab Dark", "false");
@@ -579,6 +581,7 @@ async function mainTest() {
       await setTheme("JupyterLab Light", "true");
     }
   }
+  await keyTest(link0, defaults);
   await shot("before");
 
   // k slider
