@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -532,5 +533,19 @@ func TestTabs(t *testing.T) {
 func TestPanelKeepsKeys(t *testing.T) {
 	if !strings.Contains(panelJS, `root.addEventListener("keydown"`) || !strings.Contains(panelJS, "e.stopPropagation()") {
 		t.Error("the panel does not stop keydown events on its controls")
+	}
+	// Notebook 7 handles keydown on the document in the capture phase: only window comes first.
+	if !regexp.MustCompile(`window\.addEventListener\("keydown", \(e\) => \{[^}]*\.ranklab-live input[^}]*stopPropagation\(\); \}\s*\}, true\)`).MatchString(panelJS) {
+		t.Error("no capture-phase keydown listener on window for the panel's controls")
+	}
+}
+
+// A panel that falls back to its snapshot says how long it waited and how to retry.
+func TestFallbackSaysHowToRetry(t *testing.T) {
+	h := headerHTML(lab.DefaultState(), "static", "no-frontend", Options{Probe: DefaultProbe})
+	for _, want := range []string{`data-live-reason="no-frontend"`, "within 1m0s", "re-run this cell", "%env RANKLAB_LIVE live", "%env RANKLAB_LIVE_PROBE 2m"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("fallback header lacks %q: %s", want, h)
+		}
 	}
 }
