@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Browser test of notebooks/00_lab.ipynb and its live panel (package live) in JupyterLab 4,
+# First the live panel's page script alone (scripts/live-handshake-test.mjs: a failed GoNB
+# connection is followed by the next, hello repeats until the kernel answers, keys stay on the
+# controls). Then a browser test of notebooks/00_lab.ipynb and its live panel (package live) in JupyterLab 4,
 # Notebook 7 and Debian's classic Notebook 6.4 (in that order): for each front-end it
 # starts a Jupyter server on 127.0.0.1 with a token and the GoNB kernel, opens the notebook in
 # headless Chromium through Playwright (scripts/live-test.mjs), runs all cells and drives the
@@ -45,6 +47,11 @@ go build -o "$tmp/ranklab" ./cmd/ranklab || exit 1
 py=$(dirname "$J")/python
 
 status=0
+# The page script's handshake and keys, with fake gonb_comm objects (no Jupyter, a few seconds).
+if [ -z "${LIVE_RUNS:-}" ]; then
+  echo "--- page script"
+  timeout 120 node scripts/live-handshake-test.mjs || status=1
+fi
 for fe in $frontends; do
   out=$root/ci-artifacts/${LIVE_ARTIFACTS:-live}/$fe
   rm -rf "$out"; mkdir -p "$out"
