@@ -2,8 +2,15 @@
 // in JupyterLab 4, Notebook 7 and the classic Notebook 6 (FRONTEND).
 //
 // Opens notebooks/00_lab.ipynb in a running Jupyter server with the GoNB kernel, runs all cells
-// and checks, in headless Chromium and the front-end's own DOM: every chart container of the
-// notebook reports data-drawn="1"; the live panel needs no inner scroll bar. Then it drives the
+// and checks, in headless Chromium at 1280×800 and the front-end's own DOM: every chart container
+// of the notebook reports data-drawn="1"; the live panel needs no inner scroll bar; each tab shows
+// its view alone and draws it; the panel's cell is at most 900 px tall whichever tab is open, and
+// with the panel scrolled to the top the sliders, cards, reading and ranking chart are all in
+// view (JupyterLab, Notebook 7); the total control's label says "0 = the qrels' count (N)" with
+// ranklab lab's N; the grade colours, marker and table rules keep 3:1 contrast against the
+// background as drawn, in the light and the dark theme; ArrowRight/Left, Page Up/Down, End and
+// Home on the focused k slider move it and the cards follow (screen-light.png, screen-dark.png,
+// tab-<view>.png). Then it drives the
 // panel: moves k and overlap, a rapid burst of k moves, the total slider (only valid values: its
 // left end stands for 0; a lower grade raises a non-zero total), the reranker quality, k beyond
 // the list, an invalid typed corpus size, Copy link, Export CSV, Reset, Done and an interrupt. Every expected number comes from the ranklab command line
@@ -11,6 +18,9 @@
 // also checks that no cell program (GoNB's gonb_* binary) is left after an interrupt, a kernel
 // restart and a server stop while a panel runs; DARK=1 switches to JupyterLab's dark theme and
 // checks that every chart redraws. Writes screenshots and summary.json to OUT.
+//
+// LIVE_RUNS=N instead counts fallbacks to the static snapshot over N fresh kernels
+// (scripts/live-fallbacks.sh).
 //
 // Environment: FRONTEND (lab, notebook7 or classic; default lab), BASE (http://127.0.0.1:PORT),
 // TOKEN, NOTEBOOK (path under the server's root), RANKLAB (the ranklab binary), OUT (artifact
