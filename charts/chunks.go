@@ -17,7 +17,7 @@ const maxWindows = 40
 
 // Colours of the chunk charts.
 const (
-	colorOnce    = "#6baed6" // tokens indexed once
+	colorOnce    = "#4292c6" // tokens indexed once
 	colorOverlap = "#e6550d" // tokens shared with a neighbouring window
 )
 
@@ -26,7 +26,11 @@ const (
 // neighbour are shaded as overlap, the rest as indexed once, and the stride (the distance between
 // window starts) is marked between the first two windows. At most 40 windows are drawn; the
 // title says when there are more.
-func ChunkOverlap(o lab.Outcome) string {
+func ChunkOverlap(o lab.Outcome) string { return chunkOverlap(o, 0) }
+
+// chunkOverlap is ChunkOverlap with its height (17 px per window, at least 300) capped at
+// maxHeight (0: no cap).
+func chunkOverlap(o lab.Outcome, maxHeight int) string {
 	s := o.State
 	f := o.Footprint
 	all := chunking.Windows(s.Corpus, s.Chunk, s.Overlap)
@@ -77,7 +81,11 @@ func ChunkOverlap(o lab.Outcome) string {
 	b.AddSeries("overlap (indexed twice)", prevPart, stack, gc.WithItemStyleOpts(opts.ItemStyle{Color: colorOverlap}))
 	b.AddSeries("indexed once", once, stack, gc.WithItemStyleOpts(opts.ItemStyle{Color: colorOnce}))
 	b.AddSeries("overlap (indexed twice)", nextPart, stack, gc.WithItemStyleOpts(opts.ItemStyle{Color: colorOverlap}))
-	return render(b, title, max(300, 130+17*len(ws)))
+	height := max(300, 130+17*len(ws))
+	if maxHeight > 0 {
+		height = max(300, min(maxHeight, height))
+	}
+	return render(b, title, height)
 }
 
 // strideMark is a double-headed line on row from token 0 to the second window's start. Its
@@ -101,7 +109,11 @@ func strideMark(row string, start, stride int) *opts.MarkLines {
 // ChunkingCard shows the outcome's footprint as plain HTML (no JavaScript): chunk size,
 // overlap, stride, chunks, indexed and duplicated tokens and the duplication share, followed by
 // the chunking reading.
-func ChunkingCard(o lab.Outcome) string {
+func ChunkingCard(o lab.Outcome) string { return chunkingCard(o, false) }
+
+// chunkingCard is ChunkingCard, in smaller type when compact (the live panel), marked
+// data-footprint with the chunk and indexed-token counts as test hooks.
+func chunkingCard(o lab.Outcome, compact bool) string {
 	f := o.Footprint
 	cells := [][2]string{
 		{"corpus tokens", fmt.Sprint(f.Corpus)},
@@ -114,15 +126,19 @@ func ChunkingCard(o lab.Outcome) string {
 		{"duplication", fmt.Sprintf("%.1f%%", 100*f.Duplication)},
 	}
 	var b strings.Builder
-	b.WriteString(`<div class="ranklab-cards" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222);max-width:980px">` + "\n")
-	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:10px;margin:4px 0 10px">` + "\n")
+	pad, minW, valueF := "6px 12px", 100, 20
+	if compact {
+		pad, minW, valueF = "4px 10px", 90, 17
+	}
+	fmt.Fprintf(&b, `<div class="ranklab-cards" data-footprint data-chunks="%d" data-indexed="%d" style="font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222);max-width:980px">`+"\n", f.Chunks, f.Indexed)
+	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:8px;margin:4px 0 8px">` + "\n")
 	for _, c := range cells {
-		fmt.Fprintf(&b, `<div style="border:1px solid var(--jp-border-color1,#ccd);border-radius:6px;padding:6px 12px;min-width:100px;background:var(--jp-layout-color2,#f7f9fc)">`+
-			`<div style="font-size:12px;color:var(--jp-content-font-color2,#555)">%s</div><div style="font-size:20px;font-weight:600">%s</div></div>`+"\n",
-			html.EscapeString(c[0]), html.EscapeString(c[1]))
+		fmt.Fprintf(&b, `<div style="border:1px solid var(--jp-border-color1,#ccd);border-radius:6px;padding:%s;min-width:%dpx;background:var(--jp-layout-color2,#f7f9fc)">`+
+			`<div style="font-size:12px;color:var(--jp-content-font-color2,#555)">%s</div><div style="font-size:%dpx;font-weight:600">%s</div></div>`+"\n",
+			pad, minW, html.EscapeString(c[0]), valueF, html.EscapeString(c[1]))
 	}
 	b.WriteString("</div>\n")
-	writeReading(&b, o.ChunkReading)
+	writeReading(&b, o.ChunkReading, compact)
 	b.WriteString("</div>\n")
 	return b.String()
 }

@@ -20,7 +20,9 @@
 //
 // The builders for ranklab's own values: Ranking, Rerank, MetricCards, MetricsAtK and RerankSweep
 // (the lab's ranking panel, all of it from RankingPanel), ChunkingCard, ChunkOverlap and
-// FootprintOverOverlap (the chunking panel, ChunkingPanel), QueryTable, QueryDistribution and
+// FootprintOverOverlap (the chunking panel, ChunkingPanel); LabViews declares the lab's views once
+// for both panels and the live panel (package live), and one metric table (labMetrics) the four
+// measures; QueryTable, QueryDistribution and
 // QueryDiff (evaluated runs), LookAtQuery (one query across runs: rankings side by side
 // with titles, snippets and grades, the relevant docs each run missed) and DifferingQueries (the
 // queries where two runs differ most), CompareTable, CompareMeans and CompareDiff (a compare.Report),
@@ -38,6 +40,13 @@
 // sets data-drawn="1" on the div. There is no <script src> per chart. Tables and metric cards
 // are plain HTML with inline styles and no JavaScript, so they survive untrusted notebook views
 // and GitHub's viewer.
+//
+// # Colours and themes
+//
+// Every colour that draws a mark or a table rule is listed once (colors.go) with the colour
+// JupyterLab's dark theme shows instead; both keep a contrast ratio of at least 3:1 against the
+// light and the dark backgrounds (WCAG 2's ratio, TestThemeContrast). A chart drawn on a dark
+// page (data-jp-theme-light="false") swaps in the dark colours and redraws on a theme switch.
 //
 // # Escaping
 //

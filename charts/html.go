@@ -121,14 +121,20 @@ func jsString(s string) string {
 //
 // Dark themes: where the page says it is dark (JupyterLab's and Notebook 7's
 // data-jp-theme-light="false" on body), the chart uses ECharts' built-in dark theme on a
-// transparent background, with the option's dark grey text colours lightened; a theme switch
-// redraws it.
-const drawJS = `var T=20000,t0=Date.now();` +
+// transparent background, with each colour of themeColors swapped for its dark counterpart
+// (darkColorsJS) and the option's dark grey text colours lightened; a theme switch redraws it.
+//
+// Hidden containers: a chart inside an element that is not displayed (display:none, e.g. a tab
+// not shown) is drawn when it first shows, so data-drawn="1" always means a chart one can see.
+var drawJS = `var T=20000,t0=Date.now(),DK=` + darkColorsJS + `;` +
 	`function el(){return document.getElementById(id);}` +
 	`function dark(){var b=document.body;return !!b&&b.getAttribute('data-jp-theme-light')==='false';}` +
-	`function forDark(o){o=JSON.parse(JSON.stringify(o),function(k,v){` +
-	`return typeof v==='string'&&/^#(222|333|444|555|666|777)$/i.test(v)?'#c8c8c8':v;});o.backgroundColor='transparent';return o;}` +
+	`function forDark(o){o=JSON.parse(JSON.stringify(o),function(k,v){if(typeof v!=='string')return v;` +
+	`var l=v.toLowerCase();if(DK.hasOwnProperty(l))return DK[l];` +
+	`return /^#(222|333|444|555|666|777)$/i.test(v)?'#c8c8c8':v;});o.backgroundColor='transparent';return o;}` +
 	`function draw(ec){var e=el();if(!e||e.getAttribute('data-drawn'))return;` +
+	`if(!e.offsetParent&&window.ResizeObserver){if(!e.__waitShown){e.__waitShown=1;var n0=e.querySelector('.ranklab-chart-note');if(n0)n0.remove();` +
+	`e.style.height=height+'px';var ro=new ResizeObserver(function(){if(e.offsetParent&&e.offsetWidth){ro.disconnect();e.__waitShown=0;draw(ec);}});ro.observe(e);}return;}` +
 	`var n=e.querySelector('.ranklab-chart-note');if(n)n.remove();e.style.height=height+'px';` +
 	`var d=dark(),c=ec.init(e,d?'dark':null);` +
 	`c.on('rendered',function(){e.setAttribute('data-drawn','1');});` +

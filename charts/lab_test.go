@@ -415,3 +415,32 @@ func TestRankingQueryAndHeights(t *testing.T) {
 		t.Errorf("depth 0 subtitle %q speaks of reranking", sub0)
 	}
 }
+
+// The notebook panels hold exactly LabViews' Full fragments of their panel, after a heading.
+func TestPanelsFromLabViews(t *testing.T) {
+	o, err := lab.DefaultState().Outcome()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []struct {
+		name  string
+		frags []string
+	}{{"ranking", RankingPanel(o)}, {"chunking", ChunkingPanel(o)}} {
+		n := 0
+		for _, v := range LabViews {
+			if v.Panel == p.name && v.Full != nil {
+				n++
+			}
+		}
+		if len(p.frags) != n+1 || !strings.HasPrefix(p.frags[0], "<h2") {
+			t.Errorf("%s panel: %d fragments, want a heading and %d views", p.name, len(p.frags), n)
+		}
+	}
+	keys := map[string]bool{}
+	for _, v := range LabViews {
+		if keys[v.Key] || (v.Full == nil && v.Live == nil) || v.Uses == 0 {
+			t.Errorf("view %q: repeated, without a builder or without inputs", v.Key)
+		}
+		keys[v.Key] = true
+	}
+}

@@ -9,21 +9,9 @@ import (
 	"github.com/go-echarts/go-echarts/v2/types"
 )
 
-// Colours shared by the charts. Grades use a grey for 0 and a light-to-dark blue scale for
-// 1..3, so their order reads without a legend and survives colour-blindness; comparisons use
-// blue against orange.
-var gradeColors = [...]string{"#bdbdbd", "#9ecae1", "#3182bd", "#08306b"}
-
-const (
-	colorUp        = "#2166ac" // moved up / run B better
-	colorDown      = "#e08214" // moved down / run A better
-	colorSame      = "#9e9e9e" // unchanged / tie
-	colorMark      = "#d62728" // markers: relevant items, the current k
-	colorHighlight = "rgba(255,193,7,0.16)"
-)
-
-// metricColors are the colours of the four lab metrics, in the order P, R, MRR, nDCG.
-var metricColors = [...]string{"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd"}
+// metricColors are the colours of the four lab metrics, in the order P, R, MRR, nDCG (colors.go
+// lists every chart colour with its dark-theme counterpart).
+var metricColors = [...]string{"#1f77b4", "#d95f02", "#2ca02c", "#9467bd"}
 
 // gradeColor is the colour of a grade; grades outside 0..3 get the nearest end of the scale.
 func gradeColor(g int) string {

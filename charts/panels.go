@@ -2,34 +2,92 @@ package charts
 
 import (
 	"html"
+	"strings"
 
 	"github.com/ranklab/ranklab/lab"
 )
 
-// RankingPanel returns the fragments of the lab's ranking panel in display order: a heading,
-// the metric cards with the reading, the ranking, the rerank before/after view, the metrics over
-// k and the rerank depth sweep.
-func RankingPanel(o lab.Outcome) []string {
-	return []string{
-		heading("Ranking panel"),
-		MetricCards(o),
-		Ranking(o),
-		Rerank(o),
-		MetricsAtK(o),
-		RerankSweep(o),
-	}
+// A LabView is one part of the lab's display. LabViews declares every part once, in display
+// order: the notebook panels (RankingPanel, ChunkingPanel) and the live panel's regions and tabs
+// (package live) all come from it, so adding a view to the lab is one entry here.
+type LabView struct {
+	Key   string                   // a stable name: "cards", "ranking", "at-k", ...
+	Tab   string                   // the live panel's tab label; "" = shown above the tabs, always visible
+	Panel string                   // the notebook panel that shows Full: "ranking" or "chunking"
+	Uses  Uses                     // the state fields the view depends on (the live panel re-sends it only when they change)
+	Full  func(lab.Outcome) string // the fragment in the notebook panels (nil: not there)
+	Live  func(lab.Outcome) string // the live panel's compact fragment (nil: not there)
 }
 
+// Uses says which of a lab.State's fields a view depends on.
+type Uses int
+
+const (
+	UsesRanking  Uses = 1 << iota // every field but Corpus, Chunk and Overlap
+	UsesChunking                  // Corpus, Chunk and Overlap
+)
+
+// Heights of the live panel's charts: the ranking beside its reading, the other charts in tabs.
+// With the controls, the cards and one tab open the panel's cell stays within about 900 px, and
+// the controls, cards, ranking and reading fit a 1280×800 screen (scripts/live-test.mjs).
+const (
+	liveRankingHeight = 340
+	liveTabHeight     = 330
+)
+
+// LabViews are the lab's views in display order.
+var LabViews = []LabView{
+	{Key: "cards", Panel: "ranking", Uses: UsesRanking, Full: MetricCards, Live: metricCardsCompact},
+	{Key: "ranking", Tab: "Ranking", Panel: "ranking", Uses: UsesRanking, Full: Ranking, Live: rankingWithReading},
+	{Key: "at-k", Tab: "Measures over k", Panel: "ranking", Uses: UsesRanking, Full: MetricsAtK,
+		Live: func(o lab.Outcome) string { return metricsAtK(o, liveTabHeight) }},
+	{Key: "table", Tab: "Ranking table", Uses: UsesRanking, Live: rankingTable},
+	{Key: "rerank", Tab: "Rerank", Panel: "ranking", Uses: UsesRanking, Full: Rerank,
+		Live: func(o lab.Outcome) string { return rerankChart(o, 400) }},
+	{Key: "sweep", Tab: "Rerank depth", Panel: "ranking", Uses: UsesRanking, Full: RerankSweep,
+		Live: func(o lab.Outcome) string { return rerankSweep(o, liveTabHeight) }},
+	{Key: "chunking", Tab: "Chunking", Panel: "chunking", Uses: UsesChunking, Full: ChunkingCard,
+		Live: func(o lab.Outcome) string { return chunkingCard(o, true) }},
+	{Key: "chunks", Tab: "Chunk windows", Panel: "chunking", Uses: UsesChunking, Full: ChunkOverlap,
+		Live: func(o lab.Outcome) string { return chunkOverlap(o, 380) }},
+	{Key: "footprint", Panel: "chunking", Uses: UsesChunking,
+		Full: func(o lab.Outcome) string { return FootprintOverOverlap(o.State.Corpus, o.State.Chunk) }},
+}
+
+// RankingPanel returns the fragments of the lab's ranking panel in display order: a heading,
+// then LabViews' ranking views (the metric cards with the reading, the ranking, the metrics over
+// k, the rerank before/after view and the rerank depth sweep).
+func RankingPanel(o lab.Outcome) []string { return panel(o, "ranking", "Ranking panel") }
+
 // ChunkingPanel returns the fragments of the lab's chunking panel in display order: a heading,
-// the chunking card with its reading, the chunk windows and the footprint over overlap for the
-// state's corpus and chunk size.
-func ChunkingPanel(o lab.Outcome) []string {
-	return []string{
-		heading("Chunking panel"),
-		ChunkingCard(o),
-		ChunkOverlap(o),
-		FootprintOverOverlap(o.State.Corpus, o.State.Chunk),
+// then LabViews' chunking views (the chunking card with its reading, the chunk windows and the
+// footprint over overlap for the state's corpus and chunk size).
+func ChunkingPanel(o lab.Outcome) []string { return panel(o, "chunking", "Chunking panel") }
+
+// panel returns the heading and the Full fragments of the views of the named panel.
+func panel(o lab.Outcome, name, title string) []string {
+	out := []string{heading(title)}
+	for _, v := range LabViews {
+		if v.Panel == name && v.Full != nil {
+			out = append(out, v.Full(o))
+		}
 	}
+	return out
+}
+
+// rankingWithReading is the live panel's ranking: the chart and, beside it (below it on a narrow
+// page), the query and the metric reading (marked data-reading).
+func rankingWithReading(o lab.Outcome) string {
+	var b strings.Builder
+	b.WriteString(`<div style="display:flex;flex-wrap:wrap;gap:0 14px;align-items:flex-start;max-width:980px">`)
+	b.WriteString(`<div style="flex:2 1 300px;min-width:0">` + rankingChart(o, liveRankingHeight, true) + `</div>`)
+	b.WriteString(`<div style="flex:3 1 440px;min-width:0;font-family:system-ui,'DejaVu Sans',sans-serif;color:var(--jp-content-font-color1,#222)">`)
+	if o.Query != "" {
+		b.WriteString(`<div style="font-size:12px;margin:2px 0 0">query: <q data-query>` + html.EscapeString(o.Query) + `</q></div>`)
+	}
+	writeReading(&b, o.Reading, true)
+	b.WriteString(`</div></div>`)
+	return b.String()
 }
 
 // heading is a section title (plain HTML, escaped).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	gc "github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -21,12 +22,16 @@ const maxLabelledRanks = 30
 // shaded (when k exceeds the list, all of it), a marker sits above each item whose grade clears
 // the threshold (grade >= MinGrade) and, when reranking is on, a dashed line ends the reranked
 // prefix. The x axis shows the rank and, for up to 30 candidates, the doc ID.
-func Ranking(o lab.Outcome) string {
+func Ranking(o lab.Outcome) string { return rankingChart(o, 400, false) }
+
+// rankingChart is Ranking at the given height in pixels; compact (the live panel, beside the
+// reading) leaves the query out of the title and breaks the subtitle into lines.
+func rankingChart(o lab.Outcome, height int, compact bool) string {
 	s := o.State
 	n := len(o.Items)
 	cats := rankCategories(o.Items)
 	title := fmt.Sprintf("Ranking: top %d of %d candidates", min(s.K, n), n)
-	if o.Query != "" {
+	if o.Query != "" && !compact {
 		title = fmt.Sprintf("Ranking for “%s”: top %d of %d", o.Query, min(s.K, n), n)
 	}
 	sub := fmt.Sprintf("bar = first-stage score, colour = grade, ● = grade ≥ %d (relevant)", s.MinGrade)
@@ -34,16 +39,44 @@ func Ranking(o lab.Outcome) string {
 		sub = fmt.Sprintf("bars in reranked order (ranks 1–%d reordered), height = first-stage score, so heights need not fall; colour = grade, ● = grade ≥ %d",
 			min(s.Rerank, n), s.MinGrade)
 	}
-	yName := "first-stage score"
-	if s.Rerank > 0 {
+	yName, yGap := "first-stage score", 44
+	if s.Rerank > 0 && !compact {
 		yName = "first-stage score (in reranked order)"
 	}
+	if compact {
+		yGap = 36
+	}
+	// the legend: one entry per grade and the relevant marker; compact (a narrow chart) leaves
+	// the marker to the subtitle and draws smaller entries, so they fit one line
+	legendData := []string{}
+	for g := 0; g <= lab.MaxGrade; g++ {
+		legendData = append(legendData, "grade "+strconv.Itoa(g))
+	}
+	if !compact {
+		legendData = append(legendData, fmt.Sprintf("grade ≥ %d (relevant)", s.MinGrade))
+	}
+	legendTop := "52"
 	b := gc.NewBar()
 	b.SetGlobalOptions(frame(title, sub, true)...)
+	if compact {
+		sub = fmt.Sprintf("colour = grade, ● = grade ≥ %d (relevant)", s.MinGrade)
+		if s.Rerank > 0 {
+			sub = fmt.Sprintf("reranked order (ranks 1–%d), first-stage heights;\ncolour = grade, ● = grade ≥ %d", min(s.Rerank, n), s.MinGrade)
+		}
+		lines := strings.Count(sub, "\n")
+		legendTop = strconv.Itoa(52 + 15*lines)
+		b.SetGlobalOptions(
+			gc.WithTitleOpts(opts.Title{Title: title, Subtitle: sub, Left: "8", Top: "2",
+				TitleStyle: &opts.TextStyle{FontSize: 15}, SubtitleStyle: &opts.TextStyle{FontSize: 12, Color: "#555", LineHeight: 15}}),
+			gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: legendTop, Left: "8", Data: legendData,
+				ItemWidth: 14, ItemHeight: 10, TextStyle: &opts.TextStyle{FontSize: 11}}),
+			gc.WithGridOpts(opts.Grid{Left: "40", Right: "12", Top: strconv.Itoa(90 + 15*lines), Bottom: "40", ContainLabel: opts.Bool(true)}),
+		)
+	}
 	b.SetGlobalOptions(
 		gc.WithXAxisOpts(opts.XAxis{Type: "category", Name: "rank", NameLocation: "middle", NameGap: nameGap(n),
 			AxisLabel: &opts.AxisLabel{Interval: "auto"}}),
-		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, NameLocation: "middle", NameGap: 44,
+		gc.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, NameLocation: "middle", NameGap: yGap,
 			Min: 0, Max: headroom(o.Items), AxisLabel: &opts.AxisLabel{ShowMaxLabel: opts.Bool(false)},
 			// not on 0 of the hidden value axis of the rerank line (it would cross the first bar)
 			AxisLine: &opts.AxisLine{OnZero: opts.Bool(false)}}),
@@ -84,29 +117,28 @@ func Ranking(o lab.Outcome) string {
 	b.Overlap(sc)
 	if s.Rerank > 0 && s.Rerank < n {
 		b.ExtendXAxis(opts.XAxis{Type: "value", Show: opts.Bool(false), Min: -0.5, Max: float64(n) - 0.5})
-		b.Overlap(rerankBoundary(s.Rerank))
-		legend := []string{}
-		for g := 0; g <= lab.MaxGrade; g++ {
-			legend = append(legend, "grade "+strconv.Itoa(g))
+		b.Overlap(rerankBoundary(s.Rerank, !compact))
+		if !compact {
+			b.SetGlobalOptions(gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: legendTop, Left: "8", Data: legendData}))
 		}
-		b.SetGlobalOptions(gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "52", Left: "8",
-			Data: append(legend, fmt.Sprintf("grade ≥ %d (relevant)", s.MinGrade))}))
 	}
-	return render(b, title, 400)
+	return render(b, title, height)
 }
 
 // rerankBoundary is the dashed line that ends the reranked prefix, between the bars of ranks
 // rerank and rerank+1. A category axis puts a mark line at a whole category (9.5 lands on the
 // bar of rank 11), so the line sits on a second, hidden value axis spanning -0.5..n-0.5, on
 // which the bar of category index i is centred at i and the gap after rank r (index r-1) is at
-// r-0.5. The series has no data and is left out of the legend.
-func rerankBoundary(rerank int) *gc.Line {
+// r-0.5. The series has no data and is left out of the legend. Its label ("reranked: ranks
+// 1–r") is left out when label is false (a narrow chart, whose subtitle says it).
+func rerankBoundary(rerank int, label bool) *gc.Line {
 	l := gc.NewLine()
 	l.AddSeries("reranked prefix", nil,
 		gc.WithLineChartOpts(opts.LineChart{XAxisIndex: 1}),
 		seriesOpts(func(ss *gc.SingleSeries) {
 			ss.MarkLines = markLineX(float64(rerank)-0.5, fmt.Sprintf("reranked: ranks 1–%d", rerank))
 			ss.MarkLines.Label.Position = "insideEndTop"
+			ss.MarkLines.Label.Show = opts.Bool(label)
 		}))
 	return l
 }
@@ -171,7 +203,7 @@ func topKArea(cats []string, k int) *opts.MarkAreas {
 		}},
 		MarkAreaStyle: opts.MarkAreaStyle{
 			ItemStyle: &opts.ItemStyle{Color: colorHighlight, BorderColor: "#e0a800", BorderWidth: 1},
-			Label:     &opts.Label{Show: opts.Bool(true), Position: "insideTop", Color: "#8a6d00", FontWeight: "bold"},
+			Label:     &opts.Label{Show: opts.Bool(true), Position: "insideTop", Color: colorKLabel, FontWeight: "bold"},
 		},
 	}
 }

@@ -13,7 +13,10 @@ import (
 // moved up, orange when it moved down and grey when it kept its rank; the ends carry the doc
 // ID (for up to 30 candidates) and a dot coloured by grade. The subtitle counts the moved
 // items and states that the tail beyond the rerank depth did not move.
-func Rerank(o lab.Outcome) string {
+func Rerank(o lab.Outcome) string { return rerankChart(o, 900) }
+
+// rerankChart is Rerank with its height (22 px per candidate, at least 360) capped at maxHeight.
+func rerankChart(o lab.Outcome, maxHeight int) string {
 	s := o.State
 	n := len(o.Items)
 	moved := 0
@@ -97,5 +100,5 @@ func Rerank(o lab.Outcome) string {
 	}
 	c.SetGlobalOptions(gc.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "52", Left: "8",
 		Data: []string{"moved up", "moved down", "unchanged"}}))
-	return render(c, title, max(360, min(900, 120+22*n)))
+	return render(c, title, max(360, min(maxHeight, 120+22*n)))
 }

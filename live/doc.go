@@ -1,6 +1,7 @@
 // Package live is the lab's live panel for GoNB notebooks: sliders and buttons that update the
-// ranking, the metrics, both readings, the rerank before/after and the chunk overlap chart in
-// place. One call from the last cell of a notebook:
+// lab's views (charts.LabViews: the metric cards, the ranking beside its reading, and in tabs the
+// measures over k, the ranking table, the rerank before/after and depth sweep, the chunking
+// card and windows) in place. One call from the last cell of a notebook:
 //
 //	live.Show(lab.DefaultState())
 //
@@ -16,11 +17,21 @@
 //
 // k (up to 10 beyond the list, where precision still divides by k), rerank depth, reranker
 // quality (0 = noise .. 75 and above = orders by grade), minimum grade, total relevant (0 = the qrels'
-// count at the slider's left end, then the relevant items found and up), chunk size and overlap
-// are sliders; corpus tokens is a number input. Reset returns to lab.DefaultState. Copy link shows the state's link
+// count at the slider's left end, then the relevant items found and up; its label says "0 = the
+// qrels' count (8)" with the count for the current grade), chunk size and overlap are sliders;
+// corpus tokens is a number input. A focused control keeps its keys (arrows, Page Up/Down, Home,
+// End, digits): the panel stops their keydown events before JupyterLab's notebook shortcuts,
+// which would cancel them. Reset returns to lab.DefaultState. Copy link shows the state's link
 // (lab.State.Link) and copies it to the clipboard. Export CSV writes lab.WriteCSV of the current
 // outcome to ranklab-lab.csv beside the notebook (GoNB's GONB_DIR, Options.CSVDir) and links it.
 // Done ends the panel.
+//
+// # Layout
+//
+// The panel fits one 1280×800 screen in JupyterLab: the controls in four columns, the metric
+// cards, the ranking chart with the reading beside it, then a tab strip for the other views
+// (one shown at a time), so the cell stays within about 900 px whichever tab is open. The
+// static snapshot has no tabs: it shows every view.
 //
 // # Modes and the end of the loop
 //
@@ -29,9 +40,11 @@
 //
 //   - static: a snapshot of the state at once (header, cards, ranking, charts), no front-end talk.
 //   - live: the panel, waiting for a front-end however long it takes.
-//   - auto (default): the panel, and when no front-end answers within RANKLAB_LIVE_PROBE (8 s) —
-//     nbconvert, an exported page, a viewer — the same outputs become a static snapshot of the
-//     state passed to Show. So `jupyter nbconvert --execute` never hangs.
+//   - auto (default): the panel, and when no front-end answers within RANKLAB_LIVE_PROBE — 60 s
+//     when the kernel belongs to a Jupyter server's session (JPY_SESSION_NAME, set by
+//     jupyter_server for JupyterLab and Notebook 7), else 8 s (nbconvert, nbclient, papermill,
+//     the classic Notebook) — the same outputs become a static snapshot of the state passed to
+//     Show, saying how to retry. So `jupyter nbconvert --execute` never hangs.
 //
 // The live loop ends on Done, after RANKLAB_LIVE_IDLE (10 min) without input, after
 // RANKLAB_LIVE_MAX (60 min) in total, or on an interrupt (SIGINT, which Jupyter's interrupt
@@ -42,7 +55,11 @@
 // # How it talks to the page
 //
 // The controls are plain HTML with one script that uses GoNB's gonb_comm (a WebSocket to the
-// Jupyter server, installed in the page by GoNB when the program subscribes to an address). The
+// Jupyter server, installed in the page by GoNB when the program subscribes to an address).
+// GoNB's page script gives up when the kernel takes over 500 ms to acknowledge it (a busy
+// machine), so until the page has said hello the program asks GoNB (after 2 s, then at doubling
+// intervals up to 8 s) to check the WebSocket (a heartbeat) and install it again, and the page
+// follows whichever gonb_comm is current, subscribing again and repeating hello every second. The
 // page sends the whole panel with a sequence number on every move and button; the kernel keeps
 // only the newest values (GoNB delivers each message on its own goroutine, out of order) and the
 // page re-sends ("settle") 150 ms after the last move, so a burst of moves ends on the value the
@@ -54,8 +71,11 @@
 //
 // Stable attributes for browser tests: data-live-panel (data-live-state connecting, live,
 // static or closed), data-field on controls (data-zero-at on a slider: the position that stands
-// for 0), data-action on buttons, data-live-ranking on the plain-HTML ranking list (rows with
-// data-rank and data-inside-k="1" inside the top k), data-metric + data-value on the numbers of
-// its caption, data-chunks on the chunking card, data-live-error on a validation message.
+// for 0; data-zero-note on its note), data-action on buttons, data-live-tabs on the tab strip
+// (data-tab on its buttons) and data-live-of + data-live-tab on each tabbed view; inside the
+// views (package charts) data-metric-card on each card, data-reading on the reading,
+// data-ranking-table on the ranking table (rows with data-rank and data-inside-k="1" inside the
+// top k), data-metric + data-value on the numbers of its caption, data-footprint with
+// data-chunks on the chunking card; data-live-error on a validation message.
 // scripts/check-live.sh drives them in headless Chromium.
 package live

@@ -92,3 +92,14 @@ func controlSpans(s lab.State) (lo, hi, zeroAt map[string]int) {
 	}
 	return lo, hi, zeroAt
 }
+
+// controlNotes returns the note under each control that has one (zeroNote), by field key.
+func controlNotes(s lab.State) map[string]string {
+	m := map[string]string{}
+	for _, f := range fields {
+		if n := zeroNote(f, s); n != "" {
+			m[f.Key] = n
+		}
+	}
+	return m
+}

@@ -26,6 +26,15 @@ var panelJS string
 // CSVName is the file Export CSV writes (beside the notebook).
 const CSVName = "ranklab-lab.csv"
 
+// A panel that has not heard from its page yet asks GoNB to check its WebSocket to the page (and
+// install it again when the page's side is gone) after pokeFirst, then at doubling intervals up
+// to pokeMax. Each new installation adds GoNB's script as an output of the cell, so without a
+// page (nbconvert in auto mode) the backoff keeps those few: 2 in the 8 s headless probe.
+const (
+	pokeFirst = 2 * time.Second
+	pokeMax   = 8 * time.Second
+)
+
 // Show displays the lab for state s in the current notebook cell: live controls when a
 // front-end answers, a static snapshot otherwise (see the package doc). The mode and the time
 // limits come from the environment (OptionsFromEnv); a malformed variable is reported in the
@@ -48,37 +57,48 @@ func ShowWith(s lab.State, opt Options) lab.State {
 	}
 	opt = opt.withDefaults()
 	if opt.Mode == Static {
-		showStatic(s, "forced")
+		showStatic(s, "forced", opt)
 		return s
 	}
 	return runLive(s, opt)
 }
 
 // showStatic displays the snapshot of s: the header and every view, as persistent outputs.
-func showStatic(s lab.State, reason string) {
-	charts.Show(append([]string{headerHTML(s, "static", reason)}, views(s)...)...)
+func showStatic(s lab.State, reason string, opt Options) {
+	charts.Show(append([]string{headerHTML(s, "static", reason, opt)}, views(s)...)...)
 }
 
-// session is one run of the live panel.
+// session is one run of the live panel. Its regions are the controls (controlsRegion), the tab
+// strip (tabsRegion) and one per liveViews entry (viewRegion + i), each a notebook output
+// updated in place; they are first sent in display order, which fixes their order in the cell.
 type session struct {
+	uid         string
 	id, in, out string // DOM id of the panel, page->kernel and kernel->page addresses
 	regions     []string
 	opt         Options
 	state       lab.State
 	sent        []string // last HTML sent per region, to skip unchanged ones
-	cache       chartCache
+	cache       viewCache
+	tabsSent    bool
 }
+
+const (
+	controlsRegion = 0
+	tabsRegion     = 1
+	viewRegion     = 2 // the first view's region
+)
 
 func runLive(s lab.State, opt Options) lab.State {
 	uid := gonbui.UniqueId()
 	ss := &session{
+		uid:   uid,
 		id:    "ranklab-live-" + uid,
 		in:    "/ranklab/live/" + uid + "/in",
 		out:   "/ranklab/live/" + uid + "/out",
 		opt:   opt,
 		state: s,
 	}
-	ss.regions = make([]string, regionCount+1)
+	ss.regions = make([]string, viewRegion+len(liveViews))
 	for i := range ss.regions {
 		ss.regions[i] = fmt.Sprintf("ranklab_live_%s_%d", uid, i)
 	}
@@ -98,7 +118,7 @@ func runLive(s lab.State, opt Options) lab.State {
 	defer comms.Unsubscribe(sub)
 
 	charts.Show() // the embedded ECharts, once per kernel run (offline mode)
-	ss.update(0, panelHTML(ss.id, s, ss.in, ss.out))
+	ss.update(controlsRegion, panelHTML(ss.id, s, ss.in, ss.out))
 	ss.render()
 	gonbui.Sync()
 
@@ -118,6 +138,12 @@ func runLive(s lab.State, opt Options) lab.State {
 	if opt.Mode == Auto {
 		probe = time.After(opt.Probe)
 	}
+	// Until the page says hello, poke GoNB (pokeFirst, then doubling): each poke makes it check
+	// its WebSocket to the page and install it again when the page's side is gone (GoNB's page
+	// script gives up when the kernel's acknowledgement takes over 500 ms, as on a busy machine).
+	pokeWait := pokeFirst
+	poke := time.NewTimer(pokeWait)
+	defer poke.Stop()
 	idle := time.NewTimer(opt.Idle)
 	defer idle.Stop()
 	reason := ""
@@ -130,6 +156,13 @@ loop:
 				reason = "no-frontend"
 				break loop
 			}
+		case <-poke.C:
+			if live {
+				continue
+			}
+			comms.Start() // GoNB checks (heartbeat) or installs again its WebSocket to the page
+			pokeWait = min(2*pokeWait, pokeMax)
+			poke.Reset(pokeWait)
 		case <-ctx.Done():
 			reason = "max"
 			if ctx.Err() == context.Canceled {
@@ -176,10 +209,15 @@ loop:
 	return ss.state
 }
 
-// render sends every view region whose HTML changed.
+// render sends every view region whose HTML changed, and the tab strip (once) just before the
+// first tabbed view.
 func (ss *session) render() {
 	for i, v := range viewsWith(ss.state, &ss.cache) {
-		ss.update(i+1, v)
+		if i == firstTab() && !ss.tabsSent {
+			ss.update(tabsRegion, tabsHTML(ss.uid))
+			ss.tabsSent = true
+		}
+		ss.update(viewRegion+i, tabbed(ss.uid, i, v))
 	}
 }
 
@@ -200,6 +238,7 @@ func (ss *session) reply(m outMsg) {
 	m.Values = controlValues(ss.state)
 	m.Min, m.Max, m.Zero = controlSpans(ss.state)
 	m.Link = ss.state.Link()
+	m.Notes = controlNotes(ss.state)
 	if m.Status == "" {
 		m.Status = "live: move a control; Done ends the panel and keeps a snapshot"
 		if _, err := ss.state.Outcome(); err != nil {
@@ -220,7 +259,9 @@ func (ss *session) finish(reason string) {
 		ss.reply(outMsg{Seq: -1, Closed: true, Status: "closed: " + reason})
 	}
 	ss.render()
-	ss.update(0, headerHTML(ss.state, state, reason))
+	// The snapshot shows every view: without the tab strip (and its style) none is hidden.
+	ss.update(tabsRegion, "")
+	ss.update(controlsRegion, headerHTML(ss.state, state, reason, ss.opt))
 	gonbui.Sync()
 }
 

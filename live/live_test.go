@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ranklab/ranklab/charts"
 	"github.com/ranklab/ranklab/lab"
 )
 
@@ -49,8 +51,18 @@ func TestOptionsFromEnv(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Mode != Auto || o.Probe != DefaultProbe || o.Idle != DefaultIdle || o.Max != DefaultMax {
-			t.Errorf("got %+v", o)
+		if o.Mode != Auto || o.Probe != HeadlessProbe || o.Idle != DefaultIdle || o.Max != DefaultMax {
+			t.Errorf("got %+v, want the headless probe outside a server session", o)
+		}
+	})
+	t.Run("server session", func(t *testing.T) {
+		// jupyter_server sets JPY_SESSION_NAME for its kernels: a page may come, be patient.
+		o, err := OptionsFromEnv(env(map[string]string{EnvSession: "notebooks/00_lab.ipynb"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Probe != DefaultProbe || DefaultProbe <= HeadlessProbe {
+			t.Errorf("got probe %s in a server session, want %s (> %s)", o.Probe, DefaultProbe, HeadlessProbe)
 		}
 	})
 	t.Run("set", func(t *testing.T) {
@@ -187,10 +199,10 @@ func TestViewsValid(t *testing.T) {
 		s := lab.DefaultState()
 		s.K = k
 		v := views(s)
-		if len(v) != regionCount {
-			t.Fatalf("%d regions, want %d", len(v), regionCount)
+		if len(v) != len(liveViews) {
+			t.Fatalf("%d regions, want %d", len(v), len(liveViews))
 		}
-		list := v[1]
+		list := viewOf(t, v, "table")
 		if got := strings.Count(list, `data-inside-k="1"`); got != k {
 			t.Errorf("k=%d: %d highlighted rows, want k", k, got)
 		}
@@ -202,8 +214,8 @@ func TestViewsValid(t *testing.T) {
 		}
 		// default chunking: 10000 tokens, chunks of 512 every 512-128 = 384 tokens: the first
 		// chunk, then one per started stride of the remaining 10000-512 tokens
-		if chunks := 1 + (10000-512+383)/384; !strings.Contains(v[4], fmt.Sprintf(`data-chunks="%d"`, chunks)) {
-			t.Errorf("default chunking: chunk hook missing in %.200s", v[4])
+		if chunks := 1 + (10000-512+383)/384; !strings.Contains(viewOf(t, v, "chunking"), fmt.Sprintf(`data-chunks="%d"`, chunks)) {
+			t.Errorf("default chunking: chunk hook missing in %.200s", viewOf(t, v, "chunking"))
 		}
 	}
 }
@@ -212,8 +224,8 @@ func TestViewsInvalidShowOnlyTheMessage(t *testing.T) {
 	s := lab.DefaultState()
 	s.Total = 1 // below the relevant items found in the ranking
 	v := views(s)
-	if len(v) != regionCount {
-		t.Fatalf("%d regions, want %d", len(v), regionCount)
+	if len(v) != len(liveViews) {
+		t.Fatalf("%d regions, want %d", len(v), len(liveViews))
 	}
 	if !strings.Contains(v[0], "data-live-error") || !strings.Contains(v[0], `data-field="total"`) {
 		t.Errorf("first region is not the validation message: %s", v[0])
@@ -257,26 +269,41 @@ func TestPanelOverlapMaxFollowsChunk(t *testing.T) {
 	}
 }
 
-func TestChartCache(t *testing.T) {
-	var c chartCache
+func TestViewCache(t *testing.T) {
+	var c viewCache
 	s := lab.DefaultState()
 	a := viewsWith(s, &c)
-	s.Overlap = 100 // chunking only: ranking charts reused, chunk chart rebuilt
+	s.Overlap = 100 // chunking only: ranking views reused, chunking views rebuilt
 	b := viewsWith(s, &c)
-	if a[2] != b[2] || a[3] != b[3] {
-		t.Error("ranking or rerank chart rebuilt for a chunking change")
-	}
-	if a[5] == b[5] {
-		t.Error("chunk chart not rebuilt for an overlap change")
-	}
 	s.K = 7 // ranking only
 	d := viewsWith(s, &c)
-	if d[2] == b[2] || d[3] == b[3] {
-		t.Error("ranking or rerank chart reused across a k change")
+	for i, v := range liveViews {
+		ranking := v.Uses&charts.UsesRanking != 0
+		chunking := v.Uses&charts.UsesChunking != 0
+		if (a[i] == b[i]) == chunking {
+			t.Errorf("%s: rebuilt %v for an overlap change, want %v", v.Key, a[i] != b[i], chunking)
+		}
+		if (b[i] == d[i]) == ranking {
+			t.Errorf("%s: rebuilt %v for a k change, want %v", v.Key, b[i] != d[i], ranking)
+		}
 	}
-	if d[5] != b[5] {
-		t.Error("chunk chart rebuilt for a k change")
+	for _, key := range []string{"ranking", "rerank", "chunks"} {
+		if !strings.Contains(viewOf(t, a, key), `class="ranklab-chart"`) {
+			t.Errorf("view %s holds no chart", key)
+		}
 	}
+}
+
+// viewOf returns the region of the view with the given key.
+func viewOf(t *testing.T, regions []string, key string) string {
+	t.Helper()
+	for i, v := range liveViews {
+		if v.Key == key {
+			return regions[i]
+		}
+	}
+	t.Fatalf("no live view %q", key)
+	return ""
 }
 
 // orphanHelperEnv makes the test binary act as a cell program: it watches its parent (with
@@ -442,7 +469,7 @@ func TestKControlBeyondTheList(t *testing.T) {
 	}
 	s.K = hi["k"]
 	v := views(s)
-	if !strings.Contains(v[0], "is beyond the 20 candidates") {
+	if !strings.Contains(viewOf(t, v, "ranking"), "is beyond the 20 candidates") {
 		t.Errorf("k = %d: the cards lack the beyond-the-list reading", s.K)
 	}
 }
@@ -454,7 +481,71 @@ func TestRerankQualityControl(t *testing.T) {
 		t.Error("no reranker quality slider 0..100 at 50")
 	}
 	noise := apply(s, map[string]int{"rerank_quality": 0})
-	if a, b := views(s), views(noise); a[1] == b[1] || !strings.Contains(b[1], "reranker quality 0%") {
+	if a, b := views(s), views(noise); viewOf(t, a, "table") == viewOf(t, b, "table") || !strings.Contains(viewOf(t, b, "table"), "reranker quality 0%") {
 		t.Error("the ranking list does not follow the reranker quality")
+	}
+}
+
+// The total control says what its 0 means, with the count for the current grade: the qrels hold
+// 8 items with grade >= 1 (5 in the ranking + d21, d22, d23 missed) and 3 with grade >= 2 (d03 in
+// the ranking + d21, d22), lab's State doc.
+func TestTotalZeroNote(t *testing.T) {
+	s := lab.DefaultState()
+	if p := panelHTML("p", s, "/in", "/out"); !strings.Contains(p, `<small data-zero-note="total" style="display:block;font-size:11px;opacity:.85">0 = the qrels&#39; count (8)</small>`) {
+		t.Errorf("no zero note with the count 8 in the total control's label")
+	}
+	s.MinGrade = 2
+	if n := controlNotes(s); len(n) != 1 || n["total"] != "0 = the qrels' count (3)" {
+		t.Errorf("grade 2: notes %v, want total's count 3", n)
+	}
+}
+
+// The tab strip has one button per tabbed view, the first selected, and its style hides every
+// other tabbed view of the same panel (and only of that panel).
+func TestTabs(t *testing.T) {
+	h := tabsHTML("u1")
+	var keys []string
+	for _, v := range liveViews {
+		if v.Tab != "" {
+			keys = append(keys, v.Key)
+			if !strings.Contains(h, `data-tab="`+v.Key+`"`) {
+				t.Errorf("no tab for %s", v.Key)
+			}
+		}
+	}
+	if len(keys) < 2 || strings.Count(h, `role="tab"`) != len(keys) || strings.Count(h, `aria-selected="true"`) != 1 {
+		t.Fatalf("%d tabs for %d tabbed views", strings.Count(h, `role="tab"`), len(keys))
+	}
+	want := `[data-live-of="u1"][data-live-tab]:not([data-live-tab="` + keys[0] + `"]){display:none}`
+	if !strings.Contains(h, want) {
+		t.Errorf("style does not show the first tab only: %.300s", h)
+	}
+	if got := tabbed("u1", firstTab(), "<p>x</p>"); got != `<div data-live-of="u1" data-live-tab="`+keys[0]+`"><p>x</p></div>` {
+		t.Errorf("tabbed view: %s", got)
+	}
+	if got := tabbed("u1", 0, "<p>x</p>"); liveViews[0].Tab == "" && got != "<p>x</p>" {
+		t.Errorf("a view above the tabs was wrapped: %s", got)
+	}
+}
+
+// Keys pressed on the controls stop at the panel (JupyterLab's shortcuts would cancel arrows and
+// Page Up/Down); the browser test presses them in JupyterLab.
+func TestPanelKeepsKeys(t *testing.T) {
+	if !strings.Contains(panelJS, `root.addEventListener("keydown"`) || !strings.Contains(panelJS, "e.stopPropagation()") {
+		t.Error("the panel does not stop keydown events on its controls")
+	}
+	// Notebook 7 handles keydown on the document in the capture phase: only window comes first.
+	if !regexp.MustCompile(`window\.addEventListener\("keydown", \(e\) => \{[^}]*\.ranklab-live input[^}]*stopPropagation\(\); \}\s*\}, true\)`).MatchString(panelJS) {
+		t.Error("no capture-phase keydown listener on window for the panel's controls")
+	}
+}
+
+// A panel that falls back to its snapshot says how long it waited and how to retry.
+func TestFallbackSaysHowToRetry(t *testing.T) {
+	h := headerHTML(lab.DefaultState(), "static", "no-frontend", Options{Probe: DefaultProbe})
+	for _, want := range []string{`data-live-reason="no-frontend"`, "within 1m0s", "re-run this cell", "%env RANKLAB_LIVE live", "%env RANKLAB_LIVE_PROBE 2m"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("fallback header lacks %q: %s", want, h)
+		}
 	}
 }

@@ -52,7 +52,7 @@ func ParseMode(s string) (Mode, error) {
 // Options tune ShowWith. The zero value of a duration means its default.
 type Options struct {
 	Mode  Mode          // Auto (default), Live or Static
-	Probe time.Duration // Auto: how long to wait for the front-end's first message (default 8 s)
+	Probe time.Duration // Auto: how long to wait for the front-end's first message (default: DefaultProbe or HeadlessProbe)
 	Idle  time.Duration // end the loop after this long without any input (default 10 min)
 	Max   time.Duration // end the loop after this long in total (default 60 min)
 	// CSVDir is where Export CSV writes ranklab-lab.csv; "" means the notebook's folder
@@ -60,11 +60,16 @@ type Options struct {
 	CSVDir string
 }
 
-// Defaults of Options.
+// Defaults of Options. Auto mode waits DefaultProbe for the page when the kernel belongs to a
+// Jupyter server's session (jupyter_server 2 sets JPY_SESSION_NAME for the kernels of JupyterLab
+// and Notebook 7): a page may take long to connect on a busy machine, and a snapshot there
+// would be a false "no front-end". Without a session (nbconvert, nbclient and papermill start
+// kernels themselves, and so does the classic Notebook 6) it waits HeadlessProbe.
 const (
-	DefaultProbe = 8 * time.Second
-	DefaultIdle  = 10 * time.Minute
-	DefaultMax   = 60 * time.Minute
+	DefaultProbe  = 60 * time.Second
+	HeadlessProbe = 8 * time.Second
+	DefaultIdle   = 10 * time.Minute
+	DefaultMax    = 60 * time.Minute
 )
 
 // Environment variables that override the defaults of Show (Go durations such as "90s").
@@ -72,6 +77,8 @@ const (
 	EnvProbe = "RANKLAB_LIVE_PROBE"
 	EnvIdle  = "RANKLAB_LIVE_IDLE"
 	EnvMax   = "RANKLAB_LIVE_MAX"
+	// EnvSession is set by jupyter_server for the kernels of its sessions (the notebook's path).
+	EnvSession = "JPY_SESSION_NAME"
 )
 
 // OptionsFromEnv returns the options Show uses: the mode from RANKLAB_LIVE and the durations
@@ -95,13 +102,24 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 			return Options{}, fmt.Errorf("%s=%q: want a positive Go duration such as 90s or 10m", d.name, v)
 		}
 	}
+	if o.Probe <= 0 {
+		o.Probe = defaultProbe(getenv)
+	}
 	return o.withDefaults(), nil
+}
+
+// defaultProbe is DefaultProbe inside a Jupyter server's session, HeadlessProbe outside.
+func defaultProbe(getenv func(string) string) time.Duration {
+	if strings.TrimSpace(getenv(EnvSession)) != "" {
+		return DefaultProbe
+	}
+	return HeadlessProbe
 }
 
 // withDefaults fills the zero durations and CSVDir.
 func (o Options) withDefaults() Options {
 	if o.Probe <= 0 {
-		o.Probe = DefaultProbe
+		o.Probe = defaultProbe(os.Getenv)
 	}
 	if o.Idle <= 0 {
 		o.Idle = DefaultIdle

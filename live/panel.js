@@ -1,13 +1,16 @@
 // The live panel's script (wrapped as function(cfg){...}; cfg = {id, in, out}).
-// It waits for GoNB's gonb_comm, says hello, sends the whole panel on every move and button,
-// re-sends ("settle") 150 ms after the last move, and applies what the kernel sends back.
+// It follows GoNB's gonb_comm (a new one replaces a failed one), says hello until the kernel
+// answers, sends the whole panel on every move and button, re-sends ("settle") 150 ms after the
+// last move, and applies what the kernel sends back. Keys pressed on its controls stay with them
+// (JupyterLab's notebook shortcuts would otherwise take arrows, Page Up/Down, Home and End).
 const root = document.getElementById(cfg.id);
 if (!root) { return; }
 const status = root.querySelector("[data-live-status]");
 const controls = Array.from(root.querySelectorAll("[data-field]"));
 const byName = {};
 controls.forEach((el) => { byName[el.dataset.field] = el; });
-let seq = 0, settleTimer = null, closed = false, comm = null;
+let seq = 0, settleTimer = null, closed = false, comm = null, answered = false, attempts = 0;
+const t0 = Date.now();
 root.liveLatency = [];
 const sentAt = {};
 
@@ -32,7 +35,9 @@ function values() {
   return v;
 }
 function send(event) {
-  if (!comm || closed) { return; }
+  // Only through a gonb_comm whose connection to the kernel is made: GoNB drops what is sent
+  // through one that failed (hello is repeated, and every message carries the whole panel).
+  if (!comm || closed || comm.__ranklab !== "ready") { return; }
   seq++;
   sentAt[seq] = performance.now();
   root.dataset.liveSeq = String(seq);
@@ -70,6 +75,12 @@ function apply(m) {
       if (el) { show(el); }
     }
   }
+  if (m.notes) {
+    for (const [k, text] of Object.entries(m.notes)) {
+      const n = root.querySelector('[data-zero-note="' + k + '"]');
+      if (n) { n.textContent = text; }
+    }
+  }
   if (m.link !== undefined) {
     root.dataset.link = m.link;
     const box = root.querySelector("input[data-live-link]");
@@ -91,6 +102,7 @@ function apply(m) {
     root.liveLatency.push(performance.now() - sentAt[m.seq]);
     delete sentAt[m.seq];
   }
+  answered = true;
   root.dataset.liveApplied = String(m.seq);
   root.dataset.liveState = m.closed ? "closed" : "live";
   if (m.closed) {
@@ -134,17 +146,50 @@ root.querySelectorAll("[data-action]").forEach((el) => {
   });
 });
 
-// Wait up to 20 s for gonb_comm (GoNB installs it when the cell program subscribes).
-let tries = 0;
-(function connect() {
-  if (globalThis.gonb_comm) {
-    comm = globalThis.gonb_comm;
-    comm.subscribe(cfg.out, (address, value) => {
+// Keys on a control move it (or type into it), not the notebook. JupyterLab handles keydown on
+// the document after it bubbles up (and cancels arrows and Page Up/Down in outputs): the panel
+// stops it first. Notebook 7 handles it on the document in the capture phase, before the panel:
+// one listener on window, which comes first, stops it there for every panel's controls.
+const ownKey = (e) => !(e.ctrlKey || e.metaKey || e.altKey || e.key === "Escape" || (e.key === "Enter" && e.shiftKey));
+root.addEventListener("keydown", (e) => {
+  if (ownKey(e) && e.target && e.target.closest && e.target.closest("input,button")) { e.stopPropagation(); }
+});
+if (!window.ranklabLiveKeys) {
+  window.ranklabLiveKeys = true;
+  window.addEventListener("keydown", (e) => {
+    const t = e.target;
+    if (ownKey(e) && t && t.closest && t.closest(".ranklab-live input, .ranklab-live button")) { e.stopPropagation(); }
+  }, true);
+}
+
+// Follow gonb_comm: GoNB installs it when the program subscribes, and installs a new one when
+// the old one failed (its page script gives up when the kernel takes over 500 ms to acknowledge,
+// as on a busy machine) or stopped answering; the kernel asks for that while it has not heard
+// from the page. Each new gonb_comm gets the subscription, and hello is repeated every second
+// until the kernel answers.
+function follow() {
+  if (closed) { return; }
+  const c = globalThis.gonb_comm;
+  if (c && c !== comm) {
+    comm = c;
+    attempts++;
+    c.__ranklab = "connecting";
+    c.subscribe(cfg.out, (address, value) => {
       try { apply(JSON.parse(value)); } catch (e) { console.error("ranklab live: bad message", e, value); }
     });
-    send("hello");
-    return;
+    const ready = () => { c.__ranklab = "ready"; if (!answered) { send("hello"); } };
+    if (c._is_connected && c._is_connected.then) {
+      c._is_connected.then(ready, () => { c.__ranklab = "failed"; });
+    } else { ready(); }
   }
-  if (++tries < 400) { setTimeout(connect, 50); return; }
-  status.textContent = "not connected to the Go kernel: re-run the cell";
-})();
+  if (!answered) {
+    const s = Math.round((Date.now() - t0) / 1000);
+    status.textContent = "connecting to the Go kernel… " + (s >= 5 ? s + " s, attempt " + attempts + " (a busy machine is slow to connect; the panel keeps trying)" : "");
+  }
+  setTimeout(follow, answered ? 500 : 100);
+}
+follow();
+const helloTimer = setInterval(() => {
+  if (answered || closed) { clearInterval(helloTimer); return; }
+  send("hello");
+}, 1000);

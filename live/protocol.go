@@ -34,17 +34,18 @@ type inMsg struct {
 }
 
 type outMsg struct {
-	Seq     int            `json:"seq"`
-	Values  map[string]int `json:"values"`
-	Min     map[string]int `json:"min"`
-	Max     map[string]int `json:"max"`
-	Zero    map[string]int `json:"zero"`
-	Link    string         `json:"link"`
-	CSV     string         `json:"csv,omitempty"`      // the exported file's name (beside the notebook)
-	CSVData string         `json:"csv_data,omitempty"` // its content, which the page offers as a download
-	Status  string         `json:"status"`
-	Error   string         `json:"error,omitempty"`
-	Closed  bool           `json:"closed,omitempty"`
+	Seq     int               `json:"seq"`
+	Values  map[string]int    `json:"values"`
+	Min     map[string]int    `json:"min"`
+	Max     map[string]int    `json:"max"`
+	Zero    map[string]int    `json:"zero"`
+	Link    string            `json:"link"`
+	Notes   map[string]string `json:"notes"`              // notes under the controls (zeroNote)
+	CSV     string            `json:"csv,omitempty"`      // the exported file's name (beside the notebook)
+	CSVData string            `json:"csv_data,omitempty"` // its content, which the page offers as a download
+	Status  string            `json:"status"`
+	Error   string            `json:"error,omitempty"`
+	Closed  bool              `json:"closed,omitempty"`
 }
 
 // buttons are the events that are actions, carried out even when their values are stale.

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Browser test of notebooks/00_lab.ipynb and its live panel (package live) in JupyterLab 4,
+# First the live panel's page script alone (scripts/live-handshake-test.mjs: a failed GoNB
+# connection is followed by the next, hello repeats until the kernel answers, keys stay on the
+# controls). Then a browser test of notebooks/00_lab.ipynb and its live panel (package live) in JupyterLab 4,
 # Notebook 7 and Debian's classic Notebook 6.4 (in that order): for each front-end it
 # starts a Jupyter server on 127.0.0.1 with a token and the GoNB kernel, opens the notebook in
 # headless Chromium through Playwright (scripts/live-test.mjs), runs all cells and drives the
@@ -9,6 +11,8 @@
 # The notebooks run from a scratch copy of the repository tree (symlinks + copied notebooks), so
 # the browser session cannot save outputs into notebooks/ and the exported CSV lands there.
 #   LIVE_FRONTENDS="lab notebook7 classic"   the front-ends to test (default: all three)
+#   LIVE_NOTEBOOK, LIVE_RUNS, LIVE_ARTIFACTS  another notebook; count fallbacks over that many
+#                                             runs instead (scripts/live-fallbacks.sh); artifact dir
 # Needs what `bash kernel-setup/setup.sh --ci` installs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -43,8 +47,13 @@ go build -o "$tmp/ranklab" ./cmd/ranklab || exit 1
 py=$(dirname "$J")/python
 
 status=0
+# The page script's handshake and keys, with fake gonb_comm objects (no Jupyter, a few seconds).
+if [ -z "${LIVE_RUNS:-}" ]; then
+  echo "--- page script"
+  timeout 120 node scripts/live-handshake-test.mjs || status=1
+fi
 for fe in $frontends; do
-  out=$root/ci-artifacts/live/$fe
+  out=$root/ci-artifacts/${LIVE_ARTIFACTS:-live}/$fe
   rm -rf "$out"; mkdir -p "$out"
   # Scratch tree: every top-level entry linked, notebooks/ copied (GONB_DIR/.. is the module root).
   tree=$tmp/tree-$fe

@@ -2,8 +2,15 @@
 // in JupyterLab 4, Notebook 7 and the classic Notebook 6 (FRONTEND).
 //
 // Opens notebooks/00_lab.ipynb in a running Jupyter server with the GoNB kernel, runs all cells
-// and checks, in headless Chromium and the front-end's own DOM: every chart container of the
-// notebook reports data-drawn="1"; the live panel needs no inner scroll bar. Then it drives the
+// and checks, in headless Chromium at 1280×800 and the front-end's own DOM: every chart container
+// of the notebook reports data-drawn="1"; the live panel needs no inner scroll bar; each tab shows
+// its view alone and draws it; the panel's cell is at most 900 px tall whichever tab is open, and
+// with the panel scrolled to the top the sliders, cards, reading and ranking chart are all in
+// view (JupyterLab, Notebook 7); the total control's label says "0 = the qrels' count (N)" with
+// ranklab lab's N; the grade colours, marker and table rules keep 3:1 contrast against the
+// background as drawn, in the light and the dark theme; ArrowRight/Left, Page Up/Down, End and
+// Home on the focused k slider move it and the cards follow (screen-light.png, screen-dark.png,
+// tab-<view>.png). Then it drives the
 // panel: moves k and overlap, a rapid burst of k moves, the total slider (only valid values: its
 // left end stands for 0; a lower grade raises a non-zero total), the reranker quality, k beyond
 // the list, an invalid typed corpus size, Copy link, Export CSV, Reset, Done and an interrupt. Every expected number comes from the ranklab command line
@@ -11,6 +18,9 @@
 // also checks that no cell program (GoNB's gonb_* binary) is left after an interrupt, a kernel
 // restart and a server stop while a panel runs; DARK=1 switches to JupyterLab's dark theme and
 // checks that every chart redraws. Writes screenshots and summary.json to OUT.
+//
+// LIVE_RUNS=N instead counts fallbacks to the static snapshot over N fresh kernels
+// (scripts/live-fallbacks.sh).
 //
 // Environment: FRONTEND (lab, notebook7 or classic; default lab), BASE (http://127.0.0.1:PORT),
 // TOKEN, NOTEBOOK (path under the server's root), RANKLAB (the ranklab binary), OUT (artifact
@@ -31,6 +41,7 @@ const RUN_TIMEOUT = Number(process.env.RUN_TIMEOUT_MS || 420000);
 const SERVER_PID = Number(process.env.SERVER_PID || 0);
 const ORPHANS = process.env.ORPHANS === "1";
 const DARK = process.env.DARK === "1";
+const RUNS = Number(process.env.LIVE_RUNS || 0); // > 0: count fallbacks over that many runs (fallbackRuns)
 mkdirSync(OUT, { recursive: true });
 const classic = FRONTEND === "classic";
 const CELL = classic ? ".cell" : ".jp-Cell";
@@ -92,7 +103,9 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
-const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+// 1280×800: the screen the live panel must fit (sliders, cards, reading and ranking chart together).
+const VIEW = { width: 1280, height: 800 };
+const context = await browser.newContext({ viewport: VIEW });
 await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: BASE });
 const page = await context.newPage();
 await page.addInitScript((cell) => { window.__CELL = cell; }, CELL);
@@ -116,19 +129,21 @@ async function shown() {
       const v = Number(e.value);
       ctl[e.dataset.field] = e.dataset.zeroAt !== undefined && v === Number(e.dataset.zeroAt) ? 0 : v;
     });
-    const cards = cell ? Array.from(cell.querySelectorAll(".ranklab-cards")).map((e) => e.innerText).join("\n") : "";
-    const fp = q("[data-live-footprint]");
+    const cards = cell ? Array.from(cell.querySelectorAll(".ranklab-cards, [data-reading]")).map((e) => e.innerText || e.textContent).join("\n") : "";
+    const fp = q("[data-footprint]");
     return {
       state: panel ? panel.dataset.liveState : null,
       link: panel ? (panel.dataset.link || (panel.querySelector("[data-live-link]") || {}).value || (panel.querySelector("[data-live-link]") || {}).textContent) : null,
       controls: ctl,
       precision: metric("precision"), recall: metric("recall"), mrr: metric("mrr"), ndcg: metric("ndcg"),
-      highlighted: cell ? cell.querySelectorAll('[data-live-ranking] [data-inside-k="1"]').length : null,
-      rows: cell ? cell.querySelectorAll("[data-live-ranking] tr[data-rank]").length : null,
+      highlighted: cell ? cell.querySelectorAll('[data-ranking-table] [data-inside-k="1"]').length : null,
+      rows: cell ? cell.querySelectorAll("[data-ranking-table] tr[data-rank]").length : null,
+      zeroNote: q('[data-zero-note="total"]') ? q('[data-zero-note="total"]').textContent : null,
       chunks: fp ? Number(fp.dataset.chunks) : null,
       error: q("[data-live-error]") ? q("[data-live-error]").innerText : null,
       cards,
       drawn: cell ? cell.querySelectorAll('[data-drawn="1"]').length : 0,
+      visibleCharts: cell ? [...cell.querySelectorAll(".ranklab-chart")].filter((e) => e.offsetParent !== null).length : 0,
     };
   });
 }
@@ -201,7 +216,7 @@ async function cellShot(name, sel) {
   await page.waitForTimeout(300);
   box = await where();
   await page.screenshot({ path: `${OUT}/${name}.png`, clip: box }).catch((e) => console.log(`screenshot ${name}: ${e.message}`));
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.setViewportSize(VIEW);
 }
 // Front-end actions: the classic Notebook's Jupyter object, or JupyterLab's application
 // (window.jupyterapp, exposed with --expose-app-in-browser; Notebook 7 is built on it).
@@ -273,10 +288,35 @@ function chartCounts() {
         }
       }
     }
-    const all = document.querySelectorAll(".ranklab-chart");
-    return { model, dom: all.length, drawn: [...all].filter((e) => e.getAttribute("data-drawn") === "1").length };
+    const all = [...document.querySelectorAll(".ranklab-chart")];
+    const drawn = all.filter((e) => e.getAttribute("data-drawn") === "1");
+    // a chart that is not displayed (a live panel's tab not shown, a cell JupyterLab keeps out of
+    // view) draws when it first shows
+    const hidden = all.filter((e) => e.getAttribute("data-drawn") !== "1" && e.offsetParent === null);
+    return { model, dom: all.length, drawn: drawn.length, hidden: hidden.length };
   }, classic);
 }
+// showEveryChart scrolls each chart that is not drawn into view and waits (up to 5 s each) for it
+// to draw: a chart that was not displayed draws when it shows.
+async function showEveryChart() {
+  const n = await page.evaluate(() => document.querySelectorAll(".ranklab-chart").length);
+  for (let i = 0; i < n; i++) {
+    const drawn = await page.evaluate((i) => {
+      const e = document.querySelectorAll(".ranklab-chart")[i];
+      if (!e || e.getAttribute("data-drawn") === "1") return true;
+      e.scrollIntoView({ block: "center" });
+      return false;
+    }, i);
+    if (!drawn) {
+      await page.waitForFunction((i) => {
+        const e = document.querySelectorAll(".ranklab-chart")[i];
+        return !e || e.getAttribute("data-drawn") === "1";
+      }, i, { timeout: 5000, polling: 100 }).catch(() => {});
+    }
+  }
+}
+// allDrawn: every chart drawn, or waiting until it is displayed.
+const allDrawn = (c) => c.dom > 0 && c.drawn + c.hidden === c.dom;
 // waitLive waits until the (last) panel is live. GoNB's page script gives the kernel 500 ms to
 // acknowledge its comm (gonb v0.11.5, websocket.js); on a loaded machine that can fail, the
 // panel then falls back to its static snapshot ("no-frontend") and tells the user to re-run the
@@ -301,6 +341,173 @@ async function waitLive(timeout, retry = true) {
   await waitLive(timeout, false);
 }
 
+// geometry scrolls the live panel to the top of the notebook's scroller (as a user who starts
+// dragging does; the cell's one line of code goes above) and measures, at the 1280×800 viewport: the cell's height, the scroller's
+// visible band, and for each part that must be seen together (sliders, cards, reading, ranking
+// chart) whether it lies inside that band and inside the window.
+async function geometry() {
+  await page.evaluate(() => {
+    const p = document.querySelectorAll("[data-live-panel]");
+    p[p.length - 1].scrollIntoView({ block: "start" });
+  });
+  await page.waitForTimeout(400);
+  return page.evaluate((CELL) => {
+    const p = document.querySelectorAll("[data-live-panel]");
+    const panel = p[p.length - 1];
+    const cell = panel.closest(CELL);
+    let sc = cell.parentElement;
+    while (sc && sc !== document.body && !/(auto|scroll)/.test(getComputedStyle(sc).overflowY)) sc = sc.parentElement;
+    const band = sc && sc !== document.body ? sc.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+    const top = Math.max(0, band.top), bottom = Math.min(window.innerHeight, band.bottom);
+    const parts = {
+      sliders: [...panel.querySelectorAll("[data-field]")],
+      cards: [...cell.querySelectorAll("[data-metric-card]")],
+      reading: [...cell.querySelectorAll("[data-reading]")],
+      "ranking chart": [...cell.querySelectorAll('.ranklab-chart[aria-label^="Ranking"]')].filter((e) => e.offsetParent !== null),
+    };
+    const seen = {};
+    for (const [name, els] of Object.entries(parts)) {
+      const rs = els.map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+      seen[name] = rs.length === 0 ? "missing" :
+        rs.every((r) => r.top >= top - 1 && r.bottom <= bottom + 1) ? "visible" :
+        `cut (${Math.round(Math.min(...rs.map((r) => r.top)))}..${Math.round(Math.max(...rs.map((r) => r.bottom)))} px, visible ${Math.round(top)}..${Math.round(bottom)})`;
+    }
+    return { cell: Math.round(cell.getBoundingClientRect().height), band: [Math.round(top), Math.round(bottom)], seen };
+  }, CELL);
+}
+
+// tabWalk opens each tab of the last panel's strip in turn and records whether its view shows
+// (and no other tabbed view), whether its charts draw, and the cell's height; then reopens the
+// first tab.
+async function tabWalk() {
+  const info = await page.evaluate(() => {
+    const t = document.querySelectorAll("[data-live-tabs]");
+    const strip = t[t.length - 1];
+    return strip ? { uid: strip.dataset.liveTabs, keys: [...strip.querySelectorAll("[data-tab]")].map((b) => b.dataset.tab) } : { keys: [] };
+  });
+  const out = {};
+  for (const key of info.keys) {
+    await page.locator(`[data-live-tabs="${info.uid}"] [data-tab="${key}"]`).click();
+    const probe = ({ uid, key, CELL }) => {
+      const mine = document.querySelector(`[data-live-of="${uid}"][data-live-tab="${key}"]`);
+      const others = [...document.querySelectorAll(`[data-live-of="${uid}"][data-live-tab]`)].filter((e) => e.dataset.liveTab !== key);
+      const charts = mine ? [...mine.querySelectorAll(".ranklab-chart")] : [];
+      return {
+        shown: !!mine && mine.offsetParent !== null,
+        othersVisible: others.filter((e) => e.offsetParent !== null).length,
+        drawn: charts.every((c) => c.getAttribute("data-drawn") === "1"),
+        cell: mine ? Math.round(mine.closest(CELL).getBoundingClientRect().height) : null,
+      };
+    };
+    await page.waitForFunction(probe, { uid: info.uid, key, CELL }, { timeout: 20000, polling: 100 })
+      .then(async () => {
+        for (let i = 0; i < 200; i++) {
+          const r = await page.evaluate(probe, { uid: info.uid, key, CELL });
+          if (r.shown && r.drawn) break;
+          await page.waitForTimeout(100);
+        }
+      }).catch(() => {});
+    out[key] = await page.evaluate(probe, { uid: info.uid, key, CELL });
+    await page.evaluate(() => {
+      const p = document.querySelectorAll("[data-live-panel]");
+      p[p.length - 1].scrollIntoView({ block: "start" });
+    });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${OUT}/tab-${key}.png` });
+  }
+  if (info.keys.length) await page.locator(`[data-live-tabs="${info.uid}"] [data-tab="${info.keys[0]}"]`).click();
+  await page.waitForTimeout(300);
+  return out;
+}
+
+// keyTest focuses the k slider and presses ArrowRight, ArrowLeft, Page Up, Page Down, End and
+// Home: each must move the slider (one step, a page, the ends) and the cards and ranking must
+// then equal `ranklab lab` at the new k. Ends back at the default k.
+async function keyTest(link0, defaults) {
+  const slider = page.locator('[data-live-panel] [data-field="k"]').last();
+  await slider.focus();
+  const moved = { ArrowRight: (b, a) => a.v === b + 1, ArrowLeft: (b, a) => a.v === b - 1, PageUp: (b, a) => a.v > b,
+    PageDown: (b, a) => a.v < b, End: (b, a) => a.v === a.max, Home: (b, a) => a.v === a.min };
+  const got = [];
+  let ok = true;
+  for (const key of Object.keys(moved)) {
+    const before = await slider.evaluate((e) => Number(e.value));
+    await page.keyboard.press(key);
+    const after = await slider.evaluate((e) => ({ v: Number(e.value), min: Number(e.min), max: Number(e.max), focused: document.activeElement === e }));
+    const want = lab(link0, ["--k", String(after.v)]);
+    const r = await waitShown(want, 15000);
+    const good = moved[key](before, after) && after.focused && r.ms >= 0 && cardShows(r.s, after.v, want.precision);
+    ok = ok && good;
+    got.push(`${key} ${before}->${after.v}${good ? "" : " FAIL: " + describe(r.s, want)}`);
+  }
+  summary.keys = got;
+  check("arrow keys, Page Up/Down, Home and End move the focused k slider, and the cards follow", ok, got.join("; "));
+  await move("k", defaults.state.k);
+  await waitShown(defaults);
+}
+
+// contrastCheck reads, in the page as drawn, the ranking chart's grade and marker colours and
+// the ranking table's rules, and the background behind each (the first opaque ancestor, with
+// translucent layers composited); each must have a contrast ratio of at least 3:1 (WCAG 2).
+async function contrastCheck(theme) {
+  const res = await page.evaluate((CELL) => {
+    const parse = (c) => {
+      const m = String(c).match(/rgba?\(([^)]+)\)/);
+      if (m) { const v = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; }
+      const h = String(c).replace("#", "");
+      const x = h.length === 3 ? h.split("").map((d) => d + d).join("") : h;
+      return [0, 2, 4].map((i) => parseInt(x.slice(i, i + 2), 16)).concat([1]);
+    };
+    const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat([1]);
+    const bgOf = (el) => {
+      const layers = [];
+      for (let e = el; e; e = e.parentElement) {
+        const c = parse(getComputedStyle(e).backgroundColor);
+        if (c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+      }
+      let bg = [255, 255, 255, 1];
+      for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
+      return bg;
+    };
+    const lum = (c) => { const l = c.slice(0, 3).map((v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }); return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2]; };
+    const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+    const hex = (c) => "#" + c.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, "0")).join("");
+    const p = document.querySelectorAll("[data-live-panel]");
+    const cell = p[p.length - 1].closest(CELL);
+    const out = [];
+    const chart = cell.querySelector('.ranklab-chart[aria-label^="Ranking"]');
+    const inst = chart && window.echarts && window.echarts.getInstanceByDom(chart);
+    if (inst) {
+      const bg = bgOf(chart);
+      for (const s of inst.getOption().series) {
+        const c = s.itemStyle && s.itemStyle.color;
+        if (typeof c === "string" && /^grade/.test(s.name)) { const col = over(parse(c), bg); out.push({ what: s.name, color: c, bg: hex(bg), ratio: ratio(col, bg) }); }
+      }
+    }
+    const table = cell.querySelector("[data-ranking-table]");
+    if (table) {
+      const bg = bgOf(table);
+      for (const [what, el] of [["table header rule", table.querySelector("th")], ["table row rule", table.querySelector("td")]]) {
+        const c = getComputedStyle(el).borderBottomColor;
+        out.push({ what, color: c, bg: hex(bg), ratio: ratio(over(parse(c), bg), bg) });
+      }
+    }
+    return out;
+  }, CELL);
+  summary[`contrast_${theme}`] = res;
+  const low = res.filter((r) => r.ratio < 3);
+  check(`${theme} theme: grade colours, marker and table rules have contrast >= 3:1 against the background`,
+    res.length >= 6 && low.length === 0,
+    res.map((r) => `${r.what} ${r.color} on ${r.bg}: ${r.ratio.toFixed(2)}`).join("; "));
+}
+
+// setTheme switches JupyterLab's theme and waits for the page to say so (light: "true"/"false").
+async function setTheme(name, light) {
+  await page.evaluate((name) => window.jupyterapp.commands.execute("apputils:change-theme", { theme: name }), name);
+  await page.waitForFunction((light) => document.body.getAttribute("data-jp-theme-light") === light, light, { timeout: 30000, polling: 200 }).catch(() => {});
+  await page.waitForTimeout(800);
+}
+
 async function move(name, value) {
   await page.evaluate(({ name, value }) => {
     const panels = document.querySelectorAll("[data-live-panel]");
@@ -319,9 +526,8 @@ function cardShows(s, k, p) {
   return m !== null && Math.abs(Number(m[1]) - p) <= 0.0005 + 1e-12;
 }
 
-try {
-  await page.goto(fe.url(), { waitUntil: "domcontentloaded" });
-  await fe.ready();
+// mainTest drives the panel (the checks listed at the top of this file).
+async function mainTest() {
   if (classic) await page.evaluate(() => { Jupyter.notebook.set_autosave_interval(0); });
   const tRun = Date.now();
   await fe.runAll();
@@ -333,17 +539,33 @@ try {
   const link0 = s0.link;
   const defaults = lab(link0, []);
   check("initial state matches ranklab lab --link", matches(s0, defaults) || (await waitShown(defaults)).ms >= 0, describe(s0, defaults));
-  // let the charts draw before the first screenshot
+  // let the charts draw before the first screenshot (those in tabs not shown draw when shown)
   await page.waitForFunction((CELL) => {
     const p = document.querySelectorAll("[data-live-panel]");
     const cell = p[p.length - 1].closest(CELL);
-    return cell.querySelectorAll('[data-drawn="1"]').length >= 3;
+    const vis = [...cell.querySelectorAll(".ranklab-chart")].filter((e) => e.offsetParent !== null);
+    return vis.length >= 1 && vis.every((e) => e.getAttribute("data-drawn") === "1");
   }, CELL, { timeout: 30000, polling: 200 }).catch(() => {});
   s0 = await shown();
-  check("the panel's charts drawn", s0.drawn >= 3, `${s0.drawn} charts with data-drawn=1`);
+  check("the panel's visible charts drawn", s0.visibleCharts >= 1 && s0.drawn >= s0.visibleCharts, `${s0.drawn} charts with data-drawn=1, ${s0.visibleCharts} visible`);
+  const wantNote = `0 = the qrels' count (${defaults.recall_denominator})`;
+  check(`the total control's label says "${wantNote}"`, s0.zeroNote === wantNote, `shown: ${s0.zeroNote}`);
+  {
+    // every tab: shows its view only, draws its charts, keeps the cell within 900 px
+    const tabs = await tabWalk();
+    summary.tabs = tabs;
+    const bad = Object.entries(tabs).filter(([, t]) => !t.shown || t.othersVisible > 0 || !t.drawn);
+    check("each tab shows its view alone and draws its charts", Object.keys(tabs).length >= 2 && bad.length === 0,
+      Object.entries(tabs).map(([k, t]) => `${k}: ${t.cell} px${t.shown ? "" : " NOT SHOWN"}${t.othersVisible ? ` +${t.othersVisible} others` : ""}${t.drawn ? "" : " undrawn"}`).join("; "));
+  }
+  if (!classic) {
+    const tabs = summary.tabs;
+    const tall = Object.entries(tabs).filter(([, t]) => t.cell > 900);
+    check("the panel's cell stays within 900 px whichever tab is open", tall.length === 0, tall.map(([k, t]) => `${k} ${t.cell} px`).join("; ") || "all within");
+  }
   // every chart of the notebook, in the front-end's own DOM
   let cc = await chartCounts();
-  for (let i = 0; i < 100 && cc.drawn < cc.dom; i++) { await page.waitForTimeout(200); cc = await chartCounts(); }
+  for (let i = 0; i < 100 && !allDrawn(cc); i++) { await page.waitForTimeout(200); cc = await chartCounts(); }
   summary.charts = cc;
   check("every chart container of the notebook reports data-drawn=1", cc.dom > 0 && cc.drawn === cc.dom && (cc.model === null || cc.model === cc.dom),
     `${cc.drawn} drawn of ${cc.dom} in the DOM` + (cc.model === null ? "" : `, ${cc.model} in the notebook's outputs`));
@@ -352,6 +574,24 @@ try {
     summary.panel_scrollers = sc;
     check("the whole panel shows without an inner scroll bar", sc.length === 0, sc.join("; ") || "no scrolling element in the panel's cell");
   }
+  if (!classic) {
+    const g = await geometry();
+    summary.panel_geometry = g;
+    check(`the live panel's cell is at most 900 px tall at 1280×800`, g.cell <= 900, `${g.cell} px`);
+    check("sliders, cards, reading and ranking chart are visible together at 1280×800",
+      Object.values(g.seen).every((v) => v === "visible"), JSON.stringify(g.seen) + ` in the band ${g.band.join("..")} px`);
+    await page.screenshot({ path: `${OUT}/screen-light.png` });
+    await contrastCheck("light");
+    if (DARK) {
+      // the live panel in JupyterLab's dark theme: the same screen, and the same contrast
+      await setTheme("JupyterLab Dark", "false");
+      await geometry();
+      await page.screenshot({ path: `${OUT}/screen-dark.png` });
+      await contrastCheck("dark");
+      await setTheme("JupyterLab Light", "true");
+    }
+  }
+  await keyTest(link0, defaults);
   await shot("before");
 
   // k slider
@@ -417,6 +657,10 @@ try {
   const found1 = defaults.items.filter((it) => it.relevant).length;
   await move("grade", 2);
   await waitShown(lab(link0, [...base, "--grade", "2", "--total", "12"])); // the reply brings total's new span
+  const note2 = `0 = the qrels' count (${lab(link0, [...base, "--grade", "2"]).recall_denominator})`;
+  let sn = await shown();
+  for (let i = 0; i < 100 && sn.zeroNote !== note2; i++) { await page.waitForTimeout(50); sn = await shown(); }
+  check(`grade 2: the total control's label follows ("${note2}")`, sn.zeroNote === note2, `shown: ${sn.zeroNote}`);
   want = lab(link0, [...base, "--grade", "2", "--total", "3"]);
   await move("total", 3);
   r = await waitShown(want);
@@ -578,12 +822,14 @@ try {
     await page.waitForFunction(() => document.body.getAttribute("data-jp-theme-light") === "false", null, { timeout: 30000, polling: 200 });
     await page.waitForTimeout(500);
     let dc = await chartCounts();
-    for (let i = 0; i < 100 && dc.drawn < dc.dom; i++) { await page.waitForTimeout(200); dc = await chartCounts(); }
+    for (let i = 0; i < 100 && !allDrawn(dc); i++) { await page.waitForTimeout(200); dc = await chartCounts(); }
+    await showEveryChart();
+    dc = await chartCounts();
     const look = await page.evaluate(() => {
       const card = document.querySelector(".ranklab-cards");
       return { body: getComputedStyle(document.body).backgroundColor, cards: card ? getComputedStyle(card).color : null };
     });
-    check("dark theme: every chart redrawn", dc.dom > 0 && dc.drawn === dc.dom, `${dc.drawn} of ${dc.dom}; page ${look.body}, card text ${look.cards}`);
+    check("dark theme: every chart redrawn (each scrolled into view)", dc.dom > 0 && dc.drawn === dc.dom, `${dc.drawn} of ${dc.dom}; page ${look.body}, card text ${look.cards}`);
     await cellShot("dark-cards", ".ranklab-cards");
     await cellShot("dark-ranking", '[aria-label^="Ranking"]');
     await cellShot("dark-chunks", '[aria-label^="Chunk"]');
@@ -615,6 +861,51 @@ try {
         `${names(progs) || "no program found while live"}: ${goneS ? `gone ${Date.now() - tS} ms after SIGTERM to the server` : "STILL RUNNING"}`);
     }
   }
+}
+
+// fallbackRuns counts, over `runs` fresh kernels, how often the panel falls back to its static
+// snapshot instead of going live (scripts/live-fallbacks.sh runs it under load): each run
+// restarts the kernel (so GoNB installs its WebSocket to the page anew), runs every cell, waits
+// for the panel to be live or static, records the load average, and presses Done.
+async function fallbackRuns(runs) {
+  const rows = [];
+  for (let i = 1; i <= runs; i++) {
+    if (i > 1) {
+      await fe.restart();
+      await page.waitForTimeout(1000);
+      await fe.ready();
+    }
+    const t = Date.now();
+    await fe.runAll();
+    const h = await page.waitForFunction(() => {
+      const p = document.querySelectorAll("[data-live-panel]");
+      const last = p.length ? p[p.length - 1] : null;
+      if (!last) return null;
+      if (last.dataset.liveState === "live") return "live";
+      if (last.dataset.liveReason === "no-frontend") return "static";
+      return null;
+    }, null, { timeout: RUN_TIMEOUT, polling: 100 }).then((x) => x.jsonValue()).catch(() => "timeout");
+    const load = Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
+    rows.push({ run: i, result: h, seconds: (Date.now() - t) / 1000, load1: load });
+    console.log(`run ${i}: ${h} after ${((Date.now() - t) / 1000).toFixed(1)} s, load ${load}`);
+    if (h === "live") {
+      await press("done");
+      await page.waitForFunction(() => document.querySelector('[data-live-panel][data-live-state="closed"]'), null, { timeout: 30000, polling: 100 }).catch(() => {});
+    }
+    await fe.idle();
+  }
+  const fallbacks = rows.filter((r) => r.result !== "live").length;
+  const loads = rows.map((r) => r.load1);
+  summary.fallback_runs = rows;
+  summary.fallbacks = fallbacks;
+  check(`${runs} runs: the panel went live every time (no fallback to the snapshot)`, fallbacks === 0,
+    `${fallbacks} fallbacks in ${runs} runs; load average (1 min) ${Math.min(...loads)}..${Math.max(...loads)}, mean ${(loads.reduce((a, b) => a + b, 0) / loads.length).toFixed(1)}`);
+}
+
+try {
+  await page.goto(fe.url(), { waitUntil: "domcontentloaded" });
+  await fe.ready();
+  if (RUNS > 0) { await fallbackRuns(RUNS); } else { await mainTest(); }
 } catch (e) {
   check("test ran to the end", false, e.stack || String(e));
   await page.screenshot({ path: `${OUT}/error.png`, fullPage: true }).catch(() => {});
