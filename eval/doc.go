@@ -17,7 +17,8 @@
 // BEIR qrels (tab-separated, header "query-id\tcorpus-id\tscore") and TREC runs "query-id Q0
 // doc-id rank score tag" (Q0, the rank and fields after the tag ignored; a query's lines need
 // not be adjacent); Files names trec_eval's other formats. Input starting with gzip's magic
-// bytes is gunzipped; "-" is standard input; a UTF-8 byte-order mark is dropped; a line whose
+// bytes is gunzipped; "-" (a pipe) is read once; a UTF-8 byte-order mark is dropped; CRLF is
+// read, a bare CR or a line over 64 MiB is an error (package internal/scan); a line whose
 // first non-blank character is '#' is a comment in every format (trec_eval 10.0 reads some as
 // a query "#"); blank run lines are skipped, a blank line elsewhere is an error.
 //
@@ -110,9 +111,6 @@
 //	—           runid             the run's tag (text, on the "all" line)
 //	—           prefs_*           preference counts and ratios per judgment group (prefs.go)
 //	—           map_avgjg, P_avgjg_k, Rprec_mult_avgjg.x: averaged over judgment groups
-//
-// Readers follow package internal/scan: a BOM dropped, CRLF read, a bare CR or a line over
-// 64 MiB an error at its line, gzip by its magic bytes; a pipe is read once.
 //
 // # Adding a measure
 //

@@ -27,10 +27,8 @@ type Options struct {
 	// TrecEval9 applies trec_eval 9.0.8's rules (pytrec_eval's): float32 scores, IPrec's
 	// trunc(x·R + 0.9), and with AllQueries queries without a ranking counted 0 in the means.
 	TrecEval9 bool
-	// DropSelf removes from each ranking the doc whose ID equals the query's ID before anything
-	// else (ranking, Depth, every measure), as BEIR's EvaluateRetrieval.evaluate does with
-	// ignore_identical_ids=True (collections such as ArguAna, whose queries are documents of the
-	// corpus, beir#187). The qrels are left as they are.
+	// DropSelf drops the doc whose ID is the query's before anything else, as BEIR's
+	// ignore_identical_ids=True (ArguAna, beir#187); the qrels are left as they are.
 	DropSelf bool
 }
 
