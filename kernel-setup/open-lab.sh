@@ -50,10 +50,70 @@ else
 fi
 
 say "$front serving notebooks/ on port $port (Ctrl-C to stop)"
+# Ctrl-C. A program this non-interactive script starts with & inherits SIGINT as ignored and
+# /dev/null as its input, and Jupyter installs its own Ctrl-C handler only when its input is a
+# terminal: the terminal's SIGINT never reaches it. So this script catches SIGINT (and TERM, HUP)
+# and sends the server SIGTERM, which Jupyter always acts on: it shuts its kernels down and exits
+# (about 0.5 s). A cell program still running after that (GoNB's gonb_* binary, which GoNB leaves
+# behind when its kernel ends) is stopped too: the processes below the server are noted when the
+# signal arrives, and those still alive once the server is gone get SIGTERM, then SIGKILL.
+# scripts/check-ctrl-c.sh tests this through a real pseudo-terminal.
 "$J" "${cmd[@]}" "${args[@]}" "$@" &
 server=$!
-stop() { kill -INT "$server" 2>/dev/null; sleep 0.5; kill -INT "$server" 2>/dev/null; wait "$server" 2>/dev/null; exit 0; }
-trap stop INT TERM
+# procs below PID: prints every process below PID as "pid start-time" lines (the start time, from
+# /proc, tells a process from a later one that reuses its id). procs end LINES: sends SIGTERM,
+# then SIGKILL 0.3 s later, to those of LINES still alive. Linux only (/proc); elsewhere a no-op.
+procs() {
+  "$py" - "$@" <<'PY'
+import os, signal, sys, time
+def table():
+    t = {}
+    for d in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        try:
+            s = open(f"/proc/{d}/stat").read()
+        except (OSError, ValueError):
+            continue
+        f = s[s.rindex(")") + 2:].split()  # state ppid ... (field 22, starttime, is f[19])
+        t[int(d)] = (int(f[1]), f[19], f[0])
+    return t
+if sys.argv[1] == "below":
+    t, todo = table(), [int(sys.argv[2])]
+    while todo:
+        p = todo.pop()
+        for c, (pp, start, _) in t.items():
+            if pp == p:
+                print(c, start)
+                todo.append(c)
+else:
+    noted = [tuple(l.split()) for l in sys.argv[2].splitlines() if l.strip()]
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        t = table()
+        left = [int(p) for p, start in noted if int(p) in t and t[int(p)][1] == start and t[int(p)][2] != "Z"]
+        for p in left:
+            try:
+                os.kill(p, sig)
+            except OSError:
+                pass
+        if not left:
+            break
+        time.sleep(0.3)
+PY
+}
+stop() {
+  trap '' INT TERM HUP
+  local below i
+  below=$(procs below "$server" 2>/dev/null || true)
+  echo
+  say "stopping the server and its kernels"
+  kill -TERM "$server" 2>/dev/null
+  for i in $(seq 1 50); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$server" 2>/dev/null
+  wait "$server" 2>/dev/null
+  procs end "$below" 2>/dev/null || true
+  say "stopped"
+  exit 130
+}
+trap stop INT TERM HUP
 for _ in $(seq 1 300); do
   curl -fsS -o /dev/null "http://127.0.0.1:$port/api/status?token=$token" 2>/dev/null && break
   kill -0 "$server" 2>/dev/null || die "the server exited (see its messages above)"
