@@ -53,67 +53,67 @@ say "$front serving notebooks/ on port $port (Ctrl-C to stop)"
 # Ctrl-C. A program this non-interactive script starts with & inherits SIGINT as ignored and
 # /dev/null as its input, and Jupyter installs its own Ctrl-C handler only when its input is a
 # terminal: the terminal's SIGINT never reaches it. So this script catches SIGINT (and TERM, HUP)
-# and sends the server SIGTERM, which Jupyter always acts on: it shuts its kernels down and exits
-# (about 0.5 s). A cell program still running after that (GoNB's gonb_* binary, which GoNB leaves
-# behind when its kernel ends) is stopped too: the processes below the server are noted when the
-# signal arrives, and those still alive once the server is gone get SIGTERM, then SIGKILL.
+# and sends the server SIGTERM, which Jupyter always acts on: it shuts its kernels down (GoNB
+# ends its running cell program) and exits. The processes below the server are noted when the
+# signal arrives; once the server is gone (or 1.5 s have passed: by then its kernels are down and
+# only its own clean-up is left, and it gets SIGKILL) those still alive get SIGTERM, then SIGKILL.
 # scripts/check-ctrl-c.sh tests this through a real pseudo-terminal.
 "$J" "${cmd[@]}" "${args[@]}" "$@" &
 server=$!
-# procs below PID: prints every process below PID as "pid start-time" lines (the start time, from
-# /proc, tells a process from a later one that reuses its id). procs end LINES: sends SIGTERM,
-# then SIGKILL 0.3 s later, to those of LINES still alive. Linux only (/proc); elsewhere a no-op.
-procs() {
-  "$py" - "$@" <<'PY'
-import os, signal, sys, time
-def table():
-    t = {}
-    for d in os.listdir("/proc") if os.path.isdir("/proc") else []:
-        try:
-            s = open(f"/proc/{d}/stat").read()
-        except (OSError, ValueError):
-            continue
-        f = s[s.rindex(")") + 2:].split()  # state ppid ... (field 22, starttime, is f[19])
-        t[int(d)] = (int(f[1]), f[19], f[0])
-    return t
-if sys.argv[1] == "below":
-    t, todo = table(), [int(sys.argv[2])]
-    while todo:
-        p = todo.pop()
-        for c, (pp, start, _) in t.items():
-            if pp == p:
-                print(c, start)
-                todo.append(c)
-else:
-    noted = [tuple(l.split()) for l in sys.argv[2].splitlines() if l.strip()]
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        t = table()
-        left = [int(p) for p, start in noted if int(p) in t and t[int(p)][1] == start and t[int(p)][2] != "Z"]
-        for p in left:
-            try:
-                os.kill(p, sig)
-            except OSError:
-                pass
-        if not left:
-            break
-        time.sleep(0.3)
-PY
+# below PID: prints "pid start-time" for every process below PID, read from /proc (the start time
+# tells a process from a later one that reuses its id). Linux only; elsewhere it prints nothing.
+below() {
+  local -A parent=() start=()
+  local stat line pid p c todo fs
+  for stat in /proc/[0-9]*/stat; do
+    { read -r line <"$stat"; } 2>/dev/null || continue
+    pid=${line%% *}
+    read -r -a fs <<<"${line##*) }"   # state ppid ... (starttime, field 22 of stat, is fs[19])
+    parent[$pid]=${fs[1]}; start[$pid]=${fs[19]}
+  done
+  todo=("$1")
+  while [ ${#todo[@]} -gt 0 ]; do
+    p=${todo[0]}; todo=("${todo[@]:1}")
+    for c in "${!parent[@]}"; do
+      [ "${parent[$c]}" = "$p" ] && { echo "$c ${start[$c]}"; todo+=("$c"); }
+    done
+  done
 }
-stop() {
+# still PID START: the process PID is still the one noted, and not a zombie.
+still() {
+  local line fs
+  { read -r line <"/proc/$1/stat"; } 2>/dev/null || return 1
+  read -r -a fs <<<"${line##*) }"
+  [ "${fs[19]}" = "$2" ] && [ "${fs[0]}" != Z ]
+}
+stop() { # $1: the signal that arrived
   trap '' INT TERM HUP
-  local below i
-  below=$(procs below "$server" 2>/dev/null || true)
+  local noted i pid start sig left
+  noted=$(below "$server" 2>/dev/null || true)
   echo
   say "stopping the server and its kernels"
-  kill -TERM "$server" 2>/dev/null
-  for i in $(seq 1 50); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$server" 2>/dev/null
-  wait "$server" 2>/dev/null
-  procs end "$below" 2>/dev/null || true
+  kill -TERM "$server" 2>/dev/null || true
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  for sig in TERM KILL; do
+    left=0
+    while read -r pid start; do
+      [ -n "$pid" ] && still "$pid" "$start" || continue
+      kill -"$sig" "$pid" 2>/dev/null || true; left=1
+    done <<<"$noted"
+    [ "$left" = 1 ] || break
+    sleep 0.3
+  done
   say "stopped"
+  # End by that same signal (not an exit status), so make and shells see an interrupted command.
+  trap - "$1"
+  kill -"$1" $$
   exit 130
 }
-trap stop INT TERM HUP
+trap 'stop INT' INT
+trap 'stop TERM' TERM
+trap 'stop HUP' HUP
 for _ in $(seq 1 300); do
   curl -fsS -o /dev/null "http://127.0.0.1:$port/api/status?token=$token" 2>/dev/null && break
   kill -0 "$server" 2>/dev/null || die "the server exited (see its messages above)"
