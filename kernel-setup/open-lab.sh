@@ -86,6 +86,20 @@ still() {
   read -r -a fs <<<"${line##*) }"
   [ "${fs[19]}" = "$2" ] && [ "${fs[0]}" != Z ]
 }
+# refresh_notebooks: after a session, a notebook whose only changes are what the git clean filter
+# removes (outputs, execution counts, the kernel's language_info: scripts/notebook-lint.py
+# --clean) would still be listed by `git status` as modified: git takes a changed file size as a
+# change without running the filter. `git add` of such a notebook stores the very blob the index
+# already holds, so only git's record of the file (size, time) is refreshed; a notebook with real
+# edits is left alone. Needs the filter registered (kernel-setup/setup.sh does).
+refresh_notebooks() {
+  local f
+  [ -n "$(git -C "$root" config --get filter.ranklab-notebook.clean 2>/dev/null)" ] || return 0
+  while IFS= read -r f; do
+    case "$f" in *.ipynb) git -C "$root" diff --quiet -- "$f" 2>/dev/null && git -C "$root" add -- "$f" 2>/dev/null ;; esac
+  done < <(git -C "$root" ls-files -m -- notebooks 2>/dev/null)
+  return 0
+}
 stop() { # $1: the signal that arrived
   trap '' INT TERM HUP
   local noted i pid start sig left
@@ -105,6 +119,7 @@ stop() { # $1: the signal that arrived
     [ "$left" = 1 ] || break
     sleep 0.3
   done
+  refresh_notebooks &   # git's bookkeeping only (see above); it may finish after this script
   say "stopped"
   # End by that same signal (not an exit status), so make and shells see an interrupted command.
   trap - "$1"
@@ -140,4 +155,7 @@ else
   say "no web browser found here: open $nb at this address:"
 fi
 printf '%s\n' "$url"
-wait "$server"
+status=0
+wait "$server" || status=$?
+refresh_notebooks
+exit "$status"

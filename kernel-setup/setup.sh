@@ -101,18 +101,18 @@ fi
 # --- 1. GoNB and goimports -------------------------------------------------------------------
 # The module proxy refuses gonb's version list, so `go install gonb@version` fails with a 403;
 # installing from a throw-away module that requires the pinned version works.
-# build_tool LABEL MODULE VERSION PKG: builds PKG (of MODULE@VERSION) into $GOBIN from a throw-away
+# build_tool LABEL PKG VERSION: builds the command PKG@VERSION into $GOBIN from a throw-away
 # module, showing go get's downloads and, every 25 packages, how many `go install -v` compiled.
 build_tool() {
-  local label=$1 mod=$2 ver=$3 pkg=$4 tmp total rc
+  local label=$1 pkg=$2 ver=$3 tmp total rc
   tmp=$(mktemp -d)
-  ( cd "$tmp" && go mod init tools >/dev/null 2>&1 && go get "$mod@$ver" 2>&1 | sed -u 's/^/    /' ) \
+  ( cd "$tmp" && go mod init tools >/dev/null 2>&1 && go get "$pkg@$ver" 2>&1 | sed -u 's/^/    /' ) \
     || { rm -rf "$tmp"; return 1; }
   total=$(cd "$tmp" && go list -deps "$pkg" 2>/dev/null | wc -l)
   set +e
   ( cd "$tmp" && go install -v "$pkg" ) 2>&1 | tee "$tmp/log" | awk -v total="$total" -v label="$label" '
     /^[^ :]+$/ { n++; if (n % 25 == 0) { printf "    %s: %d of %d packages compiled\n", label, n, total; fflush() } }
-    END { printf "    %s: %d packages compiled (the other %d were in the Go build cache)\n", label, n, total - n }'
+    END { printf "    %s: %d of %d packages compiled (the others were in the Go build cache or need no compiling)\n", label, n, total }'
   rc=${PIPESTATUS[0]}
   set -e
   [ "$rc" = 0 ] || { grep -v '^[^ :]*$' "$tmp/log" >&2; rm -rf "$tmp"; return 1; }
@@ -122,7 +122,7 @@ if gonb --version 2>/dev/null | grep "${GONB_VERSION}" >/dev/null; then
   ok "GoNB $GONB_VERSION at $(command -v gonb)"
 else
   say "building GoNB $GONB_VERSION (the Go kernel for Jupyter) into $GOBIN: about 110 s on an empty Go cache (downloads, then ~260 packages compiled; progress below)"
-  build_tool GoNB github.com/janpfeifer/gonb "$GONB_VERSION" github.com/janpfeifer/gonb \
+  build_tool GoNB github.com/janpfeifer/gonb "$GONB_VERSION" \
     || die "could not build GoNB $GONB_VERSION (output above; is the Go module proxy reachable?)"
   gonb --version 2>/dev/null | grep "$GONB_VERSION" >/dev/null || die "GoNB installed but 'gonb --version' does not answer $GONB_VERSION"
   ok "GoNB $GONB_VERSION"
@@ -131,7 +131,7 @@ if command -v goimports >/dev/null; then
   ok "goimports at $(command -v goimports)"
 else
   say "building goimports $GOIMPORTS_VERSION (GoNB uses it to fill in imports): about 20 s on an empty Go cache"
-  build_tool goimports golang.org/x/tools "$GOIMPORTS_VERSION" golang.org/x/tools/cmd/goimports \
+  build_tool goimports golang.org/x/tools/cmd/goimports "$GOIMPORTS_VERSION" \
     || die "could not build goimports $GOIMPORTS_VERSION (output above)"
   ok "goimports $GOIMPORTS_VERSION"
 fi

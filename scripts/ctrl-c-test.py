@@ -14,6 +14,7 @@ scripts/check-ctrl-c.sh picks it). What a terminal does, done for real:
   5. pass when, within 2 s, none of the noted processes is left (a zombie counts as gone) and
      the port no longer answers; otherwise name what is left (and kill it).
 Prints the time from SIGINT to the last process gone. Exit status 0 on pass, 1 on failure.
+CTRL_C_LOG=FILE keeps the command's whole output (the set-up's messages included) in FILE.
 """
 import json
 import os
@@ -114,7 +115,13 @@ def main(argv):
     def text():
         return out.decode(errors="replace")
 
+    def keep_log():
+        if os.environ.get("CTRL_C_LOG"):
+            with open(os.environ["CTRL_C_LOG"], "w") as f:
+                f.write(text())
+
     def fail(msg, noted=()):
+        keep_log()
         print(f"ctrl-c-test: FAIL: {msg}")
         print("---- output of", " ".join(cmd), "(last 40 lines)")
         print("\n".join(text().splitlines()[-40:]))
@@ -206,6 +213,8 @@ def main(argv):
         pass
     if took > LIMIT:
         return fail(f"everything stopped, but only {took:.2f} s after Ctrl-C (limit {LIMIT} s)")
+    time.sleep(0.2)  # the last of the output
+    keep_log()
     print(f"ctrl-c-test: ok: Ctrl-C stopped all {len(noted)} processes (server, kernel, cell program) in {took:.2f} s (limit {LIMIT} s)")
     tail = [line for line in text().splitlines()[-4:] if line.strip()]
     print("ctrl-c-test: the command's last lines:", " | ".join(tail))
