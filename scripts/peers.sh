@@ -40,16 +40,12 @@ for c in /usr/bin/python3 python3; do
 done
 [[ -n "$py" ]] || { echo "peers.sh: no python3 with venv and ensurepip (Debian: apt-get install python3-venv)" >&2; exit 1; }
 echo "peers.sh: installing ${pins[*]} ${nodeps[*]} (no dependencies) with $("$py" --version 2>&1) into $venv:" >&2
-echo "peers.sh: about 3.5 min on an empty pip cache (~90 packages, 500 MB: numba, scipy, llama-index-core's dependencies), then about 1.5 min compiling ranx's numba code once (pip's progress below)" >&2
+echo "peers.sh: about 3.5 min on an empty pip cache (~90 packages: numba, scipy, llama-index-core and its dependencies; pip's progress below)" >&2
 rm -rf "$venv"
 "$py" -m venv "$venv"
 progress() { { grep --line-buffered -v -E '^(Requirement already satisfied|  Using cached|$)' || true; } | sed -u 's/^/    /' >&2; }
 "$venv/bin/pip" install --disable-pip-version-check "${pins[@]}" 2>&1 | progress
 "$venv/bin/pip" install --disable-pip-version-check --no-deps "${nodeps[@]}" 2>&1 | progress
 "$venv/bin/python" -c "$imports" >&2
-# ranx compiles its code with numba on first use, ~65 CPU-seconds per process with an empty
-# cache; compile it here, once, so the three agreement tests load it (scripts/peers-warm.py).
-echo "peers.sh: compiling ranx's numba functions into its cache (about 80 CPU-seconds, once)" >&2
-"$venv/bin/python" "$(dirname "$0")/peers-warm.py" >&2
 echo "${pins[*]} ${nodeps[*]}" > "$stamp"
 echo "$venv/bin/python"
