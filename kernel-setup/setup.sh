@@ -67,12 +67,13 @@ apt_install() {
   if [ ${#missing[@]} -eq 0 ]; then ok "Debian packages present: $*"; return 0; fi
   command -v apt-get >/dev/null || die "these packages are missing and there is no apt-get to install them: ${missing[*]}"
   [ "$(id -u)" = 0 ] || [ -n "$sudo_cmd" ] || die "need root or sudo to install: ${missing[*]} (ask an administrator: apt-get install ${missing[*]})"
+  local t=$SECONDS
   say "apt-get install ${missing[*]} ($(apt_estimate "${missing[@]}"); apt's progress below)"
   $sudo_cmd apt-get update -q 2>&1 | sed -u 's/^/    /' || die "apt-get update failed (no network or no Debian mirror?)"
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}" 2>&1 \
     | grep --line-buffered -E '^(Get:|Unpacking|Setting up|E:)' | sed -u 's/^/    /' || true
   [ -z "$(missing_debs "${missing[@]}")" ] || die "apt-get install ${missing[*]} failed (run it by hand to see why)"
-  ok "installed ${missing[*]}"
+  ok "installed ${missing[*]} in $((SECONDS - t)) s"
 }
 # apt_estimate PKG...: how long installing them took on a fresh Debian 12 (2 cores, nearby mirror).
 apt_estimate() {
@@ -122,18 +123,20 @@ if gonb --version 2>/dev/null | grep "${GONB_VERSION}" >/dev/null; then
   ok "GoNB $GONB_VERSION at $(command -v gonb)"
 else
   say "building GoNB $GONB_VERSION (the Go kernel for Jupyter) into $GOBIN: about 110 s on an empty Go cache (downloads, then ~260 packages compiled; progress below)"
+  t=$SECONDS
   build_tool GoNB github.com/janpfeifer/gonb "$GONB_VERSION" \
     || die "could not build GoNB $GONB_VERSION (output above; is the Go module proxy reachable?)"
   gonb --version 2>/dev/null | grep "$GONB_VERSION" >/dev/null || die "GoNB installed but 'gonb --version' does not answer $GONB_VERSION"
-  ok "GoNB $GONB_VERSION"
+  ok "GoNB $GONB_VERSION (built in $((SECONDS - t)) s)"
 fi
 if command -v goimports >/dev/null; then
   ok "goimports at $(command -v goimports)"
 else
   say "building goimports $GOIMPORTS_VERSION (GoNB uses it to fill in imports): about 20 s on an empty Go cache"
+  t=$SECONDS
   build_tool goimports golang.org/x/tools/cmd/goimports "$GOIMPORTS_VERSION" \
     || die "could not build goimports $GOIMPORTS_VERSION (output above)"
-  ok "goimports $GOIMPORTS_VERSION"
+  ok "goimports $GOIMPORTS_VERSION (built in $((SECONDS - t)) s)"
 fi
 
 # --- 2. A Jupyter front-end ----------------------------------------------------------------
@@ -225,9 +228,10 @@ else
     py=$(pick_python) || { py=""; say "no python3 with venv and pip: cannot install JupyterLab with pip"; }
   fi
   if [ -n "$py" ] && say "checking that pip reaches a package index (up to 30 s, first run only)" && pip_reachable "$py"; then
+    t=$SECONDS
     install_venv "$py" || die "pip could not install JupyterLab into $VENV (output above); RANKLAB_NO_PIP=1 uses Debian's Jupyter instead"
     JUPYTER=$VENV/bin/jupyter
-    ok "$(versions) in $VENV"
+    ok "$(versions) in $VENV (installed in $((SECONDS - t)) s)"
     unpinned_note
   else
     say "pip reaches no package index: falling back to Debian's Jupyter packages (classic Notebook 6.4, nbconvert 6.5)"
@@ -326,8 +330,9 @@ if [ "$ci" = 1 ]; then
   fi
   # The peer evaluators the agreement tests run against (pinned in scripts/peers.sh, which says
   # what it installs and how long it takes, and shows pip's progress).
+  t=$SECONDS
   peers_py=$(bash "$root/scripts/peers.sh" | tail -1) || die "scripts/peers.sh could not install the peer evaluators"
-  ok "peer evaluators in $(dirname "$(dirname "$peers_py")")"
+  ok "peer evaluators in $(dirname "$(dirname "$peers_py")") ($((SECONDS - t)) s)"
 fi
 
 echo "$JUPYTER" > "$here/.jupyter-path"
