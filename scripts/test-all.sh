@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project (`make test`). First the set-up every check needs (the same
 # idempotent kernel-setup/setup.sh that `make lab` runs, with --ci: Chromium, fonts, the classic
-# Notebook, playwright-core, the peer evaluators); on a fresh machine it installs them (about
-# 6 minutes, saying what and why before each long step), on a set-up one it checks in a few
+# Notebook, playwright-core, the peer evaluators); on a fresh machine it installs them (3 to 4
+# minutes measured, saying what and why before each long step), on a set-up one it checks in a few
 # seconds; without root or sudo for missing Debian packages it stops at once, naming them.
 # Then gofmt, go vet, the Go tests (with the trec_eval parity tests when ../shared is present;
 # fuzz seeds run as unit tests; the agreement tests with the peers), then each scripts/check-*.sh
