@@ -75,11 +75,12 @@ apt_install() {
   [ -z "$(missing_debs "${missing[@]}")" ] || die "apt-get install ${missing[*]} failed (run it by hand to see why)"
   ok "installed ${missing[*]} in $((SECONDS - t)) s"
 }
-# apt_estimate PKG...: how long installing them took on a fresh Debian 12 (2 cores, nearby mirror).
+# apt_estimate PKG...: how long installing them takes on a fresh Debian 12 (2 cores; Chromium and
+# fonts measured at 16 s, the Jupyter packages at 10 s: ../shared/NOTES.md).
 apt_estimate() {
   case " $* " in
-    *" chromium "*) echo "about 60 s for Chromium and the rest, ~500 MB" ;;
-    *" jupyter-notebook "*|*" nodejs "*) echo "about 30 s" ;;
+    *" chromium "*) echo "Chromium alone is 414 MB, about 16 s on an idle machine with a near mirror; allow a minute for all" ;;
+    *" jupyter-notebook "*|*" nodejs "*) echo "about 10 to 30 s" ;;
     *) echo "about 10 s" ;;
   esac
 }
@@ -122,7 +123,7 @@ build_tool() {
 if gonb --version 2>/dev/null | grep "${GONB_VERSION}" >/dev/null; then
   ok "GoNB $GONB_VERSION at $(command -v gonb)"
 else
-  say "building GoNB $GONB_VERSION (the Go kernel for Jupyter) into $GOBIN: about 110 s on an empty Go cache (downloads, then ~260 packages compiled; progress below)"
+  say "building GoNB $GONB_VERSION (the Go kernel for Jupyter) into $GOBIN: about 35 s with an empty Go cache on an idle 2-core machine, 100 s at a load of 14 (downloads, then ~290 packages compiled; progress below)"
   t=$SECONDS
   build_tool GoNB github.com/janpfeifer/gonb "$GONB_VERSION" \
     || die "could not build GoNB $GONB_VERSION (output above; is the Go module proxy reachable?)"
@@ -132,7 +133,7 @@ fi
 if command -v goimports >/dev/null; then
   ok "goimports at $(command -v goimports)"
 else
-  say "building goimports $GOIMPORTS_VERSION (GoNB uses it to fill in imports): about 20 s on an empty Go cache"
+  say "building goimports $GOIMPORTS_VERSION (GoNB uses it to fill in imports): about 10 s after GoNB on an empty Go cache"
   t=$SECONDS
   build_tool goimports golang.org/x/tools/cmd/goimports "$GOIMPORTS_VERSION" \
     || die "could not build goimports $GOIMPORTS_VERSION (output above)"
@@ -180,7 +181,7 @@ pip_reachable() { # $1 = python; one small download, at most 30 s
 pip_progress() { { grep --line-buffered -v -E '^(Requirement already satisfied|  Using cached|  Obtaining|$)' || true; } | sed -u 's/^/    /'; }
 install_venv() { # $1 = python
   local py=$1 log rc failed; log=$(mktemp)
-  say "installing JupyterLab $(grep -o '^jupyterlab==[^ ]*' "$REQ" | cut -d= -f3), Notebook $(grep -o '^notebook==[^ ]*' "$REQ" | cut -d= -f3) and nbconvert with pip ($("$py" --version 2>&1)) into $VENV: about 45 s with an empty pip cache, 90 packages (pip's progress below)"
+  say "installing JupyterLab $(grep -o '^jupyterlab==[^ ]*' "$REQ" | cut -d= -f3), Notebook $(grep -o '^notebook==[^ ]*' "$REQ" | cut -d= -f3) and nbconvert with pip ($("$py" --version 2>&1)) into $VENV: about 20 s with an empty pip cache, 45 s on a busy machine, 90 packages (pip's progress below)"
   [ -x "$VENV/bin/python" ] || "$py" -m venv "$VENV" >"$log" 2>&1 || { cat "$log" >&2; rm -rf "$VENV"; return 1; }
   set +e
   "$VENV/bin/python" -m pip install --disable-pip-version-check -r "$REQ" -c "$CON" 2>&1 | tee "$log" | pip_progress
