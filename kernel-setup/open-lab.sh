@@ -55,7 +55,7 @@ say "$front serving notebooks/ on port $port (Ctrl-C to stop)"
 # terminal: the terminal's SIGINT never reaches it. So this script catches SIGINT (and TERM, HUP)
 # and sends the server SIGTERM, which Jupyter always acts on: it shuts its kernels down (GoNB
 # ends its running cell program) and exits. The processes below the server are noted when the
-# signal arrives; once the server is gone (or 1.5 s have passed: by then its kernels are down and
+# signal arrives; once the server is gone (or 1 s has passed: by then its kernels are down and
 # only its own clean-up is left, and it gets SIGKILL) those still alive get SIGTERM, then SIGKILL.
 # scripts/check-ctrl-c.sh tests this through a real pseudo-terminal.
 "$J" "${cmd[@]}" "${args[@]}" "$@" &
@@ -107,7 +107,7 @@ stop() { # $1: the signal that arrived
   echo
   say "stopping the server and its kernels"
   kill -TERM "$server" 2>/dev/null || true
-  for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+  for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
   kill -KILL "$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
   for sig in TERM KILL; do
