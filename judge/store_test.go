@@ -44,8 +44,8 @@ func TestRecordUndoRejudgeReadByEval(t *testing.T) {
 		func() error { return s.Record(pp("1", "a"), 2, 3.5) },
 		func() error { return s.Record(pp("1", "b"), 0, 2) },
 		func() error { return s.Record(pp("1", "a"), 3, 1) }, // re-judge: the later grade wins
-		func() error { _, _, err := s.Undo(); return err },  // back to 2
-		func() error { _, _, err := s.Undo(); return err },  // 1 b gone
+		func() error { _, _, err := s.Undo(); return err },   // back to 2
+		func() error { _, _, err := s.Undo(); return err },   // 1 b gone
 		func() error { return s.Record(pp("2", "c"), 1, 4) },
 	}
 	for i, f := range steps {
