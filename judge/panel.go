@@ -83,7 +83,7 @@ func Run(cfg Config, opt live.Options) error {
 	}
 	defer ss.Store().Close()
 	if opt.Mode == live.Static {
-		gonbui.DisplayHTML(StaticHTML(ss, texts, "static", "RANKLAB_LIVE=static"))
+		gonbui.DisplayHTML(StaticHTML("ranklab-judge-"+gonbui.UniqueId(), ss, texts, "static", "RANKLAB_LIVE=static"))
 		gonbui.Sync()
 		return nil
 	}
@@ -91,14 +91,14 @@ func Run(cfg Config, opt live.Options) error {
 }
 
 // StaticHTML is the panel without a front-end: the progress, the pair that would be judged
-// next (its card) and the next pairs after it. state is data-judge-state's value.
-func StaticHTML(ss *Session, t Texts, state, reason string) string {
+// next (its card) and the next pairs after it. id is its DOM id, state data-judge-state's value.
+func StaticHTML(id string, ss *Session, t Texts, state, reason string) string {
 	sc := cardHTML(ss, t)
 	var b strings.Builder
 	b.WriteString(style)
 	pr := ss.Progress()
-	fmt.Fprintf(&b, `<div class="rj" data-judge-panel data-judge-state="%s" data-judge-reason="%s" data-judge-judged="%d" data-judge-total="%d" data-judge-pair="%s">`,
-		state, html.EscapeString(reason), pr.Judged, pr.Total, html.EscapeString(sc.Key))
+	fmt.Fprintf(&b, `<div class="rj" id="%s" data-judge-panel data-judge-state="%s" data-judge-reason="%s" data-judge-judged="%d" data-judge-total="%d" data-judge-pair="%s">`,
+		html.EscapeString(id), state, html.EscapeString(reason), pr.Judged, pr.Total, html.EscapeString(sc.Key))
 	fmt.Fprintf(&b, `<div class="rj-top"><span data-judge-progress>%s</span><span>%s · %s</span></div>`,
 		html.EscapeString(sc.Progress), html.EscapeString(ss.Store().Path()), html.EscapeString(reason))
 	if sc.Key != "" {
@@ -225,7 +225,7 @@ loop:
 			case "0", "1", "2", "3":
 				err = ss.Grade(int(m.Act[0]-'0'), time.Since(shown).Seconds())
 				if err == nil {
-					status = fmt.Sprintf("saved %s %s = %s", cur.Query, cur.Doc, m.Act)
+					status = fmt.Sprintf("on disk: query %s, document %s = %s (%s)", cur.Query, cur.Doc, m.Act, Grades[m.Act[0]-'0'])
 				}
 			case "skip":
 				ss.Skip()
@@ -256,7 +256,7 @@ loop:
 	if reason == "no-frontend" {
 		state = "static"
 	}
-	gonbui.UpdateHTML(region, StaticHTML(ss, t, state, reason))
+	gonbui.UpdateHTML(region, StaticHTML(id, ss, t, state, reason))
 	gonbui.Sync()
 	return nil
 }

@@ -24,7 +24,8 @@ const style = `<style>
 .rj mark{background:#ffe58a;color:#111;padding:0 1px;border-radius:2px}
 .rj-bar{display:flex;flex-wrap:wrap;gap:6px;margin-top:10px;align-items:center}
 .rj button{font:inherit;font-size:13px;padding:4px 10px;border-radius:4px;border:1px solid var(--jp-border-color1,#bbb);background:var(--jp-layout-color2,#f3f3f3);color:var(--jp-ui-font-color1,#222);cursor:pointer}
-.rj button[data-grade]{min-width:9em}
+.rj button[data-grade]{min-width:7.5em}
+.rj button[data-act=done]{margin-left:auto}
 .rj button.rj-was{border-color:var(--jp-brand-color1,#1976d2);font-weight:bold}
 .rj button:disabled{opacity:.5;cursor:default}
 .rj-status{font-size:12px;color:var(--jp-ui-font-color2,#555);margin-top:6px}
@@ -70,11 +71,10 @@ func pairHTML(p pool.Pair, ss *Session, t Texts) string {
 	}
 	fmt.Fprintf(&b, `<div class="rj-top"><span>pair %d of %d · query %s · document %s%s</span></div>`,
 		pos, len(ss.Pool), html.EscapeString(p.Query), html.EscapeString(p.Doc), was)
-	text := html.EscapeString(d.Text)
-	qh := html.EscapeString(q)
-	title := html.EscapeString(d.Title)
+	// The query itself is not marked (every word of it would be): only the document.
+	text, qh, title := html.EscapeString(d.Text), html.EscapeString(q), html.EscapeString(d.Title)
 	if err == nil {
-		text, qh, title = m.HTML(d.Text), m.HTML(q), m.HTML(d.Title)
+		text, title = m.HTML(d.Text), m.HTML(d.Title)
 	}
 	fmt.Fprintf(&b, `<div class="rj-q" data-judge-query="%s"><b>Query:</b> %s</div>`, html.EscapeString(p.Query), qh)
 	if d.Title != "" {

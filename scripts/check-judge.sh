@@ -39,7 +39,7 @@ rm -rf "$out"; mkdir -p "$out"
 # entry linked, the test notebook copied to notebooks/ with its module path adjusted.
 tree=$tmp/tree
 mkdir -p "$tree/notebooks"
-for e in "$root"/* "$root"/go.mod "$root"/go.sum; do
+for e in "$root"/*; do
   name=$(basename "$e")
   case "$name" in notebooks|ci-artifacts) continue ;; esac
   ln -s "$e" "$tree/$name"
@@ -72,5 +72,25 @@ if [ "$up" != 1 ]; then echo "check-judge: the server did not start; see $out/ju
 BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=notebooks/judge.ipynb OUT="$out" SERVER_PID="$server" \
   timeout 600 node scripts/judge-test.mjs
 status=$?
+kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
+
+# The static fallback (nbconvert, no front-end): RANKLAB_LIVE=static shows what would be judged
+# and the progress at once; it must not hang (timeout) and must show the file's state.
+judged=$(grep -c . "$RANKLAB_JUDGE_QRELS" 2>/dev/null || echo 0)
+touch "$RANKLAB_JUDGE_QRELS.seen"; cat "$RANKLAB_JUDGE_QRELS" > "$RANKLAB_JUDGE_QRELS.seen" 2>/dev/null
+next=$(awk 'FILENAME == ARGV[1] { seen[$1 "\t" $3] = 1; next } !(($1 "\t" $3) in seen) { print $1 "\t" $3; exit }' "$RANKLAB_JUDGE_QRELS.seen" "$RANKLAB_JUDGE_POOL")
+t0=$SECONDS
+if RANKLAB_LIVE=static timeout 300 "$J" nbconvert --to notebook --execute --ExecutePreprocessor.timeout=240 \
+    --output-dir="$tmp/static" "$tree/notebooks/judge.ipynb" >"$out/static.log" 2>&1; then
+  html=$("$py" -c 'import json,sys; nb=json.load(open(sys.argv[1])); print("".join("".join(o.get("data",{}).get("text/html","")) for c in nb["cells"] for o in c.get("outputs",[])))' "$tmp/static/judge.ipynb")
+  printf '%s' "$html" > "$out/static.html"
+  if grep -q 'data-judge-state="static"' <<<"$html" && grep -qF "data-judge-pair=\"$(printf "$next")\"" <<<"$html" && grep -q "$judged of 12 judged" <<<"$html"; then
+    echo "ok   static fallback (nbconvert, RANKLAB_LIVE=static): $judged of 12 judged, next $(printf "$next" | tr '\t' ' ') ($((SECONDS - t0)) s)"
+  else
+    echo "FAIL static fallback: want state static, next pair $(printf "$next" | tr '\t' ' '), \"$judged of 12 judged\"; see $out/static.html"; status=1
+  fi
+else
+  echo "FAIL static fallback: nbconvert failed or timed out; see $out/static.log"; status=1
+fi
 cp "$RANKLAB_JUDGE_POOL" "$RANKLAB_JUDGE_QRELS" "$RANKLAB_JUDGE_QRELS.log" "$out/" 2>/dev/null
 exit $status
