@@ -207,7 +207,14 @@ loop:
 			idle.Reset(opt.Idle)
 			if m.Act == "hello" {
 				connected = true
-				reply(m.Seq, help, false)
+				st := help
+				if pid := ss.Store().StaleLock; pid != 0 {
+					st = fmt.Sprintf("took over the lock of process %d, which ended without closing (nothing is lost: every judgment was on disk) · %s", pid, help)
+				}
+				if r := ss.Store().Repaired; len(r) > 0 {
+					st = "repaired: " + strings.Join(r, "; ") + " · " + st
+				}
+				reply(m.Seq, st, false)
 				continue
 			}
 			if m.Act == "done" {

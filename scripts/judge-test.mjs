@@ -1,10 +1,10 @@
 // Browser test of the judging panel (package judge) in JupyterLab, run by scripts/check-judge.sh.
 //
 // Opens the test notebook, runs all cells and judges by keyboard: pairs 1-3, undo (u) and a new
-// grade for pair 3, pairs 4-5; then SIGKILLs the GoNB kernel and the panel's cell program (no
+// grade for pair 3, ← and s, pairs 4-5; then SIGKILLs the GoNB kernel and the panel's cell program (no
 // clean-up of any kind runs) and reads the judgments file from disk: the 5 grades must be there.
 // It re-runs the notebook, which must resume at pair 6 (the next pool pair not in the file),
-// judges 6-10, and checks the file (one line per pair, the latest grade: what eval reads), the
+// b and s, judges 6-10 (with 0 0, JupyterLab's restart shortcut), and checks the file (one line per pair, the latest grade: what eval reads), the
 // side log, the panel's progress and the pair it shows next (11). Screenshots of the panel in
 // the light and the dark theme. Expected grades are the keys this script pressed; the pairs are
 // the pool file's lines. Writes screenshots and summary.json to OUT.
@@ -118,6 +118,14 @@ async function waitLive(old, timeout = 180000, retry = true) {
   if (s !== "live") throw new Error(`the panel is ${s}, not live`);
   await page.locator("[data-judge-panel]").last().focus();
 }
+async function dismissDialogs() {
+  for (let i = 0; i < 20; i++) {
+    const btn = page.locator(".jp-Dialog .jp-mod-accept, .jp-Dialog button").first();
+    if (!(await btn.count())) return;
+    await btn.click().catch(() => {});
+    await page.waitForTimeout(200);
+  }
+}
 // press sends one key to the focused panel and waits for the kernel's next screen.
 async function press(key) {
   const before = await panel();
@@ -177,6 +185,7 @@ try {
 
   // Kill: SIGKILL the cell program and the kernel (nothing gets to clean up).
   const kc = kernelAndCells();
+  summary.killed = kc;
   for (const pid of [...kc.cells, ...kc.kernels]) { try { process.kill(pid, "SIGKILL"); } catch (e) { /* gone */ } }
   const d = onDisk();
   const want5 = Object.entries(grades);
@@ -186,12 +195,10 @@ try {
   summary.after_kill = d.grades;
 
   const killedId = await lastId();
-  // The server restarts the dead kernel; dismiss its dialog, then run the notebook again.
-  await page.waitForTimeout(1500);
-  for (let i = 0; i < 20; i++) {
-    const btn = page.locator(".jp-Dialog .jp-mod-accept, .jp-Dialog button").first();
-    if (await btn.count()) { await btn.click().catch(() => {}); await page.waitForTimeout(300); } else break;
-  }
+  // The server restarts the dead kernel and JupyterLab says so in a dialog ("Kernel Restarting");
+  // dismiss it (it would take the keyboard's focus), then run the notebook again.
+  await page.waitForSelector(".jp-Dialog", { timeout: 20000 }).catch(() => {});
+  await dismissDialogs();
   await ready();
   tRun = Date.now();
   await runAll();
@@ -199,9 +206,19 @@ try {
   s = await panel();
   summary.resume = { pair: s.pair, progress: s.progress, status: s.status };
   check("after the restart the panel resumes at pair 6", s.pair === pool[5] && s.judged === 5, `${s.pair.replace("\t", " ")} · ${s.progress} (${(Date.now() - tRun) / 1000} s)`);
+  check("it took over the killed panel's stale lock (named by PID)", kc.cells.some((pid) => s.status.includes(`process ${pid},`)), s.status);
 
-  for (const k of ["1", "0", "2", "3", "1"]) { r = await press(k); grades[r.before.pair] = Number(k); }
+  // b (back) and s, then grades with "0 0" in a row: in JupyterLab's command mode b inserts a
+  // cell and 0 0 restarts the kernel, so a leaked key would show.
+  r = await press("b");
+  const bOK = r.after.pair === pool[4];
+  r = await press("s");
+  check("b shows pair 5, s returns to pair 6", bOK && r.after.pair === pool[5], r.after.pair);
+  for (const k of ["0", "0", "2", "3", "1"]) { r = await press(k); grades[r.before.pair] = Number(k); }
   s = await panel();
+  // No key reached JupyterLab's command-mode shortcuts (b inserts a cell, 0 0 restarts...).
+  const cells = await page.evaluate(() => window.jupyterapp.shell.currentWidget.content.widgets.length);
+  check("the panel's keys never reached JupyterLab (still 3 cells, no restart)", cells === 3, `${cells} cells`);
   const d2 = onDisk();
   const ok10 = Object.entries(grades).every(([k, g]) => d2.grades[k] === g) && Object.keys(grades).length === 10;
   check("10 judged: the file holds exactly the 10 grades pressed, one line per pair", ok10 && d2.lines === 10 && !d2.dup,
