@@ -50,9 +50,11 @@
 // # Modes
 //
 // As the live lab (package live, whose mode and timers it shares: RANKLAB_LIVE=static|live|auto,
-// RANKLAB_LIVE_PROBE, _IDLE, _MAX): static shows at once, without a front-end, the progress,
-// the pair that would be judged next and the ones after it (nbconvert never hangs); auto falls
-// back to that view when no front-end answers within the probe. GoNB's comms reach
+// RANKLAB_LIVE_PROBE, _IDLE, _MAX; the maximum defaults to DefaultMax, 4 h, here): static
+// shows at once, without a front-end, the progress, the pair that would be judged next and the
+// ones after it (nbconvert never hangs), reading the files without the lock and writing nothing
+// (OpenReadOnly), so it works beside a running panel; auto falls back to the same view when no
+// front-end answers within the probe. GoNB's comms reach
 // ws://<host>/api/kernels/... only: behind JupyterHub or TLS the panel stays static.
 //
 // The core (Store, Session, Marker) knows nothing of the page and is tested without a browser;

@@ -17,6 +17,10 @@ import (
 	"github.com/ranklab/ranklab/pool"
 )
 
+// DefaultMax ends a live panel after this long in total unless RANKLAB_LIVE_MAX says otherwise
+// (re-running the cell resumes; nothing is lost).
+const DefaultMax = 4 * time.Hour
+
 //go:embed panel.js
 var panelJS string
 
@@ -42,6 +46,9 @@ func Show(cfg Config) {
 		showError(err)
 		opt = live.Options{Mode: live.Static}
 	}
+	if os.Getenv(live.EnvMax) == "" {
+		opt.Max = DefaultMax // a judging session outlasts the lab's hour
+	}
 	if err := Run(cfg, opt); err != nil {
 		showError(err)
 	}
@@ -52,8 +59,9 @@ func showError(err error) {
 	gonbui.Sync()
 }
 
-// Prepare reads the pool and the texts and opens the judgments file (taking its lock).
-func Prepare(cfg Config) (*Session, Texts, error) {
+// Prepare reads the pool and the texts and opens the judgments file (taking its lock; static:
+// read-only, without the lock).
+func Prepare(cfg Config, static bool) (*Session, Texts, error) {
 	pairs, _, err := pool.ReadFile(cfg.Pool)
 	if err != nil {
 		return nil, Texts{}, err
@@ -68,7 +76,12 @@ func Prepare(cfg Config) (*Session, Texts, error) {
 			name = "judge"
 		}
 	}
-	st, err := Open(cfg.Qrels, name)
+	var st *Store
+	if static {
+		st, err = OpenReadOnly(cfg.Qrels)
+	} else {
+		st, err = Open(cfg.Qrels, name)
+	}
 	if err != nil {
 		return nil, Texts{}, err
 	}
@@ -77,7 +90,7 @@ func Prepare(cfg Config) (*Session, Texts, error) {
 
 // Run is Show with explicit options; it returns the errors Show displays.
 func Run(cfg Config, opt live.Options) error {
-	ss, texts, err := Prepare(cfg)
+	ss, texts, err := Prepare(cfg, opt.Mode == live.Static)
 	if err != nil {
 		return err
 	}

@@ -44,6 +44,7 @@ type Store struct {
 	grades        map[pool.Pair]int
 	entries       []Entry // the side log, in order
 	undo          []undoStep
+	readOnly      bool
 	// StaleLock is the PID of a dead panel whose lock file Open took over (0: none).
 	StaleLock int
 	// Repaired tells what Open had to repair: a torn last log line dropped, the qrels file
@@ -75,6 +76,17 @@ func Open(path, judge string) (*Store, error) {
 	return s, nil
 }
 
+// OpenReadOnly reads the judgments file at path and its side log without taking the lock or
+// writing anything (a torn last log line is ignored, a stale qrels file is not rewritten): what
+// the static view shows while a panel may be judging elsewhere. Record and Undo fail on it.
+func OpenReadOnly(path string) (*Store, error) {
+	s := &Store{path: path, logPath: path + ".log", grades: map[pool.Pair]int{}, readOnly: true}
+	if err := s.load(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 func (s *Store) load() error {
 	base := map[pool.Pair]int{}
 	if _, err := os.Stat(s.path); err == nil {
@@ -90,6 +102,22 @@ func (s *Store) load() error {
 	}
 	for p, g := range base {
 		s.grades[p] = g
+	}
+	if s.readOnly {
+		data, err := os.ReadFile(s.logPath)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		entries, err := ReadLog(bytes.NewReader(data[:bytes.LastIndexByte(data, '\n')+1]), s.logPath)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			s.apply(e)
+		}
+		return nil
 	}
 	created := false
 	f, err := os.OpenFile(s.logPath, os.O_RDWR, 0)
@@ -217,7 +245,7 @@ func (s *Store) Undo() (p pool.Pair, ok bool, err error) {
 // commit appends e to the side log (fsync), applies it and rewrites the qrels file.
 func (s *Store) commit(e Entry) error {
 	if s.log == nil {
-		return errors.New("judge: the store is closed")
+		return errors.New("judge: the store is closed (or read-only)")
 	}
 	for _, id := range []string{e.Pair.Query, e.Pair.Doc} {
 		if id == "" || strings.ContainsFunc(id, func(r rune) bool { return r <= ' ' }) {

@@ -243,3 +243,42 @@ func FuzzReadLog(f *testing.F) {
 		}
 	})
 }
+
+// The static view reads without the lock and writes nothing, even beside a running panel.
+func TestReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "j.qrels")
+	s := mustOpen(t, path)
+	defer s.Close()
+	s.Record(pp("1", "a"), 2, 1)
+	s.Record(pp("1", "b"), 1, 1)
+	s.Undo()
+	// a torn line the writer has not finished
+	f, _ := os.OpenFile(path+".log", os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("2026-01-02T03:04:05Z\tann\tjud")
+	f.Close()
+	before, _ := os.ReadFile(path + ".log")
+	r, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, ok := r.Grade(pp("1", "a")); !ok || g != 2 {
+		t.Fatalf("read-only grade %d %v", g, ok)
+	}
+	if _, ok := r.Grade(pp("1", "b")); ok {
+		t.Fatal("the undone grade is back")
+	}
+	if err := r.Record(pp("1", "c"), 1, 0); err == nil {
+		t.Fatal("Record on a read-only store")
+	}
+	after, _ := os.ReadFile(path + ".log")
+	if string(before) != string(after) {
+		t.Fatal("the read-only open changed the log")
+	}
+	if r2, err := OpenReadOnly(filepath.Join(dir, "none.qrels")); err != nil || len(r2.Entries()) != 0 {
+		t.Fatalf("a missing file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none.qrels.log")); err == nil {
+		t.Fatal("the read-only open created a log")
+	}
+}
