@@ -1,8 +1,10 @@
 package judge
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,12 +114,18 @@ func TestSecondPanelRefused(t *testing.T) {
 func TestCrashChild(t *testing.T) {
 	path := os.Getenv("JUDGE_CRASH_PATH")
 	if path == "" {
-		t.Skip("run by TestKilledProcessLosesNothing")
+		t.Skip("run by TestKilledProcessLosesNothing and TestSecondProcessRefused")
 	}
 	s, err := Open(path, "child")
 	if err != nil {
 		fmt.Println("open:", err)
 		os.Exit(2)
+	}
+	if os.Getenv("JUDGE_HOLD") != "" { // hold the lock until stdin closes
+		fmt.Println("ready")
+		io.Copy(io.Discard, os.Stdin)
+		s.Close()
+		os.Exit(0)
 	}
 	for i := 0; i < 5; i++ {
 		if err := s.Record(pp("q", fmt.Sprintf("d%d", i)), i%4, 1); err != nil {
@@ -280,5 +288,43 @@ func TestReadOnly(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none.qrels.log")); err == nil {
 		t.Fatal("the read-only open created a log")
+	}
+}
+
+// A panel in another process (another kernel, another notebook) holds the file: Open refuses,
+// naming that process; once it closes, Open succeeds.
+func TestSecondProcessRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.qrels")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
+	cmd.Env = append(os.Environ(), "JUDGE_CRASH_PATH="+path, "JUDGE_HOLD=1")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
+		t.Fatalf("child: %q", line)
+	}
+	_, err := Open(path, "ann")
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("process %d", cmd.Process.Pid)) {
+		t.Fatalf("Open beside a running panel: %v, want ErrLocked naming process %d", err, cmd.Process.Pid)
+	}
+	stdin.Close()
+	cmd.Wait()
+	s := mustOpen(t, path)
+	if s.StaleLock != 0 {
+		t.Fatalf("a cleanly closed panel left a stale lock (%d)", s.StaleLock)
+	}
+	s.Close()
+}
+
+func TestLoadTextsSciFact(t *testing.T) {
+	dir := filepath.Join(filepath.Dir(cranfield(t)), "scifact")
+	tx, err := LoadTexts([]pool.Pair{pp("1", "31715818")}, dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := tx.Docs["31715818"]; d.Title == "" || d.Text == "" || tx.Queries["1"] == "" {
+		t.Fatalf("SciFact texts: %+v %q", d, tx.Queries["1"])
 	}
 }
