@@ -7,7 +7,7 @@ if (!root) { return; }
 const card = root.querySelector("[data-judge-card]");
 const progress = root.querySelector("[data-judge-progress]");
 const status = root.querySelector("[data-judge-status]");
-let seq = 0, comm = null, waiting = false, closed = false;
+let seq = 0, comm = null, waiting = false, closed = false, late = null;
 const keys = { "0": "0", "1": "1", "2": "2", "3": "3", "s": "skip", "S": "skip", "b": "back", "B": "back",
   "ArrowLeft": "back", "u": "undo", "U": "undo" };
 
@@ -21,6 +21,12 @@ function send(act) {
   root.dataset.judgeWaiting = "1";
   setButtons();
   comm.send(cfg.in, JSON.stringify({ seq: seq, act: act, pair: root.dataset.judgePair || "" }));
+  // The next card shows only once the kernel has the key on disk: say so when it does not answer.
+  clearTimeout(late);
+  late = setTimeout(() => {
+    status.textContent = "no answer from the Go kernel: the last key is not confirmed. Re-run the cell: it resumes at the first pair the file does not grade.";
+    root.dataset.judgeLate = "1";
+  }, 5000);
   return true;
 }
 function apply(m) {
@@ -33,7 +39,9 @@ function apply(m) {
   if (m.status !== undefined) { status.textContent = m.status; }
   root.querySelectorAll("[data-grade]").forEach((el) => { el.classList.toggle("rj-was", String(m.was) === el.dataset.grade); });
   waiting = false;
+  clearTimeout(late);
   delete root.dataset.judgeWaiting;
+  delete root.dataset.judgeLate;
   root.dataset.judgeState = m.closed ? "closed" : "live";
   if (m.closed) { closed = true; }
   setButtons();

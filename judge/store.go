@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ranklab/ranklab/eval"
@@ -45,6 +46,7 @@ type Store struct {
 	entries       []Entry // the side log, in order
 	undo          []undoStep
 	readOnly      bool
+	mu            sync.Mutex // Close may come from the orphan watch while a key is recorded
 	// StaleLock is the PID of a dead panel whose lock file Open took over (0: none).
 	StaleLock int
 	// Repaired tells what Open had to repair: a torn last log line dropped, the qrels file
@@ -244,6 +246,8 @@ func (s *Store) Undo() (p pool.Pair, ok bool, err error) {
 
 // commit appends e to the side log (fsync), applies it and rewrites the qrels file.
 func (s *Store) commit(e Entry) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.log == nil {
 		return errors.New("judge: the store is closed (or read-only)")
 	}
@@ -316,6 +320,8 @@ func syncDir(dir string) error {
 
 // Close closes the side log and releases the lock.
 func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	var err error
 	if s.log != nil {
 		err = s.log.Close()
