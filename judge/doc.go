@@ -45,7 +45,9 @@
 // qrels file that the log does not mention (another tool's) are kept.
 //
 // A new panel on the same files resumes at the next pair of the pool file (pool order) that the
-// judgments file does not grade.
+// judgments file does not grade. After a closed tab the panel's cell program still runs (and
+// holds the lock) until its idle timer: reopen the notebook, interrupt the kernel (■) and run
+// the cell again.
 //
 // # Modes
 //

@@ -5,7 +5,8 @@
 // clean-up of any kind runs) and reads the judgments file from disk: the 5 grades must be there.
 // It re-runs the notebook, which must resume at pair 6 (the next pool pair not in the file),
 // b and s, judges 6-10 (with 0 0, JupyterLab's restart shortcut), and checks the file (one line per pair, the latest grade: what eval reads), the
-// side log, the panel's progress and the pair it shows next (11). Screenshots of the panel in
+// side log, the panel's progress and the pair it shows next (11). Then it closes the tab, opens
+// the notebook again, interrupts the kernel and re-runs: the panel resumes at pair 11. Screenshots of the panel in
 // the light and the dark theme. Expected grades are the keys this script pressed; the pairs are
 // the pool file's lines. Writes screenshots and summary.json to OUT.
 //
@@ -70,10 +71,15 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
-const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 const noise = [/Comm promise not found/, /404 \(Not Found\)/, /gonb_comm already running/, /WebSocket/, /Kernel/i];
-page.on("console", (m) => { if (m.type() === "error" && !noise.some((r) => r.test(m.text()))) summary.console_errors.push(m.text()); });
-page.on("pageerror", (e) => summary.console_errors.push("pageerror: " + e.message));
+let page;
+async function openPage() {
+  page = await context.newPage();
+  page.on("console", (m) => { if (m.type() === "error" && !noise.some((r) => r.test(m.text()))) summary.console_errors.push(m.text()); });
+  page.on("pageerror", (e) => summary.console_errors.push("pageerror: " + e.message));
+  await page.goto(`${BASE}/lab/tree/${NOTEBOOK}?token=${TOKEN}`, { waitUntil: "domcontentloaded" });
+}
 
 const ready = () => page.waitForFunction(() => {
   const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
@@ -154,7 +160,7 @@ async function shot(name) {
 
 const grades = {}; // what this script pressed, pair -> grade
 try {
-  await page.goto(`${BASE}/lab/tree/${NOTEBOOK}?token=${TOKEN}`, { waitUntil: "domcontentloaded" });
+  await openPage();
   await ready();
   let tRun = Date.now();
   await runAll();
@@ -236,6 +242,25 @@ try {
   await page.waitForTimeout(500);
   await shot("dark");
   await page.evaluate(() => window.jupyterapp.commands.execute("apputils:change-theme", { theme: "JupyterLab Light" }));
+
+  // A closed tab: the panel's program still runs in the kernel (until its idle timer) and holds
+  // the lock. Reopen the notebook, interrupt the kernel (the panel ends and releases the lock),
+  // Run All: the new panel resumes at pair 11.
+  await page.close();
+  await openPage();
+  await page.waitForFunction(() => {
+    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+    return !!k && k.connectionStatus === "connected" && !!w.content && w.content.widgets.length > 0;
+  }, null, { timeout: 60000, polling: 200 });
+  await page.evaluate(() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.interrupt());
+  await ready();
+  const tTab = Date.now();
+  await runAll();
+  await waitLive(await lastId());
+  s = await panel();
+  check("after closing the tab and reopening (interrupt, Run All): resumes at pair 11", s.pair === pool[10] && s.judged === 10 && onDisk().lines === 10,
+    `${s.pair.replace("\t", " ")} · ${s.progress} (${(Date.now() - tTab) / 1000} s)`);
 
   // Done releases the lock.
   await page.locator("[data-judge-panel] [data-act=done]").last().click();
