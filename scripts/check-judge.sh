@@ -57,7 +57,7 @@ token=$("$py" -c 'import secrets; print(secrets.token_hex(16))')
 export JUPYTERLAB_SETTINGS_DIR=$tmp/lab/settings JUPYTERLAB_WORKSPACES_DIR=$tmp/lab/workspaces
 mkdir -p "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension"
 echo '{"fetchNews": "false"}' > "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
-export RANKLAB_LIVE=auto RANKLAB_LIVE_PROBE=20s RANKLAB_LIVE_IDLE=3m RANKLAB_LIVE_MAX=5m
+export RANKLAB_LIVE=auto RANKLAB_LIVE_PROBE=10s RANKLAB_LIVE_IDLE=3m RANKLAB_LIVE_MAX=5m
 timeout 600 "$J" lab --no-browser --ip=127.0.0.1 --port="$port" --allow-root --ServerApp.port_retries=0 \
   --IdentityProvider.token="$token" --ServerApp.root_dir="$tree" --LabApp.expose_app_in_browser=True \
   >"$out/jupyter.log" 2>&1 &
