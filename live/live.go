@@ -37,26 +37,26 @@ const (
 
 // Show displays the lab for state s in the current notebook cell: live controls when a
 // front-end answers, a static snapshot otherwise (see the package doc). The mode and the time
-// limits come from the environment (OptionsFromEnv); a malformed variable is reported in the
+// limits come from the environment (optionsFromEnv); a malformed variable is reported in the
 // output and the snapshot is shown. Outside a notebook Show does nothing.
 func Show(s lab.State) {
-	opt, err := OptionsFromEnv(os.Getenv)
+	opt, err := optionsFromEnv(os.Getenv)
 	if err != nil {
 		if gonbui.IsNotebook {
 			gonbui.DisplayHTML(fmt.Sprintf(`<pre data-live-error>%s</pre>`, html.EscapeString(err.Error())))
 		}
-		opt = Options{Mode: Static}.withDefaults()
+		opt = options{Mode: modeStatic}.withDefaults()
 	}
-	ShowWith(s, opt)
+	showWith(s, opt)
 }
 
-// ShowWith is Show with explicit options. It returns the final state (s itself in static mode).
-func ShowWith(s lab.State, opt Options) lab.State {
+// showWith is Show with explicit options. It returns the final state (s itself in static mode).
+func showWith(s lab.State, opt options) lab.State {
 	if !gonbui.IsNotebook {
 		return s
 	}
 	opt = opt.withDefaults()
-	if opt.Mode == Static {
+	if opt.Mode == modeStatic {
 		showStatic(s, "forced", opt)
 		return s
 	}
@@ -64,7 +64,7 @@ func ShowWith(s lab.State, opt Options) lab.State {
 }
 
 // showStatic displays the snapshot of s: the header and every view, as persistent outputs.
-func showStatic(s lab.State, reason string, opt Options) {
+func showStatic(s lab.State, reason string, opt options) {
 	charts.Show(append([]string{headerHTML(s, "static", reason, opt)}, views(s)...)...)
 }
 
@@ -75,7 +75,7 @@ type session struct {
 	uid         string
 	id, in, out string // DOM id of the panel, page->kernel and kernel->page addresses
 	regions     []string
-	opt         Options
+	opt         options
 	state       lab.State
 	sent        []string // last HTML sent per region, to skip unchanged ones
 	cache       viewCache
@@ -88,7 +88,7 @@ const (
 	viewRegion     = 2 // the first view's region
 )
 
-func runLive(s lab.State, opt Options) lab.State {
+func runLive(s lab.State, opt options) lab.State {
 	uid := gonbui.UniqueId()
 	ss := &session{
 		uid:   uid,
@@ -135,7 +135,7 @@ func runLive(s lab.State, opt Options) lab.State {
 	defer cancel()
 
 	var probe <-chan time.Time
-	if opt.Mode == Auto {
+	if opt.Mode == modeAuto {
 		probe = time.After(opt.Probe)
 	}
 	// Until the page says hello, poke GoNB (pokeFirst, then doubling): each poke makes it check
