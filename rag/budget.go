@@ -30,30 +30,30 @@ import (
 //
 // They are computed by the evaluator itself (package eval) on the context's document list:
 // R@Btok is eval.Recall(0), nDCG@Btok eval.NDCG(0) and Success@Btok eval.Success(B) of
-// ContextRun (a B-token context holds at most B documents, so the cutoff B cuts nothing). The
+// the context run (a B-token context holds at most B documents, so the cutoff B cuts nothing). The
 // ideal of nDCG@Btok does not depend on the budget or the system, so two systems at one budget
 // differ by their DCG alone, and every value grows with B.
 type BudgetMeasure struct {
-	Name   string // "R", "nDCG" or "Success" (NameR, NameNDCG, NameSuccess)
+	Name   string // "R", "nDCG" or "Success" (eval's names for the measures they apply)
 	Tokens int    // the budget B, at least 1
 }
 
 // Names of the document budget measures: the evaluator's names of the measures they apply.
 var (
-	NameR       = eval.Recall(0).Name
-	NameNDCG    = eval.NDCG(0).Name
-	NameSuccess = eval.Success(1).Name
+	nameR       = eval.Recall(0).Name
+	nameNDCG    = eval.NDCG(0).Name
+	nameSuccess = eval.Success(1).Name
 )
 
 // RecallAt returns R@Btok, the share of the relevant documents in a context of tokens tokens.
-func RecallAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: NameR, Tokens: tokens} }
+func RecallAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: nameR, Tokens: tokens} }
 
 // NDCGAt returns nDCG@Btok of a context of tokens tokens.
-func NDCGAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: NameNDCG, Tokens: tokens} }
+func NDCGAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: nameNDCG, Tokens: tokens} }
 
 // SuccessAt returns Success@Btok: 1 when a context of tokens tokens holds a relevant document.
 func SuccessAt(tokens int) BudgetMeasure {
-	return BudgetMeasure{Name: NameSuccess, Tokens: tokens}
+	return BudgetMeasure{Name: nameSuccess, Tokens: tokens}
 }
 
 // BudgetMeasures returns nDCG, R and Success at each budget, budget-major.
@@ -70,7 +70,7 @@ func (m BudgetMeasure) String() string { return m.Name + "@" + strconv.Itoa(m.To
 
 // Validate reports an error when Name is not R, nDCG or Success or Tokens is below 1.
 func (m BudgetMeasure) Validate() error {
-	if m.Name != NameR && m.Name != NameNDCG && m.Name != NameSuccess {
+	if m.Name != nameR && m.Name != nameNDCG && m.Name != nameSuccess {
 		return fmt.Errorf("budget measure %q: want R, nDCG or Success", m.Name)
 	}
 	if m.Tokens < 1 {
@@ -98,9 +98,9 @@ func ParseBudgetMeasure(s string) (BudgetMeasure, error) {
 // docMeasure is the evaluator's measure that computes m on the context's document list.
 func (m BudgetMeasure) docMeasure() eval.Measure {
 	switch {
-	case m.Name == NameR:
+	case m.Name == nameR:
 		return eval.Recall(0)
-	case m.Name == NameNDCG:
+	case m.Name == nameNDCG:
 		return eval.NDCG(0)
 	}
 	return eval.Success(m.Tokens)
@@ -149,11 +149,11 @@ func contextOf(cs []chunked, budget int) []chunked {
 	return out
 }
 
-// ContextRun is the document run of what a context of budget tokens holds, for every query of a
+// contextRun is the document run of what a context of budget tokens holds, for every query of a
 // chunk run: Context, then each document once at the place of its first chunk, the i-th of n
 // documents scored n − i (so every evaluator keeps that order). A query whose context is empty
 // keeps an empty ranking. It returns an error naming the query and chunk when a chunk is not in m.
-func ContextRun(run eval.Run, m ChunkMap, budget int) (eval.Run, error) {
+func contextRun(run eval.Run, m ChunkMap, budget int) (eval.Run, error) {
 	if budget < 1 {
 		return eval.Run{}, fmt.Errorf("rag: ContextRun: budget %d: must be at least 1 token", budget)
 	}
@@ -212,7 +212,7 @@ func (r BudgetResult) Scores() compare.Scores {
 }
 
 // EvaluateBudgets evaluates a chunk run on document qrels at token budgets: for each budget B of
-// the measures, the documents of ContextRun(run, m, B) are evaluated by eval with opt (RelLevel
+// the measures, the documents of the B-token context run are evaluated by eval with opt (RelLevel
 // applies; Depth must be 0) on every qrels query — a query the run lacks, or whose context is
 // empty, scores 0 — and the measures are looked up in the result. Inputs are not modified.
 func EvaluateBudgets(qrels eval.Qrels, run eval.Run, m ChunkMap, opt eval.Options, measures ...BudgetMeasure) (BudgetResult, error) {
@@ -234,7 +234,7 @@ func EvaluateBudgets(qrels eval.Qrels, run eval.Run, m ChunkMap, opt eval.Option
 		budgets[bm.Tokens] = append(budgets[bm.Tokens], j)
 	}
 	for _, b := range slices.Sorted(maps.Keys(budgets)) {
-		ctx, err := ContextRun(run, m, b)
+		ctx, err := contextRun(run, m, b)
 		if err != nil {
 			return BudgetResult{}, err
 		}
