@@ -113,7 +113,7 @@ type Measure interface {
 }
 
 // Scores are one run's per-query values computed elsewhere: Values[i][j] is query Queries[i]
-// on Measures[j], as eval.Result holds them (see FromScores).
+// on Measures[j], as eval.Result holds them (see Options.FromScores).
 type Scores struct {
 	Name     string
 	Measures []Measure
@@ -307,7 +307,7 @@ func quoted(names []string) string {
 }
 
 // compareScores compares runs[1:] with runs[0] (the baseline) on already evaluated per-query
-// values (see FromScores). The paired query set is universe when it is non-empty, else the
+// values (see Options.FromScores). The paired query set is universe when it is non-empty, else the
 // union of the runs' queries; a run without a value for a query of the set scores 0 on it
 // (trec_eval -c) and the report lists it.
 func compareScores(runs []Scores, universe []string, opt Options) (Report, error) {

@@ -202,7 +202,7 @@ func (r BudgetResult) Column(m BudgetMeasure) []float64 {
 	return out
 }
 
-// Scores returns r as package compare reads it (compare.FromScores), named by its Tag.
+// Scores returns r as package compare reads it (compare.Options.FromScores), named by its Tag.
 func (r BudgetResult) Scores() compare.Scores {
 	ms := make([]compare.Measure, len(r.Measures))
 	for j, m := range r.Measures {
