@@ -64,7 +64,7 @@ func parseLinkFields(link string, base State) (State, error) {
 		}
 		seen[key] = true
 		var err error
-		if s, err = f.Parse(s, val); err != nil {
+		if s, err = f.parse(s, val); err != nil {
 			return State{}, err
 		}
 	}
