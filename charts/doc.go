@@ -62,9 +62,9 @@
 // NOTICE in assets/) is embedded. Offline mode, the default, uses that copy: Page puts it once
 // in the page head and Show sends it once per kernel run before the first chart, wrapped so
 // that RequireJS cannot capture it and guarded by if(!window.echarts). Online mode loads the
-// pinned OnlineURL instead (through RequireJS where the page has it, else one script tag). The
+// pinned CDN URL (jsDelivr, onlineURL) instead (through RequireJS where the page has it, else one script tag). The
 // mode is set by UseOffline, or by the environment variable RANKLAB_ECHARTS=offline|online.
-// An offline chart that finds no ECharts within 3 s tries OnlineURL before giving up with a
+// An offline chart that finds no ECharts within 3 s tries the CDN URL before giving up with a
 // visible message. Version 5.4.3 is pinned because 6.x moves title and legend defaults.
 //
 // # Display

@@ -94,7 +94,7 @@ func TestHTMLTitleEscapedInLabel(t *testing.T) {
 		t.Errorf("fragment lacks %s:\n%s", want, frag)
 	}
 	if !strings.Contains(frag, `data-height="360"`) || !strings.Contains(frag, ",360,{") {
-		t.Errorf("height 0 should give the default %d px", DefaultHeight)
+		t.Errorf("height 0 should give the default %d px", defaultHeight)
 	}
 }
 
@@ -128,8 +128,8 @@ func TestHTMLMode(t *testing.T) {
 			UseOffline(tc.offline)
 			frag := HTML(map[string]any{}, 100)
 			_, url, wait, _ := scriptArgs(t, frag)
-			if wait != tc.wantWait || url != OnlineURL {
-				t.Errorf("wait=%d url=%q, want %d %q", wait, url, tc.wantWait, OnlineURL)
+			if wait != tc.wantWait || url != onlineURL {
+				t.Errorf("wait=%d url=%q, want %d %q", wait, url, tc.wantWait, onlineURL)
 			}
 			if strings.Contains(frag, "src=") && strings.Contains(frag, "<script src") {
 				t.Error("fragment has a <script src>")
