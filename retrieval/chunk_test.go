@@ -21,7 +21,7 @@ func TestChunks(t *testing.T) {
 	}
 	docs = append(docs, Document{ID: "empty"})
 	tz := Tokenize(tok, docs)
-	lengths := tz.Lengths()
+	lengths := tz.lengths()
 	if lengths[len(lengths)-1] != 0 {
 		t.Fatalf("empty document has %d tokens", lengths[len(lengths)-1])
 	}
@@ -97,7 +97,7 @@ func cutChunks(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) (chunks [
 func chunksAsModelled(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) []Chunk {
 	t.Helper()
 	chunks, indexed := cutChunks(t, tok, tz, c)
-	f, err := chunking.FootprintOf(tz.Lengths(), c.Chunk, c.Overlap)
+	f, err := chunking.FootprintOf(tz.lengths(), c.Chunk, c.Overlap)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func ParseAggregation(s string) (Aggregation, error) { return rag.ParseAggregati
 // are chunk 0 of themselves.
 func ChunkID(doc string, i int) string { return doc + "#" + strconv.Itoa(i) }
 
-// Searcher is a retriever over a corpus cut by a Chunking: every chunk is one unit of an Index
+// Searcher is a retriever over a corpus cut by a Chunking: every chunk is one unit of an inverted index
 // (document frequencies, N and avgdl are counted over chunks), a query scores every chunk with
 // the Model, and a document's score aggregates the scores of all its matching chunks
 // (Aggregation.Score; no chunk-level cut-off before aggregation). With whole documents each
@@ -41,7 +41,7 @@ type Searcher struct {
 	Model       Model
 
 	analyzer Analyzer
-	index    *Index
+	index    *invIndex
 	docIDs   []string
 	unitDoc  []int32  // document of each unit
 	notFirst []bool   // true unless the unit is its document's first chunk
@@ -80,15 +80,12 @@ func NewSearcher(a Analyzer, m Model, docs []Document, chunks []Chunk, c Chunkin
 	if b, ok := m.(BM25); ok {
 		p = b
 	}
-	s.index = NewIndex(a, p, texts)
+	s.index = newInvIndex(a, p, texts)
 	return s
 }
 
-// Index returns the index of the chunks.
-func (s *Searcher) Index() *Index { return s.index }
-
-// IndexedTokens returns the number of cl100k_base tokens in all indexed chunks.
-func (s *Searcher) IndexedTokens() int { return s.indexed }
+// indexedTokens returns the number of cl100k_base tokens in all indexed chunks.
+func (s *Searcher) indexedTokens() int { return s.indexed }
 
 // ChunkMap returns the chunk map of the indexed chunks: ChunkID → document and token window
 // (cl100k_base tokens of the document's Content). rag.WriteChunkMap writes it.
@@ -107,9 +104,9 @@ func (s *Searcher) Search(q Query, k int) []eval.ScoredDoc {
 	return s.docs(scores, matched, k)
 }
 
-// SearchChunks returns the top k chunks for q (all matching chunks when k <= 0), IDs ChunkID,
+// searchChunks returns the top k chunks for q (all matching chunks when k <= 0), IDs ChunkID,
 // ranked as trec_eval ranks them.
-func (s *Searcher) SearchChunks(q Query, k int) []eval.ScoredDoc {
+func (s *Searcher) searchChunks(q Query, k int) []eval.ScoredDoc {
 	scores, matched := s.Model.scores(s.index, s.analyzer.Terms(q.Text))
 	return s.chunks(scores, matched, k, 0)
 }

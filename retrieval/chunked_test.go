@@ -20,7 +20,7 @@ func TestSearcherAggregation(t *testing.T) {
 	for _, agg := range []Aggregation{MaxP, FirstP, SumP} {
 		t.Run(agg.String(), func(t *testing.T) {
 			s := NewSearcher(a, Anserini, docs, chunks, Chunking{Chunk: 8}, agg)
-			unit, _ := s.Index().Scores(a.Terms(q.Text))
+			unit, _ := s.index.Scores(a.Terms(q.Text))
 			var want []eval.ScoredDoc
 			switch agg {
 			case MaxP:

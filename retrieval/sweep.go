@@ -207,7 +207,7 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	t0 := time.Now()
 	tz := Tokenize(tok, c.Docs)
 	sw.Stages.Tokenize = time.Since(t0)
-	lengths := tz.Lengths()
+	lengths := tz.lengths()
 	for _, n := range lengths {
 		sw.Tokens += n
 	}
@@ -220,7 +220,7 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 			return Sweep{}, err
 		}
 		row.Stages.Index = time.Since(t0)
-		row.Chunks, row.Indexed = s.Index().Len(), s.IndexedTokens()
+		row.Chunks, row.Indexed = s.index.Len(), s.indexedTokens()
 		if sw.Tokens > 0 {
 			row.Duplication = float64(row.Indexed-sw.Tokens) / float64(sw.Tokens)
 		}

@@ -18,7 +18,7 @@ import (
 // model summed over the documents' token lengths, computed here from a fresh tokenization.
 func checkSweep(t *testing.T, c Collection, sw Sweep, configs []Chunking) {
 	t.Helper()
-	lengths := Tokenize(mustTokenizer(t), c.Docs).Lengths()
+	lengths := Tokenize(mustTokenizer(t), c.Docs).lengths()
 	total := 0
 	for _, n := range lengths {
 		total += n
@@ -201,7 +201,7 @@ func TestFootprintSciFact(t *testing.T) {
 	}
 	tok := mustTokenizer(t)
 	tz := Tokenize(tok, docs)
-	if total := sum(tz.Lengths()); len(docs) != 5183 || total != 1660493 {
+	if total := sum(tz.lengths()); len(docs) != 5183 || total != 1660493 {
 		t.Errorf("SciFact: %d documents, %d tokens; want 5183, 1660493", len(docs), total)
 	}
 	for _, c := range SweepChunkings()[1:] {
