@@ -132,10 +132,10 @@ func (f Field) Format(s State) string { return strconv.FormatInt(f.get(s), 10) }
 func (f Field) parse(s State, text string) (State, error) {
 	v, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
-		return State{}, &FieldError{Field: f.Key, Msg: fmt.Sprintf("%q is not an integer", text)}
+		return State{}, &fieldError{Field: f.Key, Msg: fmt.Sprintf("%q is not an integer", text)}
 	}
 	if f.Key != "seed" && v != int64(int(v)) {
-		return State{}, &FieldError{Field: f.Key, Msg: fmt.Sprintf("%s is out of range", text)}
+		return State{}, &fieldError{Field: f.Key, Msg: fmt.Sprintf("%s is out of range", text)}
 	}
 	return f.Set(s, v), nil
 }

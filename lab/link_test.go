@@ -135,7 +135,7 @@ func TestParseLinkErrors(t *testing.T) {
 			if err == nil || err.Error() != c.want {
 				t.Fatalf("ParseLink(%q) = %+v, %v; want error %q", c.link, s, err, c.want)
 			}
-			var fe *FieldError
+			var fe *fieldError
 			if !errors.As(err, &fe) || !strings.HasPrefix(c.want, fe.Field+": ") {
 				t.Errorf("error %#v does not name its field", err)
 			}
@@ -156,7 +156,7 @@ func FuzzParseLink(f *testing.F) {
 	f.Fuzz(func(t *testing.T, link string) {
 		s, err := ParseLink(link)
 		if err != nil {
-			var fe *FieldError
+			var fe *fieldError
 			if !errors.As(err, &fe) {
 				t.Fatalf("ParseLink(%q): error %T %v is not a *FieldError", link, err, err)
 			}

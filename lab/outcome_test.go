@@ -227,7 +227,7 @@ func TestValidateErrors(t *testing.T) {
 				if err == nil || err.Error() != c.want {
 					t.Fatalf("error %v\nwant  %q", err, c.want)
 				}
-				var fe *FieldError
+				var fe *fieldError
 				if !errors.As(err, &fe) || !strings.HasPrefix(c.want, fe.Field+": ") {
 					t.Errorf("error %#v does not name its field", err)
 				}

@@ -105,7 +105,7 @@ func (s State) Synthetic() Synthetic {
 	return NewSynthetic(s.Seed, s.Size, DefaultQuality, float64(s.RerankQuality)/100)
 }
 
-// Validate checks every field against its allowed range (see State). The error is a *FieldError
+// Validate checks every field against its allowed range (see State). The error is a *chunking.FieldError
 // naming the field and the range, e.g. "overlap: 128 must be in 0..127 (below chunk size 128)".
 func (s State) Validate() error {
 	_, err := s.checked()
@@ -151,7 +151,7 @@ func (s State) validateFor(syn Synthetic) error {
 	}
 	found, known := relevantCounts(syn, s.MinGrade)
 	if s.Total != 0 && (s.Total < found || s.Total > maxTotal) {
-		return &FieldError{Field: "total", Msg: fmt.Sprintf(
+		return &fieldError{Field: "total", Msg: fmt.Sprintf(
 			"%d must be 0 (the qrels' count, %d) or in %d..%d (at least the %d items with grade >= %d in the ranking)",
 			s.Total, known, found, maxTotal, found, s.MinGrade)}
 	}
@@ -176,17 +176,17 @@ func checkSynthetic(syn Synthetic) error {
 		for i, c := range part.list {
 			field := fmt.Sprintf("%s[%d]", part.name, i)
 			if c.Doc == "" {
-				return &FieldError{Field: field, Msg: "empty doc ID"}
+				return &fieldError{Field: field, Msg: "empty doc ID"}
 			}
 			if seen[c.Doc] {
-				return &FieldError{Field: field, Msg: fmt.Sprintf("doc ID %q appears twice", c.Doc)}
+				return &fieldError{Field: field, Msg: fmt.Sprintf("doc ID %q appears twice", c.Doc)}
 			}
 			seen[c.Doc] = true
 			if math.IsNaN(c.FirstScore) || math.IsInf(c.FirstScore, 0) {
-				return &FieldError{Field: field + ".first_score", Msg: fmt.Sprintf("%v is not a finite number", c.FirstScore)}
+				return &fieldError{Field: field + ".first_score", Msg: fmt.Sprintf("%v is not a finite number", c.FirstScore)}
 			}
 			if math.IsNaN(c.RerankScore) || math.IsInf(c.RerankScore, 0) {
-				return &FieldError{Field: field + ".rerank_score", Msg: fmt.Sprintf("%v is not a finite number", c.RerankScore)}
+				return &fieldError{Field: field + ".rerank_score", Msg: fmt.Sprintf("%v is not a finite number", c.RerankScore)}
 			}
 			if c.Grade < 0 || c.Grade > MaxGrade {
 				return rangeError(field+".grade", c.Grade, 0, MaxGrade, "")
@@ -213,8 +213,8 @@ func relevantCounts(syn Synthetic, minGrade int) (found, known int) {
 	return found, known
 }
 
-// FieldError is an invalid value of one named field of the state: Error prints "field: msg".
-// It is chunking's type, so the chunking panel's errors are FieldErrors too.
-type FieldError = chunking.FieldError
+// fieldError is chunking.FieldError, the error of an invalid value of one named field of the
+// state (Error prints "field: msg"): the chunking panel's errors are the same type.
+type fieldError = chunking.FieldError
 
 var rangeError = chunking.RangeError

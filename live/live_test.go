@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ranklab/ranklab/charts"
+	"github.com/ranklab/ranklab/chunking"
 	"github.com/ranklab/ranklab/lab"
 )
 
@@ -239,7 +240,7 @@ func TestViewsInvalidShowOnlyTheMessage(t *testing.T) {
 }
 
 func TestHTMLEscapes(t *testing.T) {
-	err := &lab.FieldError{Field: `k"><script>`, Msg: `<img src=x onerror=alert(1)>`}
+	err := &chunking.FieldError{Field: `k"><script>`, Msg: `<img src=x onerror=alert(1)>`}
 	h := errorHTML(err)
 	if strings.Contains(h, "<script>") || strings.Contains(h, "<img") {
 		t.Errorf("unescaped error: %s", h)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/charts"
+	"github.com/ranklab/ranklab/chunking"
 	"github.com/ranklab/ranklab/lab"
 )
 
@@ -93,10 +94,10 @@ func (c *viewCache) get(name string, key lab.State, build func() string) string 
 }
 
 // errorHTML shows a validation error: the message, and the field it names when it is a
-// lab.FieldError.
+// chunking.FieldError.
 func errorHTML(err error) string {
 	field := ""
-	var fe *lab.FieldError
+	var fe *chunking.FieldError
 	if errors.As(err, &fe) {
 		field = fe.Field
 	}

@@ -14,7 +14,7 @@ import (
 
 // BudgetMeasure is a document measure cut by what a context of Tokens tokens holds rather than
 // by a rank: R@512tok, nDCG@512tok, Success@512tok. It has eval.Measure's interface: a
-// comparable value whose String parses back (ParseBudgetMeasure) and which Validates, so it keys
+// comparable value whose String is canonical (it parses back) and which Validates, so it keys
 // a comparison's columns (compare.Measure) as eval.Measure does.
 //
 // With C_B the documents of the B-token context of a query (Context, then each document once at
@@ -79,9 +79,9 @@ func (m BudgetMeasure) Validate() error {
 	return nil
 }
 
-// ParseBudgetMeasure reads "R@512tok", "nDCG@512tok" or "Success@512tok";
-// ParseBudgetMeasure(m.String()) == m.
-func ParseBudgetMeasure(s string) (BudgetMeasure, error) {
+// parseBudgetMeasure reads "R@512tok", "nDCG@512tok" or "Success@512tok";
+// parseBudgetMeasure(m.String()) == m.
+func parseBudgetMeasure(s string) (BudgetMeasure, error) {
 	name, rest, ok := strings.Cut(s, "@")
 	digits, ok2 := strings.CutSuffix(rest, "tok")
 	if !ok || !ok2 {

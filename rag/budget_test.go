@@ -51,7 +51,7 @@ func TestContextStopsAndDedups(t *testing.T) {
 
 func TestBudgetMeasureNames(t *testing.T) {
 	for _, m := range []BudgetMeasure{RecallAt(512), NDCGAt(1), SuccessAt(4096)} {
-		back, err := ParseBudgetMeasure(m.String())
+		back, err := parseBudgetMeasure(m.String())
 		if err != nil || back != m {
 			t.Errorf("ParseBudgetMeasure(%q) = %v, %v", m, back, err)
 		}
@@ -60,7 +60,7 @@ func TestBudgetMeasureNames(t *testing.T) {
 		t.Errorf("String = %q", NDCGAt(512))
 	}
 	for _, bad := range []string{"nDCG@512", "nDCG@tok", "P@5tok", "R@0tok", "R@-1tok", "R@05tok", "nDCG", "SpanR@5tok"} {
-		if _, err := ParseBudgetMeasure(bad); err == nil {
+		if _, err := parseBudgetMeasure(bad); err == nil {
 			t.Errorf("ParseBudgetMeasure(%q): want an error", bad)
 		}
 	}

@@ -47,7 +47,7 @@ func TestAggregationScore(t *testing.T) {
 			t.Errorf("%v.Score(%v, %v) = %v, %v; want %v, %v", tc.agg, tc.scores, tc.first, got, ok, tc.want, tc.ok)
 		}
 	}
-	for _, a := range Aggregations {
+	for _, a := range aggregations {
 		if b, err := ParseAggregation(a.String()); err != nil || b != a {
 			t.Errorf("ParseAggregation(%q) = %v, %v", a, b, err)
 		}

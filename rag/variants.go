@@ -25,7 +25,7 @@ func Variants(run eval.Run, m ChunkMap, k int) ([]eval.Run, error) {
 	}
 	dedup.Tag = dedupName(k)
 	out := []eval.Run{dedup}
-	for _, agg := range Aggregations {
+	for _, agg := range aggregations {
 		r, err := DocRun(run, m, agg)
 		if err != nil {
 			return nil, err

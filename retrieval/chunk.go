@@ -83,8 +83,8 @@ type Chunk struct {
 	Text   string // the decoded tokens [Window.Start, Window.End)
 }
 
-// Len returns the chunk's length in tokens.
-func (c Chunk) Len() int { return c.Window.End - c.Window.Start }
+// len returns the chunk's length in tokens.
+func (c Chunk) len() int { return c.Window.End - c.Window.Start }
 
 // Chunks cuts every document into the windows of c, in document order then window order.
 // For whole documents each document is one chunk holding its Content. An empty document

@@ -86,7 +86,7 @@ func cutChunks(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) (chunks [
 		t.Fatal(err)
 	}
 	for _, ch := range chunks {
-		indexed += ch.Len()
+		indexed += ch.len()
 	}
 	return chunks, indexed
 }

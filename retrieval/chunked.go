@@ -8,16 +8,12 @@ import (
 )
 
 // Aggregation turns the scores of a document's chunks into the document's score; it is
-// package rag's (MaxP, FirstP, SumP), so a searcher and a chunk run read by rag.DocRun
+// package rag's (rag.MaxP, rag.FirstP, rag.SumP), so a searcher and a chunk run read by rag.DocRun
 // aggregate alike.
 type Aggregation = rag.Aggregation
 
-// The aggregations, as package rag defines them.
-const (
-	MaxP   = rag.MaxP
-	FirstP = rag.FirstP
-	SumP   = rag.SumP
-)
+// MaxP is rag.MaxP, the default aggregation (rag.FirstP and rag.SumP are the others).
+const MaxP = rag.MaxP
 
 // ParseAggregation parses "maxp", "firstp" or "sump" (rag.ParseAggregation).
 func ParseAggregation(s string) (Aggregation, error) { return rag.ParseAggregation(s) }
@@ -74,7 +70,7 @@ func NewSearcher(a Analyzer, m Model, docs []Document, chunks []Chunk, c Chunkin
 		s.unitID[u] = ChunkID(docs[ch.Doc].ID, n)
 		n++
 		s.window[u] = [2]int32{int32(ch.Window.Start), int32(ch.Window.End)}
-		s.indexed += ch.Len()
+		s.indexed += ch.len()
 	}
 	p := Anserini // the index's own parameters: the BM25 model's, if it is one (QL ignores them)
 	if b, ok := m.(BM25); ok {
