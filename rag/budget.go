@@ -45,14 +45,14 @@ var (
 	nameSuccess = eval.Success(1).Name
 )
 
-// RecallAt returns R@Btok, the share of the relevant documents in a context of tokens tokens.
-func RecallAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: nameR, Tokens: tokens} }
+// recallAt returns R@Btok, the share of the relevant documents in a context of tokens tokens.
+func recallAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: nameR, Tokens: tokens} }
 
 // NDCGAt returns nDCG@Btok of a context of tokens tokens.
 func NDCGAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: nameNDCG, Tokens: tokens} }
 
-// SuccessAt returns Success@Btok: 1 when a context of tokens tokens holds a relevant document.
-func SuccessAt(tokens int) BudgetMeasure {
+// successAt returns Success@Btok: 1 when a context of tokens tokens holds a relevant document.
+func successAt(tokens int) BudgetMeasure {
 	return BudgetMeasure{Name: nameSuccess, Tokens: tokens}
 }
 
@@ -60,7 +60,7 @@ func SuccessAt(tokens int) BudgetMeasure {
 func BudgetMeasures(budgets ...int) []BudgetMeasure {
 	var out []BudgetMeasure
 	for _, b := range budgets {
-		out = append(out, NDCGAt(b), RecallAt(b), SuccessAt(b))
+		out = append(out, NDCGAt(b), recallAt(b), successAt(b))
 	}
 	return out
 }
@@ -125,7 +125,7 @@ func Context(chunks []eval.ScoredDoc, m ChunkMap, budget int) (ids []string, use
 	ids = make([]string, len(taken))
 	for i, c := range taken {
 		ids[i] = c.id
-		used += c.span.Len()
+		used += c.span.len()
 	}
 	return ids, used, nil
 }
@@ -139,11 +139,11 @@ func contextOf(cs []chunked, budget int) []chunked {
 		if seen[c.span] {
 			continue
 		}
-		if c.span.Len() > budget-used { // used <= budget: no overflow, whatever the span
+		if c.span.len() > budget-used { // used <= budget: no overflow, whatever the span
 			break
 		}
 		seen[c.span] = true
-		used += c.span.Len()
+		used += c.span.len()
 		out = append(out, c)
 	}
 	return out

@@ -27,8 +27,8 @@ type Span struct {
 	Start, End int
 }
 
-// Len returns the span's length, End − Start.
-func (s Span) Len() int { return s.End - s.Start }
+// len returns the span's length, End − Start.
+func (s Span) len() int { return s.End - s.Start }
 
 // Overlap returns how many units s and o share: 0 for spans of different documents.
 func (s Span) Overlap(o Span) int {

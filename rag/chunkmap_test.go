@@ -22,7 +22,7 @@ func TestReadChunkMap(t *testing.T) {
 	if !maps.Equal(m, want) {
 		t.Errorf("ReadChunkMap = %v, want %v", m, want)
 	}
-	if m["d1#1"].Len() != 10 || m["d1#0"].Overlap(m["d1#1"]) != 2 || m["d1#0"].Overlap(m["d2#0"]) != 0 {
+	if m["d1#1"].len() != 10 || m["d1#0"].Overlap(m["d1#1"]) != 2 || m["d1#0"].Overlap(m["d2#0"]) != 0 {
 		t.Errorf("Len/Overlap wrong: %v", m)
 	}
 	// Without the header too.

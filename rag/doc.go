@@ -9,7 +9,7 @@
 //	run, err := eval.ReadRunFile("chunks.run")
 //	vs, err := rag.Variants(run, m, 10) // top-10 chunks deduplicated, MaxP, FirstP, SumP
 //	r, err := compare.Runs(qrels, []eval.Measure{eval.NDCG(10)}, vs...)
-//	res, err := rag.EvaluateBudgets(qrels, run, m, eval.Options{}, rag.NDCGAt(512), rag.RecallAt(512))
+//	res, err := rag.EvaluateBudgets(qrels, run, m, eval.Options{}, rag.BudgetMeasures(512)...) // nDCG, R, Success
 //	res.Mean(rag.NDCGAt(512))
 //
 // Decisions made once for the whole package:

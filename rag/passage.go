@@ -258,7 +258,7 @@ func intersection(a, b []Span) (n int, ok bool) {
 func total(spans []Span) (n int, ok bool) {
 	ok = true
 	for _, s := range spans {
-		n, ok = addChecked(n, s.Len(), ok)
+		n, ok = addChecked(n, s.len(), ok)
 	}
 	return n, ok
 }

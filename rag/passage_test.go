@@ -88,7 +88,7 @@ func TestEvaluatePassages(t *testing.T) {
 	if len(res.Missing) != 1 || res.Missing[0] != "q3" || len(res.Ignored) != 1 || res.Ignored[0] != "q2" {
 		t.Errorf("missing %v, ignored %v", res.Missing, res.Ignored)
 	}
-	if _, err := EvaluatePassages(pq, testRun, testMap, eval.Options{}, RecallAt(5)); err == nil {
+	if _, err := EvaluatePassages(pq, testRun, testMap, eval.Options{}, recallAt(5)); err == nil {
 		t.Error("a document measure in EvaluatePassages: want an error")
 	}
 }

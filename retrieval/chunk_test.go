@@ -25,7 +25,7 @@ func TestChunks(t *testing.T) {
 	if lengths[len(lengths)-1] != 0 {
 		t.Fatalf("empty document has %d tokens", lengths[len(lengths)-1])
 	}
-	configs := append(SweepChunkings(), Chunking{Chunk: 1}, Chunking{Chunk: 5, Overlap: 4}, Chunking{Chunk: 3, Overlap: 1})
+	configs := append(sweepChunkings(), Chunking{Chunk: 1}, Chunking{Chunk: 5, Overlap: 4}, Chunking{Chunk: 3, Overlap: 1})
 	for _, c := range configs {
 		t.Run(c.String(), func(t *testing.T) {
 			if c.Chunk == 0 {
@@ -68,12 +68,12 @@ func TestChunkingValidate(t *testing.T) {
 			t.Errorf("Validate(%+v) = nil, want an error", c)
 		}
 	}
-	for _, c := range SweepChunkings() {
+	for _, c := range sweepChunkings() {
 		if err := c.Validate(); err != nil {
 			t.Errorf("Validate(%+v) = %v", c, err)
 		}
 	}
-	if got := len(SweepChunkings()); got != 11 {
+	if got := len(sweepChunkings()); got != 11 {
 		t.Errorf("SweepChunkings has %d configurations, want 11", got)
 	}
 }
