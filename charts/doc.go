@@ -19,8 +19,8 @@
 // says the axis is truncated. Table writes any header and rows as a plain HTML table.
 //
 // The builders for ranklab's own values: Ranking, Rerank, MetricCards, MetricsAtK and RerankSweep
-// (the lab's ranking panel, all of it from RankingPanel), ChunkingCard, ChunkOverlap and
-// FootprintOverOverlap (the chunking panel, ChunkingPanel); LabViews declares the lab's views once
+// (the lab's ranking panel), ChunkingCard, ChunkOverlap and
+// FootprintOverOverlap (the chunking panel; LabPanels returns both); LabViews declares the lab's views once
 // for both panels and the live panel (package live), and one metric table (labMetrics) the four
 // measures; QueryTable, QueryDistribution and
 // QueryDiff (evaluated runs), LookAtQuery (one query across runs: rankings side by side
