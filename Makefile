@@ -1,7 +1,9 @@
 # The two commands of the README:
-#   make lab   – set up GoNB + Jupyter (idempotent) and open the lab notebook
-#   make test  – run every test: gofmt, go vet, Go tests (fuzz seeds, trec_eval parity),
-#                then every scripts/check-*.sh (notebooks executed, charts drawn in Chromium, ...)
+#   make lab   – set up GoNB + Jupyter (idempotent) and open the lab notebook; Ctrl-C stops it all
+#   make test  – set up what the checks need (the same idempotent set-up plus Chromium, fonts,
+#                playwright-core, the peers), then run every test: gofmt, go vet, Go tests (fuzz
+#                seeds, trec_eval parity, peers), then every scripts/check-*.sh (Ctrl-C of make lab,
+#                notebooks executed, charts drawn in Chromium, ...)
 .PHONY: lab test setup setup-ci notebooks strip-notebooks pip-freeze gotest
 
 lab:
@@ -11,7 +13,7 @@ lab:
 test:
 	bash scripts/test-all.sh
 
-# set-up only (setup-ci adds what `make test` needs: Chromium, fonts, gcc, python3-scipy, playwright-core)
+# set-up only (setup-ci adds what the checks need; `make test` runs it itself, so no README path needs it)
 setup:
 	bash kernel-setup/setup.sh
 setup-ci:

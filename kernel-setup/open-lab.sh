@@ -50,10 +50,85 @@ else
 fi
 
 say "$front serving notebooks/ on port $port (Ctrl-C to stop)"
+# Ctrl-C. A program this non-interactive script starts with & inherits SIGINT as ignored and
+# /dev/null as its input, and Jupyter installs its own Ctrl-C handler only when its input is a
+# terminal: the terminal's SIGINT never reaches it. So this script catches SIGINT (and TERM, HUP)
+# and sends the server SIGTERM, which Jupyter always acts on: it shuts its kernels down (GoNB
+# ends its running cell program) and exits. The processes below the server are noted when the
+# signal arrives; once the server is gone (or 1 s has passed: by then its kernels are down and
+# only its own clean-up is left, and it gets SIGKILL) those still alive get SIGTERM, then SIGKILL.
+# scripts/check-ctrl-c.sh tests this through a real pseudo-terminal.
 "$J" "${cmd[@]}" "${args[@]}" "$@" &
 server=$!
-stop() { kill -INT "$server" 2>/dev/null; sleep 0.5; kill -INT "$server" 2>/dev/null; wait "$server" 2>/dev/null; exit 0; }
-trap stop INT TERM
+# below PID: prints "pid start-time" for every process below PID, read from /proc (the start time
+# tells a process from a later one that reuses its id). Linux only; elsewhere it prints nothing.
+below() {
+  local -A parent=() start=()
+  local stat line pid p c todo fs
+  for stat in /proc/[0-9]*/stat; do
+    { read -r line <"$stat"; } 2>/dev/null || continue
+    pid=${line%% *}
+    read -r -a fs <<<"${line##*) }"   # state ppid ... (starttime, field 22 of stat, is fs[19])
+    parent[$pid]=${fs[1]}; start[$pid]=${fs[19]}
+  done
+  todo=("$1")
+  while [ ${#todo[@]} -gt 0 ]; do
+    p=${todo[0]}; todo=("${todo[@]:1}")
+    for c in "${!parent[@]}"; do
+      [ "${parent[$c]}" = "$p" ] && { echo "$c ${start[$c]}"; todo+=("$c"); }
+    done
+  done
+}
+# still PID START: the process PID is still the one noted, and not a zombie.
+still() {
+  local line fs
+  { read -r line <"/proc/$1/stat"; } 2>/dev/null || return 1
+  read -r -a fs <<<"${line##*) }"
+  [ "${fs[19]}" = "$2" ] && [ "${fs[0]}" != Z ]
+}
+# refresh_notebooks: after a session, a notebook whose only changes are what the git clean filter
+# removes (outputs, execution counts, the kernel's language_info: scripts/notebook-lint.py
+# --clean) would still be listed by `git status` as modified: git takes a changed file size as a
+# change without running the filter. `git add` of such a notebook stores the very blob the index
+# already holds, so only git's record of the file (size, time) is refreshed; a notebook with real
+# edits is left alone. Needs the filter registered (kernel-setup/setup.sh does).
+refresh_notebooks() {
+  local f
+  [ -n "$(git -C "$root" config --get filter.ranklab-notebook.clean 2>/dev/null)" ] || return 0
+  while IFS= read -r f; do
+    case "$f" in *.ipynb) git -C "$root" diff --quiet -- "$f" 2>/dev/null && git -C "$root" add -- "$f" 2>/dev/null ;; esac
+  done < <(git -C "$root" ls-files -m -- notebooks 2>/dev/null)
+  return 0
+}
+stop() { # $1: the signal that arrived
+  trap '' INT TERM HUP
+  local noted i pid start sig left
+  noted=$(below "$server" 2>/dev/null || true)
+  echo
+  say "stopping the server and its kernels"
+  kill -TERM "$server" 2>/dev/null || true
+  for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  for sig in TERM KILL; do
+    left=0
+    while read -r pid start; do
+      [ -n "$pid" ] && still "$pid" "$start" || continue
+      kill -"$sig" "$pid" 2>/dev/null || true; left=1
+    done <<<"$noted"
+    [ "$left" = 1 ] || break
+    sleep 0.3
+  done
+  refresh_notebooks &   # git's bookkeeping only (see above); it may finish after this script
+  say "stopped"
+  # End by that same signal (not an exit status), so make and shells see an interrupted command.
+  trap - "$1"
+  kill -"$1" $$
+  exit 130
+}
+trap 'stop INT' INT
+trap 'stop TERM' TERM
+trap 'stop HUP' HUP
 for _ in $(seq 1 300); do
   curl -fsS -o /dev/null "http://127.0.0.1:$port/api/status?token=$token" 2>/dev/null && break
   kill -0 "$server" 2>/dev/null || die "the server exited (see its messages above)"
@@ -80,4 +155,7 @@ else
   say "no web browser found here: open $nb at this address:"
 fi
 printf '%s\n' "$url"
-wait "$server"
+status=0
+wait "$server" || status=$?
+refresh_notebooks
+exit "$status"

@@ -2,20 +2,26 @@
 # Installs what the notebooks need and registers the GoNB kernel. Safe to run again: each step
 # checks first and only does what is missing.
 #
-#   bash kernel-setup/setup.sh        # GoNB, goimports, JupyterLab (pip), the kernel spec
-#   bash kernel-setup/setup.sh --ci   # the same plus Chromium, fonts, python3-scipy, gcc, Debian's
-#                                     # classic Notebook and playwright-core (scripts/node_modules):
-#                                     # what `make test` needs
+#   bash kernel-setup/setup.sh        # GoNB, goimports, JupyterLab (pip), the kernel spec (make lab)
+#   bash kernel-setup/setup.sh --ci   # the same plus what the checks need (make test): Chromium,
+#                                     # fonts, python3-scipy, gcc, Debian's classic Notebook,
+#                                     # playwright-core (scripts/node_modules) and the peers
+#                                     # (scripts/peers.sh)
 #
 # JupyterLab 4, Notebook 7 and nbconvert 7 come from pip, into a virtual environment
 # (requirements.txt; constraints.txt pins the rest), so Debian's "externally managed" Python is
 # left alone. Only where pip reaches no package index: Debian's classic Notebook and nbconvert.
 # A second run finds everything in place in a few seconds, without touching the network.
-# Works as root on Debian 12 (apt-get) and as a normal user (sudo for Debian packages).
+# Works as root on Debian 12 (apt-get) and as a normal user (sudo for Debian packages); with
+# --ci, Debian packages that are missing and cannot be installed stop it at once, named.
+# Every step that takes more than about 10 s on a fresh machine says so before it starts (the
+# times quoted were measured on a cold cache, 2 cores) and shows the tool's own progress.
 # Environment:
-#   RANKLAB_VENV        where the Jupyter environment goes (default ~/.local/share/ranklab/jupyter-venv)
-#   RANKLAB_NO_PIP=1    skip pip and use Debian's Jupyter packages
-#   RANKLAB_RETRY_PIP=1 try pip again after an earlier run fell back to Debian's packages
+#   RANKLAB_VENV          where the Jupyter environment goes (default ~/.local/share/ranklab/jupyter-venv)
+#   RANKLAB_NO_PIP=1      skip pip and use Debian's Jupyter packages
+#   RANKLAB_RETRY_PIP=1   try pip again after an earlier run fell back to Debian's packages
+#   RANKLAB_STRICT_PINS=1 fail when constraints.txt does not install, instead of warning and
+#                         installing requirements.txt alone (.ci/run sets it)
 # The Jupyter command it chose is written to kernel-setup/.jupyter-path (open-lab.sh, the checks).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,7 +34,7 @@ ci=0
 for a in "$@"; do
   case $a in
     --ci) ci=1 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown argument $a (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -48,42 +54,90 @@ export PATH="$GOBIN:$PATH"
 sudo_cmd=""
 if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then sudo_cmd="sudo"; fi
 
-# apt_install PKG...: installs the Debian packages that are missing (root, or a user with sudo).
+# missing_debs PKG...: prints the packages of PKG that dpkg does not list as installed.
+missing_debs() {
+  local p
+  for p in "$@"; do dpkg -s "$p" 2>/dev/null | grep '^Status: install ok installed' >/dev/null || printf '%s ' "$p"; done
+}
+# apt_install PKG...: installs the Debian packages that are missing (root, or a user with sudo),
+# in one apt-get run whose own progress lines (Get:, Unpacking, Setting up) are shown.
 apt_install() {
-  local missing=() p
-  for p in "$@"; do dpkg -s "$p" 2>/dev/null | grep '^Status: install ok installed' >/dev/null || missing+=("$p"); done
+  local missing
+  read -r -a missing <<<"$(missing_debs "$@")"
   if [ ${#missing[@]} -eq 0 ]; then ok "Debian packages present: $*"; return 0; fi
   command -v apt-get >/dev/null || die "these packages are missing and there is no apt-get to install them: ${missing[*]}"
   [ "$(id -u)" = 0 ] || [ -n "$sudo_cmd" ] || die "need root or sudo to install: ${missing[*]} (ask an administrator: apt-get install ${missing[*]})"
-  say "apt-get install ${missing[*]}"
-  $sudo_cmd apt-get update -qq || die "apt-get update failed (no network or no Debian mirror?)"
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-    || die "apt-get install ${missing[*]} failed (run it by hand to see why)"
-  ok "installed ${missing[*]}"
+  local t=$SECONDS
+  say "apt-get install ${missing[*]} ($(apt_estimate "${missing[@]}"); apt's progress below)"
+  $sudo_cmd apt-get update -q 2>&1 | sed -u 's/^/    /' || die "apt-get update failed (no network or no Debian mirror?)"
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}" 2>&1 \
+    | grep --line-buffered -E '^(Get:|Unpacking|Setting up|E:)' | sed -u 's/^/    /' || true
+  [ -z "$(missing_debs "${missing[@]}")" ] || die "apt-get install ${missing[*]} failed (run it by hand to see why)"
+  ok "installed ${missing[*]} in $((SECONDS - t)) s"
 }
+# apt_estimate PKG...: how long installing them takes on a fresh Debian 12 (2 cores; Chromium and
+# fonts measured at 16 s, the Jupyter packages at 10 s: ../shared/NOTES.md).
+apt_estimate() {
+  case " $* " in
+    *" chromium "*) echo "Chromium alone is 414 MB, about 16 s on an idle machine with a near mirror; allow a minute for all" ;;
+    *" jupyter-notebook "*|*" nodejs "*) echo "about 10 to 30 s" ;;
+    *) echo "about 10 s" ;;
+  esac
+}
+
+# With --ci, every Debian package the checks need is known now: install them first, or stop here,
+# naming them, when there is no root or sudo (before anything long has run).
+if [ "$ci" = 1 ]; then
+  debs=(chromium fonts-dejavu-core python3-scipy python3-venv make gcc libc6-dev procps jupyter-notebook)
+  # gcc and libc6-dev: cgo for go test -race; python3-venv: the peers' and Jupyter's environments
+  # on Debian's own python3; jupyter-notebook: the live-panel browser test in the classic Notebook.
+  command -v npm >/dev/null || debs+=(nodejs npm)
+  need=$(missing_debs "${debs[@]}")
+  if [ -n "$need" ] && [ "$(id -u)" != 0 ] && [ -z "$sudo_cmd" ]; then
+    die "make test needs these Debian packages, and installing them needs root or sudo: ${need% }
+    ask an administrator to run: apt-get install --no-install-recommends ${need% }"
+  fi
+  apt_install "${debs[@]}"
+fi
 
 # --- 1. GoNB and goimports -------------------------------------------------------------------
 # The module proxy refuses gonb's version list, so `go install gonb@version` fails with a 403;
 # installing from a throw-away module that requires the pinned version works.
+# build_tool LABEL PKG VERSION: builds the command PKG@VERSION into $GOBIN from a throw-away
+# module, showing go get's downloads and, every 25 packages, how many `go install -v` compiled.
+build_tool() {
+  local label=$1 pkg=$2 ver=$3 tmp total rc
+  tmp=$(mktemp -d)
+  ( cd "$tmp" && go mod init tools >/dev/null 2>&1 && go get "$pkg@$ver" 2>&1 | sed -u 's/^/    /' ) \
+    || { rm -rf "$tmp"; return 1; }
+  total=$(cd "$tmp" && go list -deps "$pkg" 2>/dev/null | wc -l)
+  set +e
+  ( cd "$tmp" && go install -v "$pkg" ) 2>&1 | tee "$tmp/log" | awk -v total="$total" -v label="$label" '
+    /^[^ :]+$/ { n++; if (n % 25 == 0) { printf "    %s: %d of %d packages compiled\n", label, n, total; fflush() } }
+    END { printf "    %s: %d of %d packages compiled (the others were in the Go build cache or need no compiling)\n", label, n, total }'
+  rc=${PIPESTATUS[0]}
+  set -e
+  [ "$rc" = 0 ] || { grep -v '^[^ :]*$' "$tmp/log" >&2; rm -rf "$tmp"; return 1; }
+  rm -rf "$tmp"
+}
 if gonb --version 2>/dev/null | grep "${GONB_VERSION}" >/dev/null; then
   ok "GoNB $GONB_VERSION at $(command -v gonb)"
 else
-  say "installing GoNB $GONB_VERSION into $GOBIN"
-  tmp=$(mktemp -d)
-  ( cd "$tmp" && go mod init tools >/dev/null 2>&1 \
-      && go get "github.com/janpfeifer/gonb@$GONB_VERSION" \
-      && go install github.com/janpfeifer/gonb ) >"$tmp/log" 2>&1 \
-    || { cat "$tmp/log" >&2; die "could not install GoNB $GONB_VERSION (output above; is the Go module proxy reachable?)"; }
-  rm -rf "$tmp"
+  say "building GoNB $GONB_VERSION (the Go kernel for Jupyter) into $GOBIN: about 35 s with an empty Go cache on an idle 2-core machine, 100 s at a load of 14 (downloads, then ~290 packages compiled; progress below)"
+  t=$SECONDS
+  build_tool GoNB github.com/janpfeifer/gonb "$GONB_VERSION" \
+    || die "could not build GoNB $GONB_VERSION (output above; is the Go module proxy reachable?)"
   gonb --version 2>/dev/null | grep "$GONB_VERSION" >/dev/null || die "GoNB installed but 'gonb --version' does not answer $GONB_VERSION"
-  ok "GoNB $GONB_VERSION"
+  ok "GoNB $GONB_VERSION (built in $((SECONDS - t)) s)"
 fi
 if command -v goimports >/dev/null; then
   ok "goimports at $(command -v goimports)"
 else
-  say "installing goimports $GOIMPORTS_VERSION (GoNB uses it to fill in imports)"
-  go install "golang.org/x/tools/cmd/goimports@$GOIMPORTS_VERSION" || die "could not install goimports $GOIMPORTS_VERSION"
-  ok "goimports $GOIMPORTS_VERSION"
+  say "building goimports $GOIMPORTS_VERSION (GoNB uses it to fill in imports): about 10 s after GoNB on an empty Go cache"
+  t=$SECONDS
+  build_tool goimports golang.org/x/tools/cmd/goimports "$GOIMPORTS_VERSION" \
+    || die "could not build goimports $GOIMPORTS_VERSION (output above)"
+  ok "goimports $GOIMPORTS_VERSION (built in $((SECONDS - t)) s)"
 fi
 
 # --- 2. A Jupyter front-end ----------------------------------------------------------------
@@ -104,13 +158,14 @@ versions() {
 print("JupyterLab %s, Notebook %s, nbconvert %s" % (v("jupyterlab"), v("notebook"), v("nbconvert")))'
 }
 
-# pick_python prints a python3 that can create a virtual environment with pip (pyenv's or
-# Debian's; Debian's needs python3-venv, installed when root or sudo allows).
+# pick_python prints a python3 that can create a virtual environment with pip: Debian's own
+# /usr/bin/python3 first (the one constraints.txt is checked with, and the one CI uses), else the
+# python3 first on PATH. Debian's needs python3-venv, installed when root or sudo allows.
 pick_python() {
   local py
-  for py in "$(command -v python3 || true)" /usr/bin/python3; do
+  for py in /usr/bin/python3 "$(command -v python3 || true)"; do
     [ -n "$py" ] && [ -x "$py" ] || continue
-    "$py" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 9))' 2>/dev/null && { echo "$py"; return 0; }
+    "$py" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))' 2>/dev/null && { echo "$py"; return 0; }
   done
   if [ -x /usr/bin/python3 ] && command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || [ -n "$sudo_cmd" ]; }; then
     apt_install python3-venv >&2 && { echo /usr/bin/python3; return 0; }
@@ -122,23 +177,48 @@ pip_reachable() { # $1 = python; one small download, at most 30 s
   timeout 30 "$1" -m pip download --no-deps -q -d "$d" jupyterlab-pygments >/dev/null 2>&1
   rc=$?; rm -rf "$d"; return $rc
 }
+# pip_progress: pip's own lines (Collecting, Downloading with sizes, Installing), indented.
+pip_progress() { { grep --line-buffered -v -E '^(Requirement already satisfied|  Using cached|  Obtaining|$)' || true; } | sed -u 's/^/    /'; }
 install_venv() { # $1 = python
-  local py=$1 log; log=$(mktemp)
-  say "installing JupyterLab $(grep -o '^jupyterlab==[^ ]*' "$REQ" | cut -d= -f3), Notebook $(grep -o '^notebook==[^ ]*' "$REQ" | cut -d= -f3) and nbconvert with pip into $VENV (about 20 s)"
+  local py=$1 log rc failed; log=$(mktemp)
+  say "installing JupyterLab $(grep -o '^jupyterlab==[^ ]*' "$REQ" | cut -d= -f3), Notebook $(grep -o '^notebook==[^ ]*' "$REQ" | cut -d= -f3) and nbconvert with pip ($("$py" --version 2>&1)) into $VENV: about 20 s with an empty pip cache, 45 s on a busy machine, 90 packages (pip's progress below)"
   [ -x "$VENV/bin/python" ] || "$py" -m venv "$VENV" >"$log" 2>&1 || { cat "$log" >&2; rm -rf "$VENV"; return 1; }
-  if ! "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$REQ" -c "$CON" >"$log" 2>&1; then
-    # constraints.txt was frozen with Python 3.11; another Python may need other versions of
-    # the dependencies: keep the pins of requirements.txt and let pip choose the rest.
-    say "the pinned set does not install with $("$VENV/bin/python" --version 2>&1); retrying with requirements.txt only"
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$REQ" >"$log" 2>&1 || { cat "$log" >&2; return 1; }
+  set +e
+  "$VENV/bin/python" -m pip install --disable-pip-version-check -r "$REQ" -c "$CON" 2>&1 | tee "$log" | pip_progress
+  rc=${PIPESTATUS[0]}
+  set -e
+  if [ "$rc" != 0 ]; then
+    # Name the pins pip could not honour: the constraint lines of its conflict report, and the
+    # versions it ignored for needing another Python.
+    failed=$(grep -oE '\(constraint\) [^ ]+|[^ ]+ Requires-Python [^;]+' "$log" | sed 's/^(constraint) //' | sort -u | tr '\n' ' ')
+    printf '\033[1;33m[setup] warning:\033[0m constraints.txt does not install with %s: %s\n' "$("$VENV/bin/python" --version 2>&1)" "${failed:-see the report of pip below}" >&2
+    grep -E '^(ERROR|The conflict|    )' "$log" | head -20 | sed 's/^/    /' >&2
+    if [ "${RANKLAB_STRICT_PINS:-0}" = 1 ]; then
+      rm -f "$log"; die "RANKLAB_STRICT_PINS=1: the pinned set must install (fix kernel-setup/constraints.txt; check with: $py -m venv /tmp/v && /tmp/v/bin/pip install --dry-run -r $REQ -c $CON)"
+    fi
+    say "retrying with requirements.txt only: pip chooses the other versions, so this environment is NOT the pinned one"
+    set +e
+    "$VENV/bin/python" -m pip install --disable-pip-version-check -r "$REQ" 2>&1 | tee "$log" | pip_progress
+    rc=${PIPESTATUS[0]}
+    set -e
+    [ "$rc" = 0 ] || { rm -f "$log"; return 1; }
+    echo "${failed:-constraints.txt}" > "$VENV/.ranklab-unpinned"
+  else
+    rm -f "$VENV/.ranklab-unpinned"
   fi
   rm -f "$log"
   echo "$want_stamp" > "$VENV/.ranklab-stamp"
+}
+# unpinned_note: a reminder, on every run, that the environment was installed without the pins.
+unpinned_note() {
+  [ -f "$VENV/.ranklab-unpinned" ] || return 0
+  printf '\033[1;33m[setup] warning:\033[0m %s was installed WITHOUT constraints.txt (these pins failed: %s); rm -rf it to try again\n' "$VENV" "$(cat "$VENV/.ranklab-unpinned")" >&2
 }
 
 if [ "${RANKLAB_NO_PIP:-0}" != 1 ] && venv_ok; then
   JUPYTER=$VENV/bin/jupyter
   ok "$(versions) in $VENV"
+  unpinned_note
 elif [ "${RANKLAB_NO_PIP:-0}" != 1 ] && [ "$recorded" = /usr/bin/jupyter ] && [ -x /usr/bin/jupyter ] && [ "${RANKLAB_RETRY_PIP:-0}" != 1 ]; then
   # An earlier run found no package index: keep Debian's front-end without probing again.
   JUPYTER=/usr/bin/jupyter
@@ -149,9 +229,11 @@ else
     py=$(pick_python) || { py=""; say "no python3 with venv and pip: cannot install JupyterLab with pip"; }
   fi
   if [ -n "$py" ] && say "checking that pip reaches a package index (up to 30 s, first run only)" && pip_reachable "$py"; then
+    t=$SECONDS
     install_venv "$py" || die "pip could not install JupyterLab into $VENV (output above); RANKLAB_NO_PIP=1 uses Debian's Jupyter instead"
     JUPYTER=$VENV/bin/jupyter
-    ok "$(versions) in $VENV"
+    ok "$(versions) in $VENV (installed in $((SECONDS - t)) s)"
+    unpinned_note
   else
     say "pip reaches no package index: falling back to Debian's Jupyter packages (classic Notebook 6.4, nbconvert 6.5)"
     apt_install jupyter-notebook jupyter-nbconvert jupyter-client python3-nbclient jupyter-nbformat
@@ -163,13 +245,18 @@ fi
 
 # JupyterLab-side defaults for this environment (overrides.json, read by JupyterLab and
 # Notebook 7; a user's own settings still win): Notebook 7 puts long outputs in a scroll box by
-# default, which would hide most of the live panel (the readings, the ranking, the charts).
+# default, which would hide most of the live panel (the readings, the ranking, the charts); and
+# JupyterLab's "Would you like to get notified about official Jupyter news?" toast would cover
+# the top of the page (fetchNews "false" is the setting's own spelling: a string).
 if [ "$JUPYTER" = "$VENV/bin/jupyter" ]; then
   ov=$VENV/share/jupyter/lab/settings/overrides.json
-  want_ov='{"@jupyter-notebook/notebook-extension:scroll-output": {"autoScrollOutputs": false}}'
+  want_ov='{
+ "@jupyter-notebook/notebook-extension:scroll-output": {"autoScrollOutputs": false},
+ "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"}
+}'
   if [ "$(cat "$ov" 2>/dev/null)" != "$want_ov" ]; then
-    mkdir -p "$(dirname "$ov")" && echo "$want_ov" > "$ov"
-    ok "Notebook 7 shows long outputs whole (autoScrollOutputs off in $ov)"
+    mkdir -p "$(dirname "$ov")" && printf '%s\n' "$want_ov" > "$ov.tmp" && mv "$ov.tmp" "$ov"
+    ok "JupyterLab defaults in $ov: long outputs shown whole (Notebook 7), no news toast"
   fi
 fi
 
@@ -226,13 +313,9 @@ if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
   fi
 fi
 
-# --- 4. Browser checks (CI) ----------------------------------------------------------------
+# --- 4. What the checks need (--ci, make test) ---------------------------------------------
+# The Debian packages were installed at the start (see "With --ci" above).
 if [ "$ci" = 1 ]; then
-  apt_install chromium fonts-dejavu-core python3-scipy make gcc libc6-dev procps   # gcc: cgo for go test -race
-  # Debian's classic Notebook 6.4: the live-panel browser test runs in it too (after JupyterLab
-  # and Notebook 7), since people still open notebooks there.
-  apt_install jupyter-notebook
-  command -v npm >/dev/null || apt_install nodejs npm
   # scripts/package.json pins playwright-core (a version that still runs on Debian 12's Node 18).
   want=$(node -p 'require(process.argv[1]).dependencies["playwright-core"]' "$root/scripts/package.json") \
     || die "cannot read the playwright-core version from scripts/package.json"
@@ -240,15 +323,17 @@ if [ "$ci" = 1 ]; then
   if [ "$have" = "$want" ]; then
     ok "playwright-core $want in scripts/node_modules"
   else
-    say "npm install playwright-core@$want into scripts/node_modules (drives /usr/bin/chromium; no browser download)"
-    ( cd "$root/scripts" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --silent >/dev/null ) \
+    say "npm install playwright-core@$want into scripts/node_modules (drives /usr/bin/chromium; no browser download; about 10 s)"
+    ( cd "$root/scripts" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund ) 2>&1 | sed -u 's/^/    /'
+    [ "$(node -p 'require(process.argv[1]).version' "$root/scripts/node_modules/playwright-core/package.json" 2>/dev/null)" = "$want" ] \
       || die "npm install in scripts/ failed (is the npm registry reachable?)"
     ok "playwright-core $want"
   fi
-  # The peer evaluators the agreement tests run against (pinned in scripts/peers.sh).
-  apt_install python3-venv
+  # The peer evaluators the agreement tests run against (pinned in scripts/peers.sh, which says
+  # what it installs and how long it takes, and shows pip's progress).
+  t=$SECONDS
   peers_py=$(bash "$root/scripts/peers.sh" | tail -1) || die "scripts/peers.sh could not install the peer evaluators"
-  ok "peer evaluators in $(dirname "$(dirname "$peers_py")")"
+  ok "peer evaluators in $(dirname "$(dirname "$peers_py")") ($((SECONDS - t)) s)"
 fi
 
 echo "$JUPYTER" > "$here/.jupyter-path"

@@ -42,3 +42,16 @@ func watchParent(ctx context.Context, parent int, every time.Duration, gone func
 func exitOrphaned() {
 	os.Exit(3)
 }
+
+// WatchParent is the orphan watch for other panels of this kind (package judge): once the
+// kernel that started this cell program is gone, it calls cleanup (when not nil: release a
+// lock, say) and exits the program, as the live panel does. It returns at once; the watch ends
+// with ctx.
+func WatchParent(ctx context.Context, cleanup func()) {
+	go watchParent(ctx, os.Getppid(), parentPoll, func() {
+		if cleanup != nil {
+			cleanup()
+		}
+		exitOrphaned()
+	})
+}

@@ -52,6 +52,7 @@ if [ $# -gt 0 ]; then nbs=("$@"); else nbs=(notebooks/*.ipynb); fi
 fail=0
 echo "--- lint"
 "$PY" scripts/notebook-lint.py "${nbs[@]}" || fail=1
+"$PY" scripts/notebook-lint.py --self-test || fail=1   # the clean filter on a notebook as JupyterLab leaves it
 
 mkdir -p "$out"   # only this run's notebooks' files are replaced: others may run a subset at the same time
 export RANKLAB_LIVE=static RANKLAB_OUT="$root/$out"

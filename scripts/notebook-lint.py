@@ -4,10 +4,14 @@
     python3 scripts/notebook-lint.py notebooks/*.ipynb          # check, exit 1 on a problem
     python3 scripts/notebook-lint.py --strip notebooks/*.ipynb  # remove outputs in place (make strip-notebooks)
     python3 scripts/notebook-lint.py --clean < in.ipynb > out.ipynb  # the git clean filter
+    python3 scripts/notebook-lint.py --self-test                 # the filter on a used notebook
 
 A committed notebook must have no outputs and no execution counts (CI executes them; outputs live
-only in ci-artifacts/notebooks/), keep every code cell to at most 30 non-blank lines, use the GoNB
-kernel, and wire the local module in its first code cell exactly as common to every notebook:
+only in ci-artifacts/notebooks/), keep only the language's name in its language_info metadata (the
+kernel rewrites the rest, such as the mimetype and Go's version, whenever the notebook is used:
+committed in full it would show the notebook modified after every session), keep every code cell to
+at most 30 non-blank lines, use the GoNB kernel, and wire the local module in its first code cell
+exactly as common to every notebook:
     !*go mod edit -require=github.com/ranklab/ranklab@v0.0.0 -replace=github.com/ranklab/ranklab=${GONB_DIR}/..
 
 What is checked is what git would commit: the staged version of a tracked notebook (the index;
@@ -35,12 +39,39 @@ def source(cell):
     return "".join(s) if isinstance(s, list) else s
 
 
+# Cell metadata a front-end writes about a session, never about the content: execution timings
+# (JupyterLab's recordTiming) and how an output area was scrolled or collapsed.
+SESSION_CELL_KEYS = ("execution", "scrolled", "collapsed")
+
+
+def language_info(nb):
+    """language_info returns what a committed notebook keeps of metadata.language_info: the name."""
+    li = nb.get("metadata", {}).get("language_info")
+    if not isinstance(li, dict) or "name" not in li:
+        return li
+    return {"name": li["name"]}
+
+
 def strip(nb):
-    """strip removes outputs and execution counts of every code cell, in place."""
+    """strip removes outputs, execution counts and session metadata (see SESSION_CELL_KEYS) of
+    every code cell and reduces metadata.language_info to its name, in place."""
     for c in nb.get("cells", []):
         if c.get("cell_type") == "code":
             c["outputs"], c["execution_count"] = [], None
+            for k in SESSION_CELL_KEYS:
+                c.get("metadata", {}).pop(k, None)
+    li = language_info(nb)
+    if li is not None:
+        nb["metadata"]["language_info"] = li
     return nb
+
+
+def clean(nb):
+    """clean reports whether strip would leave nb unchanged."""
+    code = [c for c in nb.get("cells", []) if c.get("cell_type") == "code"]
+    return (all(not c.get("outputs") and c.get("execution_count") is None
+                and not any(k in c.get("metadata", {}) for k in SESSION_CELL_KEYS) for c in code)
+            and nb.get("metadata", {}).get("language_info") == language_info(nb))
 
 
 def dump(nb):
@@ -71,8 +102,17 @@ def problems(where, nb):
         elif c.get("execution_count") is not None:
             out.append(f"{where}: cell {i + 1}: staged with execution_count {c['execution_count']}")
             dirty += 1
+    li = nb.get("metadata", {}).get("language_info")
+    if li != language_info(nb):
+        out.append(f"{where}: metadata.language_info holds {sorted(li)}, want only its name")
+        dirty += 1
+    for i, c in code:
+        session = [k for k in SESSION_CELL_KEYS if k in c.get("metadata", {})]
+        if session:
+            out.append(f"{where}: cell {i + 1}: staged with session metadata {session}")
+            dirty += 1
     if dirty:
-        out.append(f"{where}: notebooks are committed without outputs: {FIX}")
+        out.append(f"{where}: notebooks are committed without outputs or session metadata: {FIX}")
     return out
 
 
@@ -93,7 +133,32 @@ def staged(path):
     return f"{path} (staged)", r.stdout.decode("utf-8")
 
 
+def self_test():
+    """The clean filter maps a notebook as a JupyterLab session leaves it (outputs, counts, timings,
+    the kernel's full language_info) to the committed notebook, which it leaves byte for byte."""
+    committed = dump({"cells": [{"cell_type": "code", "execution_count": None, "id": "a", "metadata": {},
+                                 "outputs": [], "source": ["x := 1"]}],
+                      "metadata": {"kernelspec": {"display_name": "Go (gonb)", "language": "go", "name": "gonb"},
+                                   "language_info": {"name": "go"}},
+                      "nbformat": 4, "nbformat_minor": 5})
+    used = json.loads(committed)
+    used["cells"][0].update(execution_count=3, outputs=[{"output_type": "stream", "name": "stdout", "text": ["1\n"]}])
+    used["cells"][0]["metadata"] = {"execution": {"iopub.status.busy": "2026-12-04T04:00:00Z"}, "scrolled": True}
+    used["metadata"]["language_info"] = {"codemirror_mode": "", "file_extension": ".go", "mimetype": "text/x-go",
+                                         "name": "go", "nbconvert_exporter": "", "pygments_lexer": "", "version": "go1.26.8"}
+    bad = []
+    for label, text in (("a used notebook", dump(used)), ("the committed notebook", committed)):
+        out = subprocess.run([sys.executable, os.path.abspath(__file__), "--clean"], input=text.encode(),
+                             capture_output=True).stdout.decode()
+        if out != committed:
+            bad.append(f"--clean of {label} differs from the committed notebook:\n{out}")
+    print("\n".join(bad) or "notebook-lint --self-test: ok (a used notebook cleans to the committed bytes)")
+    return 1 if bad else 0
+
+
 def main(args):
+    if args == ["--self-test"]:
+        return self_test()
     if args == ["--clean"]:
         # git clean filter: notebook on stdin, stripped notebook on stdout; anything that is not
         # a notebook passes unchanged (git must never lose content through a filter).
@@ -105,8 +170,7 @@ def main(args):
         except ValueError:
             sys.stdout.buffer.write(data)
             return 0
-        code = [c for c in nb["cells"] if c.get("cell_type") == "code"]
-        if all(not c.get("outputs") and c.get("execution_count") is None for c in code):
+        if clean(nb):
             sys.stdout.buffer.write(data)  # nothing to strip: byte for byte as it came
         else:
             sys.stdout.buffer.write(dump(strip(nb)).encode("utf-8"))

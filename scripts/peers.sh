@@ -40,11 +40,13 @@ for c in /usr/bin/python3 python3; do
   if command -v "$c" >/dev/null && "$c" -c 'import venv, ensurepip' 2>/dev/null; then py=$c; break; fi
 done
 [[ -n "$py" ]] || { echo "peers.sh: no python3 with venv and ensurepip (Debian: apt-get install python3-venv)" >&2; exit 1; }
-echo "peers.sh: installing ${pins[*]} ${nodeps[*]} (no dependencies) into $venv" >&2
+echo "peers.sh: installing ${pins[*]} ${nodeps[*]} (no dependencies) with $("$py" --version 2>&1) into $venv:" >&2
+echo "peers.sh: about 3.5 min on an empty pip cache (~90 packages: numba, scipy, llama-index-core and its dependencies; pip's progress below)" >&2
 rm -rf "$venv"
 "$py" -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check "${pins[@]}" >&2
-"$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps "${nodeps[@]}" >&2
+progress() { { grep --line-buffered -v -E '^(Requirement already satisfied|  Using cached|$)' || true; } | sed -u 's/^/    /' >&2; }
+"$venv/bin/pip" install --disable-pip-version-check "${pins[@]}" 2>&1 | progress
+"$venv/bin/pip" install --disable-pip-version-check --no-deps "${nodeps[@]}" 2>&1 | progress
 "$venv/bin/python" -c "$imports" >&2
 echo "${pins[*]} ${nodeps[*]}" > "$stamp"
 echo "$venv/bin/python"

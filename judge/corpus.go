@@ -1,0 +1,102 @@
+package judge
+
+import (
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ranklab/ranklab/pool"
+	"github.com/ranklab/ranklab/retrieval"
+)
+
+// Texts holds what the panel shows: each pool document's title and text and each query's text.
+type Texts struct {
+	Docs    map[string]retrieval.Document
+	Queries map[string]string
+}
+
+// LoadTexts reads the documents and queries of pairs. corpus is a BEIR folder (corpus.jsonl or
+// corpus.jsonl.gz, and queries.jsonl, read with retrieval's BEIR readers: SciFact, Cranfield, a
+// user's own) or a JSONL corpus file in BEIR's format ({"_id", "title", "text"}, optionally
+// gzipped); queries is the queries JSONL file, "" for the folder's queries.jsonl. A pair whose
+// document or query is missing is an error naming it: a pool must match its corpus.
+func LoadTexts(pairs []pool.Pair, corpus, queries string) (Texts, error) {
+	st, err := os.Stat(corpus)
+	if err != nil {
+		return Texts{}, err
+	}
+	var docs []retrieval.Document
+	var qs []retrieval.Query
+	if st.IsDir() {
+		if docs, err = retrieval.ReadCorpusFile(corpus); err != nil {
+			return Texts{}, err
+		}
+		if queries == "" {
+			qs, err = retrieval.ReadQueriesFile(corpus)
+		}
+	} else {
+		err = readFile(corpus, func(r io.Reader) (err error) { docs, err = retrieval.ReadCorpus(r, corpus); return })
+		if err == nil && queries == "" {
+			err = fmt.Errorf("%s is a file: give the queries file too", corpus)
+		}
+	}
+	if err != nil {
+		return Texts{}, err
+	}
+	if queries != "" {
+		if err := readFile(queries, func(r io.Reader) (err error) { qs, err = retrieval.ReadQueries(r, queries); return }); err != nil {
+			return Texts{}, err
+		}
+	}
+	need := map[string]bool{}
+	needQ := map[string]bool{}
+	for _, p := range pairs {
+		need[p.Doc], needQ[p.Query] = true, true
+	}
+	t := Texts{Docs: map[string]retrieval.Document{}, Queries: map[string]string{}}
+	for _, d := range docs {
+		if need[d.ID] {
+			t.Docs[d.ID] = d
+		}
+	}
+	for _, q := range qs {
+		if needQ[q.ID] {
+			t.Queries[q.ID] = q.Text
+		}
+	}
+	for _, p := range pairs {
+		if _, ok := t.Docs[p.Doc]; !ok {
+			return Texts{}, fmt.Errorf("judge: the pool's document %q (query %q) is not in %s", p.Doc, p.Query, corpus)
+		}
+		if _, ok := t.Queries[p.Query]; !ok {
+			where := queries
+			if where == "" {
+				where = filepath.Join(corpus, "queries.jsonl")
+			}
+			return Texts{}, fmt.Errorf("judge: the pool's query %q is not in %s", p.Query, where)
+		}
+	}
+	return t, nil
+}
+
+// readFile opens path (gunzipped when it ends in .gz) and calls read.
+func readFile(path string, read func(io.Reader) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		defer z.Close()
+		r = z
+	}
+	return read(r)
+}

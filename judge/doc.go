@@ -1,0 +1,68 @@
+// Package judge is a judging panel for GoNB notebooks in JupyterLab: it shows the query and one
+// pooled document at a time (title and text, the query's terms marked) and records a grade per
+// key, so a team can make qrels for its own collection. One call from the last cell:
+//
+//	judge.Show(judge.Config{Pool: "pool.txt", Qrels: "judged.qrels", Corpus: "data/cranfield"})
+//
+// Pool is a pool file (package pool: "query 0 doc -1" lines in judging order); Corpus is a
+// BEIR folder (SciFact, Cranfield, a user's own: corpus.jsonl[.gz] and queries.jsonl) or a
+// JSONL corpus file with Queries naming the queries file.
+//
+// # Keys
+//
+// 0–3 grade (not relevant, related, relevant, highly relevant), s skip (the pair comes back
+// once the others are judged), b or ← back (the pair judged before; a new grade replaces its
+// grade), u undo (withdraws the newest judgment and shows its pair again). The panel stops
+// these keys from reaching JupyterLab's command-mode shortcuts (b inserts a cell, 0 0 restarts
+// the kernel). The progress line says "37 of 200 judged, about 12 min left at your pace": the
+// pace is the mean time per judgment in the side log, each capped at MaxSeconds.
+//
+// # No label is lost
+//
+// The judgments file (Config.Qrels) is TREC qrels, "query 0 doc grade", one line per pair:
+// eval.ReadQrelsFile, trec_eval and every other tool read it, and eval's refusal of a pair
+// listed twice never fires. Beside it:
+//
+//   - path.log, the side log: one tab-separated line per action, "time judge action query doc
+//     grade seconds", append-only. action is judge (grade given, seconds on screen) or undo (the
+//     grade restored: the one before, or "-" for none). A re-judge (back, then a key) is a new
+//     judge line; the latest line of a pair decides. The log is what agreement and cost
+//     studies read (ReadLog).
+//   - path.lock, held while a panel runs: it holds the panel's process id and an flock(2).
+//     A second panel on the same file refuses to start (ErrLocked, naming the PID). The kernel
+//     drops a dead process's flock, so a lock file left by a killed panel is stale and the
+//     next panel takes it over (and says so, with the dead PID). Done, an interrupt, the idle
+//     and maximum timers and an orphaned cell program (its kernel gone) release it.
+//
+// Each key is made durable before the next document shows: the kernel appends the log line and
+// fsyncs the log (the folder too when the log is created), then rewrites the qrels file
+// atomically (a temporary file beside it, fsync, rename over it, fsync of the folder), and
+// only then sends the next screen; the page sends no other key until that screen arrives.
+// A kernel restart, a closed tab, kill -9 or a power loss therefore loses at most a key whose
+// screen had not changed yet. Open repairs the two crash windows: a torn last log line (power
+// lost mid-append, never acknowledged) is dropped, and a qrels file older than the log (crash
+// between the log's fsync and the rename) is rewritten from the log. Judgments already in a
+// qrels file that the log does not mention (another tool's) are kept.
+//
+// A new panel on the same files resumes at the next pair of the pool file (pool order) that the
+// judgments file does not grade. After a closed tab the panel's cell program still runs (and
+// holds the lock) until its idle timer: reopen the notebook, interrupt the kernel (■) and run
+// the cell again.
+//
+// # Modes
+//
+// As the live lab (package live, whose mode and timers it shares: RANKLAB_LIVE=static|live|auto,
+// RANKLAB_LIVE_PROBE, _IDLE, _MAX; the maximum defaults to DefaultMax, 4 h, here): static
+// shows at once, without a front-end, the progress, the pair that would be judged next and the
+// ones after it (nbconvert never hangs), reading the files without the lock and writing nothing
+// (OpenReadOnly), so it works beside a running panel; auto falls back to the same view when no
+// front-end answers within the probe. GoNB's comms reach
+// ws://<host>/api/kernels/... only: behind JupyterHub or TLS the panel stays static.
+//
+// The core (Store, Session, Marker) knows nothing of the page and is tested without a browser;
+// scripts/check-judge.sh drives the panel in JupyterLab (headless Chromium): keyboard judging,
+// SIGKILL of the kernel mid-way, resume. Test hooks: data-judge-panel (data-judge-state
+// connecting, live, static or closed; data-judge-pair "query<TAB>doc" on screen; data-judge-judged,
+// data-judge-total), data-judge-progress, data-judge-status, data-act on buttons,
+// data-judge-doc on the text, data-judge-error on an error.
+package judge

@@ -1,0 +1,85 @@
+package judge
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/ranklab/ranklab/pool"
+)
+
+// Grades are the labels of the grade buttons (TREC's usual 0–3 scale).
+var Grades = [4]string{"not relevant", "related", "relevant", "highly relevant"}
+
+// style uses JupyterLab's theme variables (with light fallbacks elsewhere), so the panel follows
+// the light and the dark theme; marked words keep dark text on yellow in both.
+const style = `<style>
+.rj{font-family:var(--jp-ui-font-family,sans-serif);color:var(--jp-ui-font-color1,#222);background:var(--jp-layout-color1,#fff);border:1px solid var(--jp-border-color1,#ccc);border-radius:6px;padding:10px 14px;max-width:900px;outline:none}
+.rj:focus{border-color:var(--jp-brand-color1,#1976d2);box-shadow:0 0 0 2px var(--jp-brand-color3,#bbdefb)}
+.rj-top{display:flex;justify-content:space-between;gap:12px;font-size:12px;color:var(--jp-ui-font-color2,#555);margin-bottom:6px}
+.rj-q{font-size:15px;margin:4px 0 10px}
+.rj-q b{color:var(--jp-ui-font-color2,#555);font-weight:normal}
+.rj-title{font-weight:bold;font-size:14px;margin:0 0 4px}
+.rj-text{font-size:13px;line-height:1.5;max-height:320px;overflow:auto;white-space:pre-wrap;border-top:1px solid var(--jp-border-color2,#e0e0e0);padding-top:6px}
+.rj mark{background:#ffe58a;color:#111;padding:0 1px;border-radius:2px}
+.rj-bar{display:flex;flex-wrap:wrap;gap:6px;margin-top:10px;align-items:center}
+.rj button{font:inherit;font-size:13px;padding:4px 10px;border-radius:4px;border:1px solid var(--jp-border-color1,#bbb);background:var(--jp-layout-color2,#f3f3f3);color:var(--jp-ui-font-color1,#222);cursor:pointer}
+.rj button[data-grade]{min-width:7.5em}
+.rj button[data-act=done]{margin-left:auto}
+.rj button.rj-was{border-color:var(--jp-brand-color1,#1976d2);font-weight:bold}
+.rj button:disabled{opacity:.5;cursor:default}
+.rj-status{font-size:12px;color:var(--jp-ui-font-color2,#555);margin-top:6px}
+.rj-done{font-size:14px;margin:8px 0}
+</style>`
+
+// screen is what the panel shows for one state of a session.
+type screen struct {
+	Key      string // "query\tdoc" of the pair shown ("" when all are judged)
+	HTML     string // the card
+	Progress string
+	Judged   int
+}
+
+// cardHTML is the card for pair p: its position, the query, the document's title and text
+// with the query's terms marked, and the pair's grade when it has one (back, undo). Every
+// piece of data is escaped.
+func cardHTML(ss *Session, t Texts) screen {
+	pr := ss.Progress()
+	p, ok := ss.Current()
+	if !ok {
+		return screen{HTML: fmt.Sprintf(`<div class="rj-done" data-judge-done>Every pair of the pool is judged (%d). The judgments are in %s.</div>`,
+			pr.Total, html.EscapeString(ss.Store().Path())), Progress: pr.String(), Judged: pr.Judged}
+	}
+	return screen{Key: p.Query + "\t" + p.Doc, HTML: pairHTML(p, ss, t), Progress: pr.String(), Judged: pr.Judged}
+}
+
+func pairHTML(p pool.Pair, ss *Session, t Texts) string {
+	q := t.Queries[p.Query]
+	d := t.Docs[p.Doc]
+	m, err := NewMarker(q)
+	var b strings.Builder
+	pos := 0
+	for i, x := range ss.Pool {
+		if x == p {
+			pos = i + 1
+			break
+		}
+	}
+	was := ""
+	if g, ok := ss.Store().Grade(p); ok {
+		was = fmt.Sprintf(" · judged %d (%s): a new grade replaces it", g, Grades[min(g, 3)])
+	}
+	fmt.Fprintf(&b, `<div class="rj-top"><span>pair %d of %d · query %s · document %s%s</span></div>`,
+		pos, len(ss.Pool), html.EscapeString(p.Query), html.EscapeString(p.Doc), was)
+	// The query itself is not marked (every word of it would be): only the document.
+	text, qh, title := html.EscapeString(d.Text), html.EscapeString(q), html.EscapeString(d.Title)
+	if err == nil {
+		text, title = m.HTML(d.Text), m.HTML(d.Title)
+	}
+	fmt.Fprintf(&b, `<div class="rj-q" data-judge-query="%s"><b>Query:</b> %s</div>`, html.EscapeString(p.Query), qh)
+	if d.Title != "" {
+		fmt.Fprintf(&b, `<div class="rj-title">%s</div>`, title)
+	}
+	fmt.Fprintf(&b, `<div class="rj-text" data-judge-doc="%s">%s</div>`, html.EscapeString(p.Doc), text)
+	return b.String()
+}

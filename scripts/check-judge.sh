@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Browser test of the judging panel (package judge) in JupyterLab: a pool of 12 Cranfield pairs
+# (the first 12 lines of its qrels, as "query 0 doc -1"), judged by keyboard in headless Chromium
+# through Playwright (scripts/judge-test.mjs): 5 judgments (with an undo), then the kernel and
+# the panel's cell program are killed with SIGKILL, the judgments file is read from disk, the
+# notebook is re-run and must resume at pair 6; 5 more judgments; every grade must be in the
+# file, read by `ranklab eval`'s reader rules (one line per pair, the latest grade). Screenshots
+# in the light and the dark theme. Artifacts in ci-artifacts/judge/.
+# Needs what `bash kernel-setup/setup.sh --ci` installs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+export PATH="$(go env GOPATH)/bin:$PATH"
+J=$(cat kernel-setup/.jupyter-path 2>/dev/null || true)
+missing=()
+[ -n "$J" ] && [ -x "$J" ] && [ -x "$(dirname "$J")/jupyter-lab" ] || missing+=("JupyterLab (kernel-setup/.jupyter-path)")
+command -v gonb >/dev/null || missing+=(gonb)
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
+command -v node >/dev/null || missing+=(node)
+[ -d scripts/node_modules/playwright-core ] || missing+=("scripts/node_modules/playwright-core")
+cran=${RANKLAB_CRANFIELD:-$root/../shared/data/cranfield}
+[ -f "$cran/qrels/test.tsv" ] || missing+=("Cranfield ($cran)")
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "check-judge: missing ${missing[*]} (run: make setup-ci)" >&2
+  exit 1
+fi
+
+tmp=$(mktemp -d)
+server=""
+cleanup() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+out=$root/ci-artifacts/judge
+rm -rf "$out"; mkdir -p "$out"
+
+# Scratch tree (the browser session cannot save outputs into the repository): every top-level
+# entry linked, the test notebook copied to notebooks/ with its module path adjusted.
+tree=$tmp/tree
+mkdir -p "$tree/notebooks"
+for e in "$root"/*; do
+  name=$(basename "$e")
+  case "$name" in notebooks|ci-artifacts) continue ;; esac
+  ln -s "$e" "$tree/$name"
+done
+sed 's#${GONB_DIR}/\.\./\.\.#${GONB_DIR}/..#' judge/testdata/judge.ipynb > "$tree/notebooks/judge.ipynb"
+
+# The pool: 12 pairs of Cranfield's qrels (after its header), in file order.
+mkdir -p "$tmp/work"
+export RANKLAB_JUDGE_POOL=$tmp/work/pool.txt RANKLAB_JUDGE_QRELS=$tmp/work/judged.qrels RANKLAB_JUDGE_CORPUS=$cran
+awk -F'\t' 'NR > 1 && n < 12 { print $1 " 0 " $2 " -1"; n++ }' "$cran/qrels/test.tsv" > "$RANKLAB_JUDGE_POOL"
+
+py=$(dirname "$J")/python
+port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+token=$("$py" -c 'import secrets; print(secrets.token_hex(16))')
+export JUPYTERLAB_SETTINGS_DIR=$tmp/lab/settings JUPYTERLAB_WORKSPACES_DIR=$tmp/lab/workspaces
+mkdir -p "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension"
+echo '{"fetchNews": "false"}' > "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
+export RANKLAB_LIVE=auto RANKLAB_LIVE_PROBE=10s RANKLAB_LIVE_IDLE=3m RANKLAB_LIVE_MAX=5m
+timeout 600 "$J" lab --no-browser --ip=127.0.0.1 --port="$port" --allow-root --ServerApp.port_retries=0 \
+  --IdentityProvider.token="$token" --ServerApp.root_dir="$tree" --LabApp.expose_app_in_browser=True \
+  >"$out/jupyter.log" 2>&1 &
+server=$!
+up=0
+for _ in $(seq 1 240); do
+  curl -fsS "http://127.0.0.1:$port/api/status?token=$token" >/dev/null 2>&1 && { up=1; break; }
+  kill -0 "$server" 2>/dev/null || break
+  sleep 0.25
+done
+if [ "$up" != 1 ]; then echo "check-judge: the server did not start; see $out/jupyter.log" >&2; exit 1; fi
+BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=notebooks/judge.ipynb OUT="$out" SERVER_PID="$server" \
+  timeout 600 node scripts/judge-test.mjs
+status=$?
+kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
+
+# The static fallback (nbconvert, no front-end): RANKLAB_LIVE=static shows what would be judged
+# and the progress at once; it must not hang (timeout) and must show the file's state.
+judged=$(grep -c . "$RANKLAB_JUDGE_QRELS" 2>/dev/null || echo 0)
+touch "$RANKLAB_JUDGE_QRELS.seen"; cat "$RANKLAB_JUDGE_QRELS" > "$RANKLAB_JUDGE_QRELS.seen" 2>/dev/null
+next=$(awk 'FILENAME == ARGV[1] { seen[$1 "\t" $3] = 1; next } !(($1 "\t" $3) in seen) { print $1 "\t" $3; exit }' "$RANKLAB_JUDGE_QRELS.seen" "$RANKLAB_JUDGE_POOL")
+t0=$SECONDS
+if RANKLAB_LIVE=static timeout 300 "$J" nbconvert --to notebook --execute --ExecutePreprocessor.timeout=240 \
+    --output-dir="$tmp/static" "$tree/notebooks/judge.ipynb" >"$out/static.log" 2>&1; then
+  html=$("$py" -c 'import json,sys; nb=json.load(open(sys.argv[1])); print("".join("".join(o.get("data",{}).get("text/html","")) for c in nb["cells"] for o in c.get("outputs",[])))' "$tmp/static/judge.ipynb")
+  printf '%s' "$html" > "$out/static.html"
+  if grep -q 'data-judge-state="static"' <<<"$html" && grep -qF "data-judge-pair=\"$(printf "$next")\"" <<<"$html" && grep -q "$judged of 12 judged" <<<"$html"; then
+    echo "ok   static fallback (nbconvert, RANKLAB_LIVE=static): $judged of 12 judged, next $(printf "$next" | tr '\t' ' ') ($((SECONDS - t0)) s)"
+  else
+    echo "FAIL static fallback: want state static, next pair $(printf "$next" | tr '\t' ' '), \"$judged of 12 judged\"; see $out/static.html"; status=1
+  fi
+else
+  echo "FAIL static fallback: nbconvert failed or timed out; see $out/static.log"; status=1
+fi
+cp "$RANKLAB_JUDGE_POOL" "$RANKLAB_JUDGE_QRELS" "$RANKLAB_JUDGE_QRELS.log" "$out/" 2>/dev/null
+exit $status

@@ -1,0 +1,283 @@
+// Browser test of the judging panel (package judge) in JupyterLab, run by scripts/check-judge.sh.
+//
+// Opens the test notebook, runs all cells and judges by keyboard: pairs 1-3, undo (u) and a new
+// grade for pair 3, ← and s, pairs 4-5; then SIGKILLs the GoNB kernel and the panel's cell program (no
+// clean-up of any kind runs) and reads the judgments file from disk: the 5 grades must be there.
+// It re-runs the notebook, which must resume at pair 6 (the next pool pair not in the file),
+// b and s, judges 6-10 (with 0 0, JupyterLab's restart shortcut), and checks the file (one line per pair, the latest grade: what eval reads), the
+// side log, the panel's progress and the pair it shows next (11). Then it closes the tab, opens
+// the notebook again, interrupts the kernel and re-runs: the panel resumes at pair 11. Screenshots of the panel in
+// the light and the dark theme. Expected grades are the keys this script pressed; the pairs are
+// the pool file's lines. Writes screenshots and summary.json to OUT.
+//
+// Environment: BASE, TOKEN, NOTEBOOK, OUT, SERVER_PID, RANKLAB_JUDGE_POOL, RANKLAB_JUDGE_QRELS,
+// CHROMIUM (default /usr/bin/chromium).
+import { chromium } from "playwright-core";
+import { writeFileSync, mkdirSync, readFileSync, readdirSync, existsSync } from "node:fs";
+
+const { BASE, TOKEN = "", NOTEBOOK, OUT = "ci-artifacts/judge" } = process.env;
+const SERVER_PID = Number(process.env.SERVER_PID || 0);
+const POOL = process.env.RANKLAB_JUDGE_POOL, QRELS = process.env.RANKLAB_JUDGE_QRELS;
+mkdirSync(OUT, { recursive: true });
+const t0 = Date.now();
+const summary = { checks: [], console_errors: [] };
+let failures = 0;
+function check(name, ok, detail) {
+  summary.checks.push({ name, ok, detail });
+  console.log(`${ok ? "ok  " : "FAIL"} ${name}${detail ? " — " + detail : ""}`);
+  if (!ok) failures++;
+}
+const pool = readFileSync(POOL, "utf8").trim().split("\n").map((l) => { const f = l.split(/\s+/); return `${f[0]}\t${f[2]}`; });
+// The judgments file as every TREC tool reads it: "query 0 doc grade", one line per pair.
+function onDisk() {
+  if (!existsSync(QRELS)) return { lines: 0, grades: {}, dup: false };
+  const grades = {};
+  let dup = false, lines = 0;
+  for (const l of readFileSync(QRELS, "utf8").split("\n")) {
+    if (!l.trim()) continue;
+    lines++;
+    const f = l.split(/\s+/);
+    const k = `${f[0]}\t${f[2]}`;
+    if (k in grades) dup = true;
+    grades[k] = Number(f[3]);
+  }
+  return { lines, grades, dup };
+}
+function procs() {
+  const all = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const st = readFileSync(`/proc/${d}/stat`, "utf8");
+      const close = st.lastIndexOf(")");
+      const f = st.slice(close + 2).split(" ");
+      all.push({ pid: Number(d), comm: st.slice(st.indexOf("(") + 1, close), state: f[0], ppid: Number(f[1]) });
+    } catch (e) { /* gone */ }
+  }
+  return all;
+}
+// The GoNB kernel under our server, and its cell programs.
+function kernelAndCells() {
+  const all = procs();
+  const byPid = new Map(all.map((p) => [p.pid, p]));
+  const under = (p) => { for (let q = p, n = 0; q && n < 64; q = byPid.get(q.ppid), n++) if (q.pid === SERVER_PID) return true; return false; };
+  const kernels = all.filter((p) => p.comm === "gonb" && under(p)).map((p) => p.pid);
+  const cells = all.filter((p) => kernels.includes(p.ppid) && p.comm !== "go" && p.state !== "Z").map((p) => p.pid);
+  return { kernels, cells };
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+const noise = [/Comm promise not found/, /404 \(Not Found\)/, /gonb_comm already running/, /WebSocket/, /Kernel/i];
+let page;
+async function openPage() {
+  page = await context.newPage();
+  page.on("console", (m) => { if (m.type() === "error" && !noise.some((r) => r.test(m.text()))) summary.console_errors.push(m.text()); });
+  page.on("pageerror", (e) => summary.console_errors.push("pageerror: " + e.message));
+  await page.goto(`${BASE}/lab/tree/${NOTEBOOK}?token=${TOKEN}`, { waitUntil: "domcontentloaded" });
+}
+
+const ready = () => page.waitForFunction(() => {
+  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+  return !!k && k.connectionStatus === "connected" && ["idle", "unknown"].includes(k.status) && !!w.content && w.content.widgets.length > 0;
+}, null, { timeout: 120000, polling: 200 });
+const runAll = () => page.evaluate(() => { window.jupyterapp.commands.execute("notebook:run-all-cells"); });
+// panel(): the last panel's state.
+const panel = () => page.evaluate(() => {
+  const p = document.querySelectorAll("[data-judge-panel]");
+  const e = p[p.length - 1];
+  if (!e) return null;
+  return { state: e.dataset.judgeState, reason: e.dataset.judgeReason || "", pair: e.dataset.judgePair, judged: Number(e.dataset.judgeJudged),
+    waiting: e.dataset.judgeWaiting === "1", progress: (e.querySelector("[data-judge-progress]") || {}).textContent,
+    doc: (e.querySelector("[data-judge-doc]") || {}).dataset?.judgeDoc, status: (e.querySelector("[data-judge-status]") || {}).textContent };
+});
+// GoNB's page script gives the kernel 500 ms to acknowledge its comm (v0.11.5); on a loaded
+// machine that fails and the panel falls back to its static view: re-run once, as a user would
+// (counted in summary.comm_retries).
+summary.comm_retries = 0;
+// lastId is the DOM id of the last panel (each run of the cell has its own).
+const lastId = () => page.evaluate(() => { const p = document.querySelectorAll("[data-judge-panel]"); return p.length ? p[p.length - 1].id : ""; });
+// waitLive waits for a panel other than the one with DOM id old to be live.
+async function waitLive(old, timeout = 180000, retry = true) {
+  const h = await page.waitForFunction((old) => {
+    const p = document.querySelectorAll("[data-judge-panel]");
+    const e = p[p.length - 1];
+    if (!e || e.id === old || !e.id) return null;
+    if (e.dataset.judgeState === "live" && e.dataset.judgeWaiting !== "1") return "live";
+    if (e.dataset.judgeState === "static") return "static";
+    return null;
+  }, old, { timeout, polling: 100 });
+  const s = await h.jsonValue();
+  if (s !== "live" && retry) {
+    summary.comm_retries++;
+    console.log("note: the panel did not connect (GoNB's comm), re-running the notebook once");
+    const id = await lastId();
+    await ready();
+    await runAll();
+    return waitLive(id, timeout, false);
+  }
+  if (s !== "live") throw new Error(`the panel is ${s}, not live`);
+  await page.locator("[data-judge-panel]").last().focus();
+}
+async function dismissDialogs() {
+  for (let i = 0; i < 20; i++) {
+    const btn = page.locator(".jp-Dialog .jp-mod-accept, .jp-Dialog button").first();
+    if (!(await btn.count())) return;
+    await btn.click().catch(() => {});
+    await page.waitForTimeout(200);
+  }
+}
+// press sends one key to the focused panel and waits for the kernel's next screen.
+async function press(key) {
+  const before = await panel();
+  const seq0 = await page.evaluate(() => { const p = document.querySelectorAll("[data-judge-panel]"); return Number(p[p.length - 1].dataset.judgeSeq || 0); });
+  const tk = Date.now();
+  await page.keyboard.press(key);
+  await page.waitForFunction((seq0) => {
+    const p = document.querySelectorAll("[data-judge-panel]");
+    const e = p[p.length - 1];
+    return Number(e.dataset.judgeSeq || 0) > seq0 && e.dataset.judgeWaiting !== "1";
+  }, seq0, { timeout: 15000, polling: 20 });
+  summary.key_ms = summary.key_ms || [];
+  summary.key_ms.push(Date.now() - tk);
+  return { before, after: await panel() };
+}
+async function shot(name) {
+  const box = await page.evaluate(() => {
+    const p = document.querySelectorAll("[data-judge-panel]");
+    const e = p[p.length - 1];
+    e.scrollIntoView({ block: "center" });
+    const r = e.getBoundingClientRect();
+    return { x: Math.max(0, r.left - 8), y: Math.max(0, r.top - 8), width: Math.min(r.width + 16, 1270), height: r.height + 16 };
+  });
+  await page.screenshot({ path: `${OUT}/${name}.png`, clip: box }).catch((e) => console.log(`screenshot ${name}: ${e.message}`));
+}
+
+const grades = {}; // what this script pressed, pair -> grade
+try {
+  await openPage();
+  await ready();
+  let tRun = Date.now();
+  await runAll();
+  await waitLive("");
+  summary.run_to_live_s = (Date.now() - tRun) / 1000;
+  let s = await panel();
+  check("panel live at pair 1 of the pool", s.pair === pool[0], `${s.pair.replace("\t", " ")} · ${s.progress} (${summary.run_to_live_s} s after Run All)`);
+  await shot("light");
+
+  const keys = ["2", "0", "3"];
+  for (let i = 0; i < 3; i++) {
+    const r = await press(keys[i]);
+    grades[r.before.pair] = Number(keys[i]);
+  }
+  let r = await press("u");
+  check("u (undo) shows pair 3 again with its grade withdrawn", r.after.pair === pool[2] && r.after.judged === 2, `${r.after.pair} judged ${r.after.judged}`);
+  delete grades[pool[2]];
+  r = await press("1");
+  grades[r.before.pair] = 1;
+  // b/← shows pair 3 (looked at, not changed), s moves on to pair 4 again
+  r = await press("ArrowLeft");
+  const backOK = r.after.pair === pool[2];
+  r = await press("s");
+  check("← shows the previous pair, s returns to the next pending one", backOK && r.after.pair === pool[3], `${r.after.pair}`);
+  for (const k of ["3", "2"]) { r = await press(k); grades[r.before.pair] = Number(k); }
+  s = await panel();
+  check("5 judged by keyboard, the panel at pair 6", s.judged === 5 && s.pair === pool[5], `${s.progress} · next ${s.pair}`);
+
+  // Kill: SIGKILL the cell program and the kernel (nothing gets to clean up).
+  const kc = kernelAndCells();
+  summary.killed = kc;
+  for (const pid of [...kc.cells, ...kc.kernels]) { try { process.kill(pid, "SIGKILL"); } catch (e) { /* gone */ } }
+  const d = onDisk();
+  const want5 = Object.entries(grades);
+  const all5 = want5.every(([k, g]) => d.grades[k] === g);
+  check("after SIGKILL of the kernel and the cell program: every judgment on disk", d.lines === 5 && all5 && !d.dup,
+    `killed ${kc.cells.length} cell program(s), ${kc.kernels.length} kernel(s); ${d.lines} lines in the file: ${JSON.stringify(d.grades)}`);
+  summary.after_kill = d.grades;
+
+  const killedId = await lastId();
+  // The server restarts the dead kernel and JupyterLab says so in a dialog ("Kernel Restarting");
+  // dismiss it (it would take the keyboard's focus), then run the notebook again.
+  await page.waitForSelector(".jp-Dialog", { timeout: 20000 }).catch(() => {});
+  await dismissDialogs();
+  await ready();
+  tRun = Date.now();
+  await runAll();
+  await waitLive(killedId);
+  s = await panel();
+  summary.resume = { pair: s.pair, progress: s.progress, status: s.status };
+  check("after the restart the panel resumes at pair 6", s.pair === pool[5] && s.judged === 5, `${s.pair.replace("\t", " ")} · ${s.progress} (${(Date.now() - tRun) / 1000} s)`);
+  check("it took over the killed panel's stale lock (named by PID)", kc.cells.some((pid) => s.status.includes(`process ${pid},`)), s.status);
+
+  // b (back) and s, then grades with "0 0" in a row: in JupyterLab's command mode b inserts a
+  // cell and 0 0 restarts the kernel, so a leaked key would show.
+  r = await press("b");
+  const bOK = r.after.pair === pool[4];
+  r = await press("s");
+  check("b shows pair 5, s returns to pair 6", bOK && r.after.pair === pool[5], r.after.pair);
+  for (const k of ["0", "0", "2", "3", "1"]) { r = await press(k); grades[r.before.pair] = Number(k); }
+  s = await panel();
+  // No key reached JupyterLab's command-mode shortcuts (b inserts a cell, 0 0 restarts...).
+  const cells = await page.evaluate(() => window.jupyterapp.shell.currentWidget.content.widgets.length);
+  check("the panel's keys never reached JupyterLab (still 3 cells, no restart)", cells === 3, `${cells} cells`);
+  const d2 = onDisk();
+  const ok10 = Object.entries(grades).every(([k, g]) => d2.grades[k] === g) && Object.keys(grades).length === 10;
+  check("10 judged: the file holds exactly the 10 grades pressed, one line per pair", ok10 && d2.lines === 10 && !d2.dup,
+    JSON.stringify(d2.grades));
+  check("the panel shows pair 11 next and says so", s.pair === pool[10] && /^10 of 12 judged, about/.test(s.progress), `${s.pair.replace("\t", " ")} · ${s.progress}`);
+  const log = readFileSync(QRELS + ".log", "utf8").trim().split("\n").filter((l) => !l.startsWith("#")).map((l) => l.split("\t"));
+  const judges = log.filter((f) => f[2] === "judge").length, undos = log.filter((f) => f[2] === "undo").length;
+  check("the side log: 11 judgments and 1 undo, judge name and seconds", judges === 11 && undos === 1 && log.every((f) => f[1] === "browser-test" && Number(f[6]) >= 0),
+    `${judges} judge, ${undos} undo lines`);
+  await shot("light-after");
+
+  // dark theme
+  await page.evaluate(() => window.jupyterapp.commands.execute("apputils:change-theme", { theme: "JupyterLab Dark" }));
+  await page.waitForFunction(() => document.body.getAttribute("data-jp-theme-light") === "false", null, { timeout: 30000, polling: 200 });
+  await page.waitForTimeout(500);
+  await shot("dark");
+  await page.evaluate(() => window.jupyterapp.commands.execute("apputils:change-theme", { theme: "JupyterLab Light" }));
+
+  // A closed tab: the panel's program still runs in the kernel (until its idle timer) and holds
+  // the lock. Reopen the notebook, interrupt the kernel (the panel ends and releases the lock),
+  // Run All: the new panel resumes at pair 11.
+  await page.close();
+  await openPage();
+  await page.waitForFunction(() => {
+    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+    return !!k && k.connectionStatus === "connected" && !!w.content && w.content.widgets.length > 0;
+  }, null, { timeout: 60000, polling: 200 });
+  await page.evaluate(() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.interrupt());
+  await ready();
+  const tTab = Date.now();
+  await runAll();
+  await waitLive(await lastId());
+  s = await panel();
+  check("after closing the tab and reopening (interrupt, Run All): resumes at pair 11", s.pair === pool[10] && s.judged === 10 && onDisk().lines === 10,
+    `${s.pair.replace("\t", " ")} · ${s.progress} (${(Date.now() - tTab) / 1000} s)`);
+
+  // Done releases the lock.
+  await page.locator("[data-judge-panel] [data-act=done]").last().click();
+  await page.waitForFunction(() => { const p = document.querySelectorAll("[data-judge-panel]"); return p[p.length - 1].dataset.judgeState === "closed"; }, null, { timeout: 15000 }).catch(() => {});
+  await page.waitForTimeout(500);
+  s = await panel();
+  check("Done closes the panel and removes the lock file", s.state === "closed" && !existsSync(QRELS + ".lock"), `${s.state} ${s.reason}`);
+} catch (e) {
+  check("test ran to the end", false, e.stack || String(e));
+  await page.screenshot({ path: `${OUT}/error.png`, fullPage: true }).catch(() => {});
+} finally {
+  summary.duration_s = (Date.now() - t0) / 1000;
+  summary.failures = failures;
+  writeFileSync(`${OUT}/summary.json`, JSON.stringify(summary, null, 2));
+  await browser.close();
+}
+const km = (summary.key_ms || []).slice().sort((a, b) => a - b);
+console.log(`judge test: ${summary.checks.length - failures} passed, ${failures} failed in ${summary.duration_s.toFixed(1)} s; key→next screen median ${km[km.length >> 1]} ms, max ${km[km.length - 1]} ms`);
+if (summary.console_errors.length) console.log("console errors:\n  " + summary.console_errors.join("\n  "));
+process.exit(failures ? 1 : 0);
