@@ -40,23 +40,23 @@ const (
 // limits come from the environment (optionsFromEnv); a malformed variable is reported in the
 // output and the snapshot is shown. Outside a notebook Show does nothing.
 func Show(s lab.State) {
-	opt, err := optionsFromEnv(os.Getenv)
+	opt, err := OptionsFromEnv(os.Getenv)
 	if err != nil {
 		if gonbui.IsNotebook {
 			gonbui.DisplayHTML(fmt.Sprintf(`<pre data-live-error>%s</pre>`, html.EscapeString(err.Error())))
 		}
-		opt = options{Mode: modeStatic}.withDefaults()
+		opt = Options{Mode: Static}.withDefaults()
 	}
 	showWith(s, opt)
 }
 
 // showWith is Show with explicit options. It returns the final state (s itself in static mode).
-func showWith(s lab.State, opt options) lab.State {
+func showWith(s lab.State, opt Options) lab.State {
 	if !gonbui.IsNotebook {
 		return s
 	}
 	opt = opt.withDefaults()
-	if opt.Mode == modeStatic {
+	if opt.Mode == Static {
 		showStatic(s, "forced", opt)
 		return s
 	}
@@ -64,7 +64,7 @@ func showWith(s lab.State, opt options) lab.State {
 }
 
 // showStatic displays the snapshot of s: the header and every view, as persistent outputs.
-func showStatic(s lab.State, reason string, opt options) {
+func showStatic(s lab.State, reason string, opt Options) {
 	charts.Show(append([]string{headerHTML(s, "static", reason, opt)}, views(s)...)...)
 }
 
@@ -75,7 +75,7 @@ type session struct {
 	uid         string
 	id, in, out string // DOM id of the panel, page->kernel and kernel->page addresses
 	regions     []string
-	opt         options
+	opt         Options
 	state       lab.State
 	sent        []string // last HTML sent per region, to skip unchanged ones
 	cache       viewCache
@@ -88,7 +88,7 @@ const (
 	viewRegion     = 2 // the first view's region
 )
 
-func runLive(s lab.State, opt options) lab.State {
+func runLive(s lab.State, opt Options) lab.State {
 	uid := gonbui.UniqueId()
 	ss := &session{
 		uid:   uid,
@@ -135,7 +135,7 @@ func runLive(s lab.State, opt options) lab.State {
 	defer cancel()
 
 	var probe <-chan time.Time
-	if opt.Mode == modeAuto {
+	if opt.Mode == Auto {
 		probe = time.After(opt.Probe)
 	}
 	// Until the page says hello, poke GoNB (pokeFirst, then doubling): each poke makes it check

@@ -24,11 +24,11 @@ import (
 func TestParseMode(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want mode
+		want Mode
 		err  bool
 	}{
-		{"", modeAuto, false}, {"auto", modeAuto, false}, {" Static ", modeStatic, false}, {"LIVE", modeLive, false},
-		{"on", modeAuto, true}, {"1", modeAuto, true},
+		{"", Auto, false}, {"auto", Auto, false}, {" Static ", Static, false}, {"LIVE", Live, false},
+		{"on", Auto, true}, {"1", Auto, true},
 	} {
 		t.Run(fmt.Sprintf("%q", tc.in), func(t *testing.T) {
 			got, err := parseMode(tc.in)
@@ -48,17 +48,17 @@ func TestParseMode(t *testing.T) {
 func TestOptionsFromEnv(t *testing.T) {
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	t.Run("defaults", func(t *testing.T) {
-		o, err := optionsFromEnv(env(nil))
+		o, err := OptionsFromEnv(env(nil))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Mode != modeAuto || o.Probe != headlessProbe || o.Idle != defaultIdle || o.Max != defaultMax {
+		if o.Mode != Auto || o.Probe != headlessProbe || o.Idle != defaultIdle || o.Max != defaultMax {
 			t.Errorf("got %+v, want the headless probe outside a server session", o)
 		}
 	})
 	t.Run("server session", func(t *testing.T) {
 		// jupyter_server sets JPY_SESSION_NAME for its kernels: a page may come, be patient.
-		o, err := optionsFromEnv(env(map[string]string{envSession: "notebooks/00_lab.ipynb"}))
+		o, err := OptionsFromEnv(env(map[string]string{envSession: "notebooks/00_lab.ipynb"}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,17 +67,17 @@ func TestOptionsFromEnv(t *testing.T) {
 		}
 	})
 	t.Run("set", func(t *testing.T) {
-		o, err := optionsFromEnv(env(map[string]string{envMode: "static", envIdle: "90s", envMax: "2m", envProbe: "1s"}))
+		o, err := OptionsFromEnv(env(map[string]string{envMode: "static", envIdle: "90s", EnvMax: "2m", envProbe: "1s"}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Mode != modeStatic || o.Idle != 90*time.Second || o.Max != 2*time.Minute || o.Probe != time.Second {
+		if o.Mode != Static || o.Idle != 90*time.Second || o.Max != 2*time.Minute || o.Probe != time.Second {
 			t.Errorf("got %+v", o)
 		}
 	})
-	for _, bad := range []map[string]string{{envIdle: "ten"}, {envMax: "-1s"}, {envProbe: "0s"}, {envMode: "maybe"}} {
+	for _, bad := range []map[string]string{{envIdle: "ten"}, {EnvMax: "-1s"}, {envProbe: "0s"}, {envMode: "maybe"}} {
 		t.Run(fmt.Sprint(bad), func(t *testing.T) {
-			_, err := optionsFromEnv(env(bad))
+			_, err := OptionsFromEnv(env(bad))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -543,7 +543,7 @@ func TestPanelKeepsKeys(t *testing.T) {
 
 // A panel that falls back to its snapshot says how long it waited and how to retry.
 func TestFallbackSaysHowToRetry(t *testing.T) {
-	h := headerHTML(lab.DefaultState(), "static", "no-frontend", options{Probe: serverProbe})
+	h := headerHTML(lab.DefaultState(), "static", "no-frontend", Options{Probe: serverProbe})
 	for _, want := range []string{`data-live-reason="no-frontend"`, "within 1m0s", "re-run this cell", "%env RANKLAB_LIVE live", "%env RANKLAB_LIVE_PROBE 2m"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("fallback header lacks %q: %s", want, h)

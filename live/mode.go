@@ -7,29 +7,29 @@ import (
 	"time"
 )
 
-// mode chooses between the live panel and a static snapshot.
-type mode int
+// Mode chooses between the live panel and a static snapshot.
+type Mode int
 
 const (
-	// modeAuto shows the live panel and falls back to a static snapshot when no front-end answers
+	// Auto shows the live panel and falls back to a static snapshot when no front-end answers
 	// within options.Probe.
-	modeAuto mode = iota
-	// modeLive shows the live panel and waits for a front-end without a probe deadline (the loop
+	Auto Mode = iota
+	// Live shows the live panel and waits for a front-end without a probe deadline (the loop
 	// still ends on Done, Idle, Max or an interrupt).
-	modeLive
-	// modeStatic shows a snapshot at once and never talks to the front-end.
-	modeStatic
+	Live
+	// Static shows a snapshot at once and never talks to the front-end.
+	Static
 )
 
 // envMode is the environment variable that forces a mode: "static", "live" or "auto".
 const envMode = "RANKLAB_LIVE"
 
 // String returns "auto", "live" or "static".
-func (m mode) String() string {
+func (m Mode) String() string {
 	switch m {
-	case modeLive:
+	case Live:
 		return "live"
-	case modeStatic:
+	case Static:
 		return "static"
 	}
 	return "auto"
@@ -37,21 +37,21 @@ func (m mode) String() string {
 
 // parseMode reads "auto", "live" or "static" (case and surrounding spaces ignored); the empty
 // string means modeAuto.
-func parseMode(s string) (mode, error) {
+func parseMode(s string) (Mode, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "auto":
-		return modeAuto, nil
+		return Auto, nil
 	case "live":
-		return modeLive, nil
+		return Live, nil
 	case "static":
-		return modeStatic, nil
+		return Static, nil
 	}
-	return modeAuto, fmt.Errorf("%s=%q: want static, live or auto", envMode, s)
+	return Auto, fmt.Errorf("%s=%q: want static, live or auto", envMode, s)
 }
 
-// options tune showWith. The zero value of a duration means its default.
-type options struct {
-	Mode  mode          // modeAuto (default), modeLive or modeStatic
+// Options tune showWith. The zero value of a duration means its default.
+type Options struct {
+	Mode  Mode          // modeAuto (default), modeLive or modeStatic
 	Probe time.Duration // modeAuto: how long to wait for the front-end's first message (default: serverProbe or headlessProbe)
 	Idle  time.Duration // end the loop after this long without any input (default 10 min)
 	Max   time.Duration // end the loop after this long in total (default 60 min)
@@ -76,30 +76,30 @@ const (
 const (
 	envProbe = "RANKLAB_LIVE_PROBE"
 	envIdle  = "RANKLAB_LIVE_IDLE"
-	envMax   = "RANKLAB_LIVE_MAX"
+	EnvMax   = "RANKLAB_LIVE_MAX"
 	// envSession is set by jupyter_server for the kernels of its sessions (the notebook's path).
 	envSession = "JPY_SESSION_NAME"
 )
 
-// optionsFromEnv returns the options Show uses: the mode from RANKLAB_LIVE and the durations
+// OptionsFromEnv returns the options Show uses: the mode from RANKLAB_LIVE and the durations
 // from RANKLAB_LIVE_PROBE, RANKLAB_LIVE_IDLE and RANKLAB_LIVE_MAX, each defaulted when unset.
 // A malformed value is an error naming the variable.
-func optionsFromEnv(getenv func(string) string) (options, error) {
-	var o options
+func OptionsFromEnv(getenv func(string) string) (Options, error) {
+	var o Options
 	var err error
 	if o.Mode, err = parseMode(getenv(envMode)); err != nil {
-		return options{}, err
+		return Options{}, err
 	}
 	for _, d := range []struct {
 		name string
 		dst  *time.Duration
-	}{{envProbe, &o.Probe}, {envIdle, &o.Idle}, {envMax, &o.Max}} {
+	}{{envProbe, &o.Probe}, {envIdle, &o.Idle}, {EnvMax, &o.Max}} {
 		v := strings.TrimSpace(getenv(d.name))
 		if v == "" {
 			continue
 		}
 		if *d.dst, err = time.ParseDuration(v); err != nil || *d.dst <= 0 {
-			return options{}, fmt.Errorf("%s=%q: want a positive Go duration such as 90s or 10m", d.name, v)
+			return Options{}, fmt.Errorf("%s=%q: want a positive Go duration such as 90s or 10m", d.name, v)
 		}
 	}
 	if o.Probe <= 0 {
@@ -117,7 +117,7 @@ func defaultProbe(getenv func(string) string) time.Duration {
 }
 
 // withDefaults fills the zero durations and CSVDir.
-func (o options) withDefaults() options {
+func (o Options) withDefaults() Options {
 	if o.Probe <= 0 {
 		o.Probe = defaultProbe(os.Getenv)
 	}

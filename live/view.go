@@ -176,7 +176,7 @@ const tabsJS = `var strip=document.querySelector('[data-live-tabs="'+cfg.uid+'"]
 
 // headerHTML replaces the controls once the panel is static: the state's link and why the
 // panel is not (or no longer) live. state is "static" or "closed".
-func headerHTML(s lab.State, state, reason string, opt options) string {
+func headerHTML(s lab.State, state, reason string, opt Options) string {
 	return fmt.Sprintf(`<div class="ranklab-live" data-live-panel data-live-state="%s" data-live-reason="%s" style="font-family:sans-serif;font-size:13px;border-left:4px solid #8a8a8a;padding:4px 10px;margin:4px 0">`+
 		`<b>ranklab lab — static snapshot</b> of <code data-live-link>%s</code><br><small>%s</small></div>`,
 		html.EscapeString(state), html.EscapeString(reason), html.EscapeString(s.Link()), html.EscapeString(reasonText(reason, opt)))
@@ -184,7 +184,7 @@ func headerHTML(s lab.State, state, reason string, opt options) string {
 
 // reasonText explains each end of the live loop to a reader of the saved notebook, and how to
 // get the live panel back.
-func reasonText(reason string, opt options) string {
+func reasonText(reason string, opt Options) string {
 	switch reason {
 	case "done":
 		return "The live panel was closed with Done; re-run the cell to move the controls again."
