@@ -39,7 +39,7 @@
 // atomically (a temporary file beside it, fsync, rename over it, fsync of the folder), and
 // only then sends the next screen; the page sends no other key until that screen arrives.
 // A kernel restart, a closed tab, kill -9 or a power loss therefore loses at most a key whose
-// screen had not changed yet. Open repairs the two crash windows: a torn last log line (power
+// screen had not changed yet. Opening the file repairs the two crash windows: a torn last log line (power
 // lost mid-append, never acknowledged) is dropped, and a qrels file older than the log (crash
 // between the log's fsync and the rename) is rewritten from the log. Judgments already in a
 // qrels file that the log does not mention (another tool's) are kept.
@@ -52,14 +52,14 @@
 // # Modes
 //
 // As the live lab (package live, whose mode and timers it shares: RANKLAB_LIVE=static|live|auto,
-// RANKLAB_LIVE_PROBE, _IDLE, _MAX; the maximum defaults to DefaultMax, 4 h, here): static
+// RANKLAB_LIVE_PROBE, _IDLE, _MAX; the maximum defaults to 4 h here): static
 // shows at once, without a front-end, the progress, the pair that would be judged next and the
 // ones after it (nbconvert never hangs), reading the files without the lock and writing nothing
-// (OpenReadOnly), so it works beside a running panel; auto falls back to the same view when no
+// (read-only), so it works beside a running panel; auto falls back to the same view when no
 // front-end answers within the probe. GoNB's comms reach
 // ws://<host>/api/kernels/... only: behind JupyterHub or TLS the panel stays static.
 //
-// The core (Store, Session, Marker) knows nothing of the page and is tested without a browser;
+// The core (judgmentStore, session, marker) knows nothing of the page and is tested without a browser;
 // scripts/check-judge.sh drives the panel in JupyterLab (headless Chromium): keyboard judging,
 // SIGKILL of the kernel mid-way, resume. Test hooks: data-judge-panel (data-judge-state
 // connecting, live, static or closed; data-judge-pair "query<TAB>doc" on screen; data-judge-judged,
