@@ -26,8 +26,8 @@
 // QueryDiff (evaluated runs), LookAtQuery (one query across runs: rankings side by side
 // with titles, snippets and grades, the relevant docs each run missed) and DifferingQueries (the
 // queries where two runs differ most), CompareTable, CompareMeans and CompareDiff (a compare.Report),
-// QualityAtBudget (a chunk-size × token-budget sweep beside each chunking's storage footprint), HTML
-// (any ECharts option) and Page (a standalone offline page of fragments). Every chart has a
+// QualityAtBudget (a chunk-size × token-budget sweep beside each chunking's storage footprint) and
+// Page (a standalone offline page of fragments). Every chart has a
 // title, named axes and a legend where it has more than one series; the lab's default charts
 // are each under 20 KB (ECharts itself is sent once, apart).
 //

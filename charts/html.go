@@ -32,7 +32,7 @@ func newIDPrefix() string {
 // newID returns a fresh container id: "ranklab-chart-<8 hex digits>-<counter>".
 func newID() string { return idPrefix + strconv.FormatUint(idCounter.Add(1), 10) }
 
-// HTML wraps an ECharts option into one notebook output: a container div with a unique id and
+// optionHTML wraps an ECharts option into one notebook output: a container div with a unique id and
 // one inline script that waits for ECharts, draws the option and then marks the container
 // data-drawn="1" on ECharts' "rendered" event. Animation is off, so that first painting is the
 // whole chart, in a notebook, an export and a screenshot alike (with animation a screenshot
@@ -49,7 +49,7 @@ func newID() string { return idPrefix + strconv.FormatUint(idCounter.Add(1), 10)
 // offline mode (the default) it waits up to 3 s for the embedded copy (libraryHTML, sent by
 // Show or Page) and then falls back to the CDN URL; in online mode it loads the CDN URL at once,
 // through RequireJS when the page has an AMD loader, else through one shared script tag.
-func HTML(option any, height int) string {
+func optionHTML(option any, height int) string {
 	js, err := json.Marshal(option)
 	if err != nil {
 		panic("charts: cannot encode the ECharts option: " + err.Error())

@@ -15,7 +15,7 @@
 // grade), u undo (withdraws the newest judgment and shows its pair again). The panel stops
 // these keys from reaching JupyterLab's command-mode shortcuts (b inserts a cell, 0 0 restarts
 // the kernel). The progress line says "37 of 200 judged, about 12 min left at your pace": the
-// pace is the mean time per judgment in the side log, each capped at MaxSeconds.
+// pace is the mean time per judgment in the side log, each capped at 300 s.
 //
 // # No label is lost
 //
@@ -27,9 +27,9 @@
 //     grade seconds", append-only. action is judge (grade given, seconds on screen) or undo (the
 //     grade restored: the one before, or "-" for none). A re-judge (back, then a key) is a new
 //     judge line; the latest line of a pair decides. The log is what agreement and cost
-//     studies read (ReadLog).
+//     studies read.
 //   - path.lock, held while a panel runs: it holds the panel's process id and an flock(2).
-//     A second panel on the same file refuses to start (ErrLocked, naming the PID). The kernel
+//     A second panel on the same file refuses to start (an error naming the PID). The kernel
 //     drops a dead process's flock, so a lock file left by a killed panel is stale and the
 //     next panel takes it over (and says so, with the dead PID). Done, an interrupt, the idle
 //     and maximum timers and an orphaned cell program (its kernel gone) release it.

@@ -160,8 +160,8 @@ type progress struct {
 	Left          float64 // Pace × pairs left, in seconds
 }
 
-// MaxSeconds caps one judgment's time in the pace: a pause (coffee, a meeting) is not pace.
-const MaxSeconds = 300
+// maxSeconds caps one judgment's time in the pace: a pause (coffee, a meeting) is not pace.
+const maxSeconds = 300
 
 // Progress counts the pool's judged pairs and estimates the time left.
 func (ss *session) Progress() progress {
@@ -178,7 +178,7 @@ func (ss *session) Progress() progress {
 	for _, e := range ss.store.entries {
 		if e.Action == "judge" {
 			n++
-			sum += math.Min(e.Seconds, MaxSeconds)
+			sum += math.Min(e.Seconds, maxSeconds)
 		}
 	}
 	if n > 0 {

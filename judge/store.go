@@ -18,8 +18,8 @@ import (
 	"github.com/ranklab/ranklab/pool"
 )
 
-// Entry is one line of the side log: a judgment or the undo of one.
-type Entry struct {
+// logEntry is one line of the side log: a judgment or the undo of one.
+type logEntry struct {
 	Time    time.Time
 	Judge   string
 	Action  string // "judge" or "undo"
@@ -43,7 +43,7 @@ type judgmentStore struct {
 	log           *os.File
 	lk            *lock
 	grades        map[pool.Pair]int
-	entries       []Entry // the side log, in order
+	entries       []logEntry // the side log, in order
 	undo          []undoStep
 	readOnly      bool
 	mu            sync.Mutex // Close may come from the orphan watch while a key is recorded
@@ -112,7 +112,7 @@ func (s *judgmentStore) load() error {
 		} else if err != nil {
 			return err
 		}
-		entries, err := ReadLog(bytes.NewReader(data[:bytes.LastIndexByte(data, '\n')+1]), s.logPath)
+		entries, err := readLog(bytes.NewReader(data[:bytes.LastIndexByte(data, '\n')+1]), s.logPath)
 		if err != nil {
 			return err
 		}
@@ -158,7 +158,7 @@ func (s *judgmentStore) load() error {
 			}
 		}
 	} else {
-		entries, err := ReadLog(bytes.NewReader(data), s.logPath)
+		entries, err := readLog(bytes.NewReader(data), s.logPath)
 		if err != nil {
 			return err
 		}
@@ -189,7 +189,7 @@ func equalGrades(a, b map[pool.Pair]int) bool {
 }
 
 // apply replays one log entry on the grades and the undo stack.
-func (s *judgmentStore) apply(e Entry) {
+func (s *judgmentStore) apply(e logEntry) {
 	switch e.Action {
 	case "judge":
 		prev, ok := s.grades[e.Pair]
@@ -218,7 +218,7 @@ func (s *judgmentStore) Grade(p pool.Pair) (int, bool) {
 }
 
 // Entries returns the side log's entries in order.
-func (s *judgmentStore) Entries() []Entry { return slices.Clone(s.entries) }
+func (s *judgmentStore) Entries() []logEntry { return slices.Clone(s.entries) }
 
 // Path is the qrels file.
 func (s *judgmentStore) Path() string { return s.path }
@@ -230,7 +230,7 @@ func (s *judgmentStore) Record(p pool.Pair, g int, seconds float64) error {
 	if g < 0 || g > 3 {
 		return fmt.Errorf("judge: grade %d: want 0..3", g)
 	}
-	return s.commit(Entry{Time: time.Now().UTC(), Judge: s.judge, Action: "judge", Pair: p, Grade: g, Seconds: seconds})
+	return s.commit(logEntry{Time: time.Now().UTC(), Judge: s.judge, Action: "judge", Pair: p, Grade: g, Seconds: seconds})
 }
 
 // Undo reverts the newest judgment not yet undone (durably, as Record) and returns its pair;
@@ -241,11 +241,11 @@ func (s *judgmentStore) Undo() (p pool.Pair, ok bool, err error) {
 		return pool.Pair{}, false, nil
 	}
 	u := s.undo[n-1]
-	return u.pair, true, s.commit(Entry{Time: time.Now().UTC(), Judge: s.judge, Action: "undo", Pair: u.pair, Grade: u.prev})
+	return u.pair, true, s.commit(logEntry{Time: time.Now().UTC(), Judge: s.judge, Action: "undo", Pair: u.pair, Grade: u.prev})
 }
 
 // commit appends e to the side log (fsync), applies it and rewrites the qrels file.
-func (s *judgmentStore) commit(e Entry) error {
+func (s *judgmentStore) commit(e logEntry) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.log == nil {
@@ -333,7 +333,7 @@ func (s *judgmentStore) Close() error {
 
 // formatEntry is one side log line: time, judge, action, query, doc, grade ("-" for none),
 // seconds, tab-separated.
-func formatEntry(e Entry) string {
+func formatEntry(e logEntry) string {
 	g := "-"
 	if e.Grade != noGrade {
 		g = strconv.Itoa(e.Grade)
@@ -342,12 +342,12 @@ func formatEntry(e Entry) string {
 		e.Pair.Query, e.Pair.Doc, g, strconv.FormatFloat(e.Seconds, 'f', 3, 64))
 }
 
-// ReadLog reads a side log. Lines starting with "#" and blank lines are skipped; any other line
+// readLog reads a side log. Lines starting with "#" and blank lines are skipped; any other line
 // must have the 7 tab-separated fields of formatEntry, or it is an error "name:line: ...".
-func ReadLog(r io.Reader, name string) ([]Entry, error) {
+func readLog(r io.Reader, name string) ([]logEntry, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	var out []Entry
+	var out []logEntry
 	line := 0
 	for sc.Scan() {
 		line++
@@ -367,31 +367,31 @@ func ReadLog(r io.Reader, name string) ([]Entry, error) {
 	return out, nil
 }
 
-func parseEntry(t string) (Entry, error) {
+func parseEntry(t string) (logEntry, error) {
 	f := strings.Split(t, "\t")
 	if len(f) != 7 {
-		return Entry{}, fmt.Errorf("got %d tab-separated fields, want 7 (time judge action query doc grade seconds)", len(f))
+		return logEntry{}, fmt.Errorf("got %d tab-separated fields, want 7 (time judge action query doc grade seconds)", len(f))
 	}
-	var e Entry
+	var e logEntry
 	var err error
 	if e.Time, err = time.Parse(time.RFC3339Nano, f[0]); err != nil {
-		return Entry{}, fmt.Errorf("time %.40q: %v", f[0], err)
+		return logEntry{}, fmt.Errorf("time %.40q: %v", f[0], err)
 	}
 	e.Judge, e.Action = f[1], f[2]
 	if e.Action != "judge" && e.Action != "undo" {
-		return Entry{}, fmt.Errorf("action %.40q: want judge or undo", f[2])
+		return logEntry{}, fmt.Errorf("action %.40q: want judge or undo", f[2])
 	}
 	e.Pair = pool.Pair{Query: f[3], Doc: f[4]}
 	if e.Pair.Query == "" || e.Pair.Doc == "" || strings.ContainsFunc(f[3]+f[4], func(r rune) bool { return r <= ' ' }) {
-		return Entry{}, fmt.Errorf("query %.40q, doc %.40q: want non-empty IDs without spaces", f[3], f[4])
+		return logEntry{}, fmt.Errorf("query %.40q, doc %.40q: want non-empty IDs without spaces", f[3], f[4])
 	}
 	if f[5] == "-" && e.Action == "undo" {
 		e.Grade = noGrade
 	} else if e.Grade, err = strconv.Atoi(f[5]); err != nil || e.Grade < 0 || e.Grade > 3 {
-		return Entry{}, fmt.Errorf("grade %.40q: want 0..3 (or - in an undo)", f[5])
+		return logEntry{}, fmt.Errorf("grade %.40q: want 0..3 (or - in an undo)", f[5])
 	}
 	if e.Seconds, err = strconv.ParseFloat(f[6], 64); err != nil || e.Seconds < 0 {
-		return Entry{}, fmt.Errorf("seconds %.40q: want a non-negative number", f[6])
+		return logEntry{}, fmt.Errorf("seconds %.40q: want a non-negative number", f[6])
 	}
 	return e, nil
 }

@@ -63,7 +63,7 @@ func TestRecordUndoRejudgeReadByEval(t *testing.T) {
 	if string(data) != "1 0 a 2\n2 0 c 1\n" {
 		t.Fatalf("qrels file %q", data)
 	}
-	es, err := ReadLog(strings.NewReader(mustRead(t, path+".log")), "log")
+	es, err := readLog(strings.NewReader(mustRead(t, path+".log")), "log")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestSecondPanelRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.qrels")
 	s := mustOpen(t, path)
 	_, err := openStore(path, "bob")
-	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
+	if !errors.Is(err, errLocked) || !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
 		t.Fatalf("second Open: %v, want ErrLocked naming pid %d", err, os.Getpid())
 	}
 	s.Close()
@@ -190,7 +190,7 @@ func TestRepairFromLog(t *testing.T) {
 	if got := readQrels(t, path); !reflect.DeepEqual(got, want) {
 		t.Fatalf("eval reads %v, want %v", got, want)
 	}
-	if _, err := ReadLog(strings.NewReader(mustRead(t, path+".log")), "log"); err != nil {
+	if _, err := readLog(strings.NewReader(mustRead(t, path+".log")), "log"); err != nil {
 		t.Fatalf("the log after the repair: %v", err)
 	}
 }
@@ -231,7 +231,7 @@ func FuzzReadLog(f *testing.F) {
 	f.Add("2026-01-02T03:04:05Z\tann\tundo\t1\ta\t-\t0.000\n")
 	f.Add("x\ty\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		es, err := ReadLog(strings.NewReader(s), "f")
+		es, err := readLog(strings.NewReader(s), "f")
 		if err != nil {
 			return
 		}
@@ -240,7 +240,7 @@ func FuzzReadLog(f *testing.F) {
 		for _, e := range es {
 			b.WriteString(formatEntry(e))
 		}
-		es2, err := ReadLog(strings.NewReader(b.String()), "g")
+		es2, err := readLog(strings.NewReader(b.String()), "g")
 		if err != nil || len(es2) != len(es) {
 			t.Fatalf("round trip: %v (%d vs %d)", err, len(es2), len(es))
 		}
@@ -306,7 +306,7 @@ func TestSecondProcessRefused(t *testing.T) {
 		t.Fatalf("child: %q", line)
 	}
 	_, err := openStore(path, "ann")
-	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("process %d", cmd.Process.Pid)) {
+	if !errors.Is(err, errLocked) || !strings.Contains(err.Error(), fmt.Sprintf("process %d", cmd.Process.Pid)) {
 		t.Fatalf("Open beside a running panel: %v, want ErrLocked naming process %d", err, cmd.Process.Pid)
 	}
 	stdin.Close()

@@ -27,7 +27,7 @@ func TestParseMode(t *testing.T) {
 		want Mode
 		err  bool
 	}{
-		{"", Auto, false}, {"auto", Auto, false}, {" Static ", Static, false}, {"LIVE", Live, false},
+		{"", Auto, false}, {"auto", Auto, false}, {" Static ", Static, false}, {"LIVE", modeLive, false},
 		{"on", Auto, true}, {"1", Auto, true},
 	} {
 		t.Run(fmt.Sprintf("%q", tc.in), func(t *testing.T) {

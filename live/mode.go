@@ -14,9 +14,9 @@ const (
 	// Auto shows the live panel and falls back to a static snapshot when no front-end answers
 	// within options.Probe.
 	Auto Mode = iota
-	// Live shows the live panel and waits for a front-end without a probe deadline (the loop
+	// modeLive (RANKLAB_LIVE=live) shows the live panel and waits for a front-end without a probe deadline (the loop
 	// still ends on Done, Idle, Max or an interrupt).
-	Live
+	modeLive
 	// Static shows a snapshot at once and never talks to the front-end.
 	Static
 )
@@ -27,7 +27,7 @@ const envMode = "RANKLAB_LIVE"
 // String returns "auto", "live" or "static".
 func (m Mode) String() string {
 	switch m {
-	case Live:
+	case modeLive:
 		return "live"
 	case Static:
 		return "static"
@@ -36,13 +36,13 @@ func (m Mode) String() string {
 }
 
 // parseMode reads "auto", "live" or "static" (case and surrounding spaces ignored); the empty
-// string means modeAuto.
+// string means Auto.
 func parseMode(s string) (Mode, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "auto":
 		return Auto, nil
 	case "live":
-		return Live, nil
+		return modeLive, nil
 	case "static":
 		return Static, nil
 	}
@@ -51,7 +51,7 @@ func parseMode(s string) (Mode, error) {
 
 // Options tune showWith. The zero value of a duration means its default.
 type Options struct {
-	Mode  Mode          // modeAuto (default), modeLive or modeStatic
+	Mode  Mode          // Auto (default), Static, or the live mode
 	Probe time.Duration // modeAuto: how long to wait for the front-end's first message (default: serverProbe or headlessProbe)
 	Idle  time.Duration // end the loop after this long without any input (default 10 min)
 	Max   time.Duration // end the loop after this long in total (default 60 min)

@@ -116,9 +116,9 @@ func ReadFile(path string) ([]Pair, []int, error) {
 	return read(f, path)
 }
 
-// Pending returns the pairs of a pool that judged does not grade yet (no grade, or a negative
+// pending returns the pairs of a pool that judged does not grade yet (no grade, or a negative
 // one), in the pool's order: what a judging tool shows next, and where it resumes.
-func Pending(pairs []Pair, judged eval.Qrels) []Pair {
+func pending(pairs []Pair, judged eval.Qrels) []Pair {
 	var out []Pair
 	for _, p := range pairs {
 		if !isJudged(judged, p.Query, p.Doc) {

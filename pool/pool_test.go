@@ -301,11 +301,11 @@ func FuzzRead(f *testing.F) {
 func TestPending(t *testing.T) {
 	ps := pairs("q1 a", "q1 b", "q2 c", "q2 d")
 	// a graded 0 and c graded 2 are judged; b's -1 is not; d has no grade.
-	got := Pending(ps, eval.Qrels{"q1": {"a": 0, "b": -1}, "q2": {"c": 2}, "q3": {"a": 1}})
+	got := pending(ps, eval.Qrels{"q1": {"a": 0, "b": -1}, "q2": {"c": 2}, "q3": {"a": 1}})
 	if want := pairs("q1 b", "q2 d"); !reflect.DeepEqual(got, want) {
 		t.Errorf("pending %v, want %v", got, want)
 	}
-	if got := Pending(ps, nil); !reflect.DeepEqual(got, ps) {
+	if got := pending(ps, nil); !reflect.DeepEqual(got, ps) {
 		t.Errorf("nothing judged: %v", got)
 	}
 }
