@@ -24,7 +24,7 @@ import (
 func TestParseMode(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want Mode
+		want mode
 		err  bool
 	}{
 		{"", Auto, false}, {"auto", Auto, false}, {" Static ", Static, false}, {"LIVE", modeLive, false},

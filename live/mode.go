@@ -7,13 +7,14 @@ import (
 	"time"
 )
 
-// Mode chooses between the live panel and a static snapshot.
-type Mode int
+// mode chooses between the live panel and a static snapshot (Options.Mode: Auto or Static; the
+// live mode is RANKLAB_LIVE=live).
+type mode int
 
 const (
 	// Auto shows the live panel and falls back to a static snapshot when no front-end answers
 	// within options.Probe.
-	Auto Mode = iota
+	Auto mode = iota
 	// modeLive (RANKLAB_LIVE=live) shows the live panel and waits for a front-end without a probe deadline (the loop
 	// still ends on Done, Idle, Max or an interrupt).
 	modeLive
@@ -25,7 +26,7 @@ const (
 const envMode = "RANKLAB_LIVE"
 
 // String returns "auto", "live" or "static".
-func (m Mode) String() string {
+func (m mode) String() string {
 	switch m {
 	case modeLive:
 		return "live"
@@ -37,7 +38,7 @@ func (m Mode) String() string {
 
 // parseMode reads "auto", "live" or "static" (case and surrounding spaces ignored); the empty
 // string means Auto.
-func parseMode(s string) (Mode, error) {
+func parseMode(s string) (mode, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "auto":
 		return Auto, nil
@@ -51,7 +52,7 @@ func parseMode(s string) (Mode, error) {
 
 // Options tune showWith. The zero value of a duration means its default.
 type Options struct {
-	Mode  Mode          // Auto (default), Static, or the live mode
+	Mode  mode          // Auto (default), Static, or the live mode
 	Probe time.Duration // modeAuto: how long to wait for the front-end's first message (default: serverProbe or headlessProbe)
 	Idle  time.Duration // end the loop after this long without any input (default 10 min)
 	Max   time.Duration // end the loop after this long in total (default 60 min)
