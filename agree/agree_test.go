@@ -20,28 +20,28 @@ func TestCohenKappa(t *testing.T) {
 		want   float64
 	}{
 		// O = [[2 0] [1 1]]: p_o = 3/4; rows (2, 2), cols (3, 1): p_e = (2·3 + 2·1)/16 = 1/2.
-		{"binary", []int{1, 1, 0, 0}, []int{1, 0, 0, 0}, nil, Unweighted, (3.0/4 - 1.0/2) / (1 - 1.0/2)},
+		{"binary", []int{1, 1, 0, 0}, []int{1, 0, 0, 0}, nil, weightNone, (3.0/4 - 1.0/2) / (1 - 1.0/2)},
 		// a = 0 1 2 2, b = 0 2 2 1: O has (0,0) (1,2) (2,2) (2,1); rows (1, 1, 2), cols (1, 1, 2), n = 4.
 		// Σ w·r_i·c_j: unweighted 3 + 3 + 4 = 10, linear 5 + 3 + 6 = 14, quadratic 9 + 3 + 10 = 22;
 		// Σ w·O: 2, 2, 2.
-		{"unweighted", []int{0, 1, 2, 2}, []int{0, 2, 2, 1}, nil, Unweighted, 1 - 2/(10.0/4)},
-		{"linear", []int{0, 1, 2, 2}, []int{0, 2, 2, 1}, nil, Linear, 1 - 2/(14.0/4)},
-		{"quadratic", []int{0, 1, 2, 2}, []int{0, 2, 2, 1}, nil, Quadratic, 1 - 2/(22.0/4)},
+		{"unweighted", []int{0, 1, 2, 2}, []int{0, 2, 2, 1}, nil, weightNone, 1 - 2/(10.0/4)},
+		{"linear", []int{0, 1, 2, 2}, []int{0, 2, 2, 1}, nil, weightLinear, 1 - 2/(14.0/4)},
+		{"quadratic", []int{0, 1, 2, 2}, []int{0, 2, 2, 1}, nil, weightQuadratic, 1 - 2/(22.0/4)},
 		// Perfect agreement; perfect disagreement on two categories: κ = −1.
-		{"perfect", []int{0, 1, 2}, []int{0, 1, 2}, nil, Quadratic, 1},
-		{"opposite", []int{0, 1}, []int{1, 0}, nil, Unweighted, -1},
+		{"perfect", []int{0, 1, 2}, []int{0, 1, 2}, nil, weightQuadratic, 1},
+		{"opposite", []int{0, 1}, []int{1, 0}, nil, weightNone, -1},
 		// One category only: Σ w·E = 0, undefined.
-		{"one category", []int{1, 1}, []int{1, 1}, nil, Unweighted, math.NaN()},
+		{"one category", []int{1, 1}, []int{1, 1}, nil, weightNone, math.NaN()},
 		// Labels move the distances: a = 0 1 3, b = 1 3 0 over positions of (0 1 3) or (0 1 2 3).
 		// rows = cols = (1, 1, 1) over the used labels, n = 3, so E = r·c/3 = 1/3 in every used cell.
 		// positions (0 1 2): linear Σ w·O = |0-1| + |1-2| + |2-0| = 4; Σ w·E = (2+2+4)/3 (pairs 0-1, 1-2, 0-2 both ways).
-		{"labels seen", []int{0, 1, 3}, []int{1, 3, 0}, nil, Linear, 1 - 4/(8.0/3)},
+		{"labels seen", []int{0, 1, 3}, []int{1, 3, 0}, nil, weightLinear, 1 - 4/(8.0/3)},
 		// positions (0 1 3): Σ w·O = 1 + 2 + 3 = 6; Σ w·E = 2·(1 + 2 + 3)/3 = 4.
-		{"labels full scale", []int{0, 1, 3}, []int{1, 3, 0}, []int{0, 1, 2, 3}, Linear, 1 - 6.0/4},
+		{"labels full scale", []int{0, 1, 3}, []int{1, 3, 0}, []int{0, 1, 2, 3}, weightLinear, 1 - 6.0/4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := CohenKappa(tc.a, tc.b, tc.labels, tc.w); !near(got, tc.want) {
+			if got := cohenKappa(tc.a, tc.b, tc.labels, tc.w); !near(got, tc.want) {
 				t.Errorf("κ = %v, want %v", got, tc.want)
 			}
 		})

@@ -10,22 +10,23 @@ import (
 	"github.com/ranklab/ranklab/eval"
 )
 
-// Weights is the weighting of a κ: Unweighted, Linear or Quadratic.
+// Weights is the weighting of a κ; it prints as "unweighted", "linear" or "quadratic" (Agreement
+// holds one Kappa of each).
 type Weights int
 
 const (
-	Unweighted Weights = iota // w_ij = 0 on the diagonal, 1 elsewhere
-	Linear                    // w_ij = |i − j|
-	Quadratic                 // w_ij = (i − j)²
+	weightNone      Weights = iota // w_ij = 0 on the diagonal, 1 elsewhere
+	weightLinear                   // w_ij = |i − j|
+	weightQuadratic                // w_ij = (i − j)²
 )
 
 func (w Weights) String() string {
 	switch w {
-	case Unweighted:
+	case weightNone:
 		return "unweighted"
-	case Linear:
+	case weightLinear:
 		return "linear"
-	case Quadratic:
+	case weightQuadratic:
 		return "quadratic"
 	}
 	return fmt.Sprintf("Weights(%d)", int(w))
@@ -35,9 +36,9 @@ func (w Weights) String() string {
 func (w Weights) weight(i, j int) float64 {
 	d := float64(i - j)
 	switch w {
-	case Linear:
+	case weightLinear:
 		return math.Abs(d)
-	case Quadratic:
+	case weightQuadratic:
 		return d * d
 	}
 	if i == j {
@@ -46,10 +47,10 @@ func (w Weights) weight(i, j int) float64 {
 	return 1
 }
 
-// Confusion returns the confusion matrix of the paired grades a and b over labels (sorted,
+// confusion returns the confusion matrix of the paired grades a and b over labels (sorted,
 // distinct): m[i][j] counts the k with a[k] = labels[i] and b[k] = labels[j]. It panics when
 // a and b differ in length or hold a grade not in labels (a caller bug).
-func Confusion(a, b, labels []int) [][]int {
+func confusion(a, b, labels []int) [][]int {
 	if len(a) != len(b) {
 		panic(fmt.Sprintf("agree: %d grades against %d", len(a), len(b)))
 	}
@@ -72,25 +73,25 @@ func Confusion(a, b, labels []int) [][]int {
 	return m
 }
 
-// Labels returns the distinct grades of a and b, sorted.
-func Labels(a, b []int) []int {
+// labelsOf returns the distinct grades of a and b, sorted.
+func labelsOf(a, b []int) []int {
 	l := slices.Concat(a, b)
 	slices.Sort(l)
 	return slices.Compact(l)
 }
 
-// CohenKappa returns Cohen's κ of the paired grades a and b with weights w over labels (nil:
-// Labels(a, b)):
+// cohenKappa returns Cohen's κ of the paired grades a and b with weights w over labels (nil:
+// labelsOf(a, b)):
 //
 //	κ = 1 − Σ w_ij O_ij / Σ w_ij E_ij,  E_ij = row_i · col_j / n
 //
 // It equals scikit-learn's cohen_kappa_score(a, b, labels=labels, weights=w). NaN when there is
 // no pair or Σ w_ij E_ij = 0.
-func CohenKappa(a, b, labels []int, w Weights) float64 {
+func cohenKappa(a, b, labels []int, w Weights) float64 {
 	if labels == nil {
-		labels = Labels(a, b)
+		labels = labelsOf(a, b)
 	}
-	return kappaOf(Confusion(a, b, labels), w)
+	return kappaOf(confusion(a, b, labels), w)
 }
 
 // kappaOf is κ of a confusion matrix.
@@ -233,7 +234,7 @@ func Judges(a, b eval.Qrels, opt Options) (Agreement, error) {
 		}
 	}
 	ag.Observed = float64(same) / float64(len(ag.Pairs))
-	ag.Labels = Labels(ga, gb)
+	ag.Labels = labelsOf(ga, gb)
 	if opt.Labels != nil {
 		for _, l := range ag.Labels {
 			if !slices.Contains(opt.Labels, l) {
@@ -244,7 +245,7 @@ func Judges(a, b eval.Qrels, opt Options) (Agreement, error) {
 		slices.Sort(ag.Labels)
 		ag.Labels = slices.Compact(ag.Labels)
 	}
-	ag.Confusion = Confusion(ga, gb, ag.Labels)
+	ag.Confusion = confusion(ga, gb, ag.Labels)
 	ag.Binary, ag.Unweighted, ag.Linear, ag.Quadratic = bootstrapKappas(ga, gb, ag.Labels, opt.Threshold, opt)
 	return ag, nil
 }
@@ -257,7 +258,7 @@ const pcgStream = 0x9e3779b97f4a7c15
 // Every resample draws n pairs once; the four κ of a resample come from its confusion matrix (the
 // binary one by collapsing the labels at the threshold).
 func bootstrapKappas(a, b, labels []int, threshold int, opt Options) (binary, unweighted, linear, quadratic Kappa) {
-	m := Confusion(a, b, labels)
+	m := confusion(a, b, labels)
 	cut := 0 // labels[cut:] are >= threshold
 	for cut < len(labels) && labels[cut] < threshold {
 		cut++
@@ -275,7 +276,7 @@ func bootstrapKappas(a, b, labels []int, threshold int, opt Options) (binary, un
 		return bm
 	}
 	ks := []*Kappa{&binary, &unweighted, &linear, &quadratic}
-	ws := []Weights{Unweighted, Unweighted, Linear, Quadratic}
+	ws := []Weights{weightNone, weightNone, weightLinear, weightQuadratic}
 	values := make([][]float64, len(ks))
 	of := func(k int) float64 {
 		if k == 0 {

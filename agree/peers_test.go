@@ -11,7 +11,7 @@ import (
 	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
-// TestPeers compares CohenKappa with scikit-learn's cohen_kappa_score (weights None, 'linear',
+// TestPeers compares cohenKappa with scikit-learn's cohen_kappa_score (weights None, 'linear',
 // 'quadratic'; labels seen or the whole scale 0..4) and KendallTauB with SciPy's kendalltau
 // (default: τ-b) on generated cases: correlated judges, ties, one-category and constant inputs.
 // It skips without the peers' environment (sharedtest.PeersPython) and fails with RANKLAB_PEERS=1.
@@ -41,7 +41,7 @@ func TestPeers(t *testing.T) {
 	r := rand.New(rand.NewPCG(24, 1))
 	linear, quadratic := "linear", "quadratic"
 	weights := []*string{nil, &linear, &quadratic}
-	ws := []Weights{Unweighted, Linear, Quadratic}
+	ws := []Weights{weightNone, weightLinear, weightQuadratic}
 	for c := range 200 {
 		n := 1 + r.IntN(60)
 		m := 2 + r.IntN(4) // grades 0..m-1
@@ -95,7 +95,7 @@ func TestPeers(t *testing.T) {
 	}
 	maxDiff, nans := 0.0, 0
 	for i, c := range in.Kappa {
-		got, want := CohenKappa(c.A, c.B, c.Labels, ws[i%3]), value(out.Kappa[i])
+		got, want := cohenKappa(c.A, c.B, c.Labels, ws[i%3]), value(out.Kappa[i])
 		if math.IsNaN(got) != math.IsNaN(want) || (!math.IsNaN(got) && math.Abs(got-want) > 1e-12) {
 			t.Errorf("κ case %d (%v, labels %v): %v, scikit-learn %v\na %v\nb %v", i, ws[i%3], c.Labels, got, want, c.A, c.B)
 		}

@@ -27,7 +27,7 @@ func sampleReport(t *testing.T) compare.Report {
 			other.Values = append(other.Values, []float64{b + 0.01*float64(k%3-1), b / 2})
 		}
 	}
-	r, err := compare.FromScores(base, rr, other)
+	r, err := compare.Options{}.FromScores(base, rr, other)
 	if err != nil {
 		t.Fatal(err)
 	}

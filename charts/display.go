@@ -9,7 +9,7 @@ import (
 )
 
 // UseOffline chooses where the charts built afterwards get ECharts 5.4.3: true = the copy
-// embedded in this module (sent to the page once per kernel run by Show), false = OnlineURL.
+// embedded in this module (sent to the page once per kernel run by Show), false = the pinned CDN URL (onlineURL).
 // The default comes from the environment variable RANKLAB_ECHARTS ("online" selects online;
 // anything else, or unset, means offline).
 func UseOffline(on bool) { offline.Store(on) }
@@ -26,7 +26,7 @@ func Show(fragments ...string) {
 		if marker := libraryMarker(); marker == "" || !exists(marker) {
 			gonbui.DisplayHTML(libraryHTML())
 			if marker != "" {
-				_ = atomicfile.WriteFile(marker, []byte(EChartsVersion+"\n")) // best effort: without it ECharts is sent again
+				_ = atomicfile.WriteFile(marker, []byte(echartsVersion+"\n")) // best effort: without it ECharts is sent again
 			}
 		}
 	}
@@ -43,7 +43,7 @@ func libraryMarker() string {
 	if dir == "" {
 		return ""
 	}
-	return filepath.Join(dir, "ranklab-echarts-"+EChartsVersion+".sent")
+	return filepath.Join(dir, "ranklab-echarts-"+echartsVersion+".sent")
 }
 
 func exists(path string) bool {

@@ -19,15 +19,15 @@
 // says the axis is truncated. Table writes any header and rows as a plain HTML table.
 //
 // The builders for ranklab's own values: Ranking, Rerank, MetricCards, MetricsAtK and RerankSweep
-// (the lab's ranking panel, all of it from RankingPanel), ChunkingCard, ChunkOverlap and
-// FootprintOverOverlap (the chunking panel, ChunkingPanel); LabViews declares the lab's views once
+// (the lab's ranking panel), ChunkingCard, ChunkOverlap and
+// FootprintOverOverlap (the chunking panel; LabPanels returns both); LabViews declares the lab's views once
 // for both panels and the live panel (package live), and one metric table (labMetrics) the four
 // measures; QueryTable, QueryDistribution and
 // QueryDiff (evaluated runs), LookAtQuery (one query across runs: rankings side by side
 // with titles, snippets and grades, the relevant docs each run missed) and DifferingQueries (the
 // queries where two runs differ most), CompareTable, CompareMeans and CompareDiff (a compare.Report),
-// QualityAtBudget (a chunk-size × token-budget sweep beside each chunking's storage footprint), HTML
-// (any ECharts option) and Page (a standalone offline page of fragments). Every chart has a
+// QualityAtBudget (a chunk-size × token-budget sweep beside each chunking's storage footprint) and
+// Page (a standalone offline page of fragments). Every chart has a
 // title, named axes and a legend where it has more than one series; the lab's default charts
 // are each under 20 KB (ECharts itself is sent once, apart).
 //
@@ -62,9 +62,9 @@
 // NOTICE in assets/) is embedded. Offline mode, the default, uses that copy: Page puts it once
 // in the page head and Show sends it once per kernel run before the first chart, wrapped so
 // that RequireJS cannot capture it and guarded by if(!window.echarts). Online mode loads the
-// pinned OnlineURL instead (through RequireJS where the page has it, else one script tag). The
+// pinned CDN URL (jsDelivr, onlineURL) instead (through RequireJS where the page has it, else one script tag). The
 // mode is set by UseOffline, or by the environment variable RANKLAB_ECHARTS=offline|online.
-// An offline chart that finds no ECharts within 3 s tries OnlineURL before giving up with a
+// An offline chart that finds no ECharts within 3 s tries the CDN URL before giving up with a
 // visible message. Version 5.4.3 is pinned because 6.x moves title and legend defaults.
 //
 // # Display

@@ -7,12 +7,12 @@ import (
 	"sync/atomic"
 )
 
-// EChartsVersion is the version of ECharts every chart is written for, embedded and pinned online.
-const EChartsVersion = "5.4.3"
+// echartsVersion is the version of ECharts every chart is written for, embedded and pinned online.
+const echartsVersion = "5.4.3"
 
-// OnlineURL is the pinned ECharts 5.4.3 file used in online mode (and as a fallback when the
+// onlineURL is the pinned ECharts 5.4.3 file used in online mode (and as a fallback when the
 // embedded copy has not reached the page).
-const OnlineURL = "https://cdn.jsdelivr.net/npm/echarts@5.4.3/dist/echarts.min.js"
+const onlineURL = "https://cdn.jsdelivr.net/npm/echarts@5.4.3/dist/echarts.min.js"
 
 // echartsJS is dist/echarts.min.js of the npm package echarts@5.4.3 (Apache-2.0; see
 // assets/LICENSE and assets/NOTICE).
@@ -20,15 +20,15 @@ const OnlineURL = "https://cdn.jsdelivr.net/npm/echarts@5.4.3/dist/echarts.min.j
 //go:embed assets/echarts.min.js
 var echartsJS string
 
-// EnvMode is the environment variable that chooses where charts get ECharts from:
+// envMode is the environment variable that chooses where charts get ECharts from:
 // "offline" (the default) or "online".
-const EnvMode = "RANKLAB_ECHARTS"
+const envMode = "RANKLAB_ECHARTS"
 
 // offline holds the current mode; it starts from the environment (offline unless
 // RANKLAB_ECHARTS=online) and changes with UseOffline.
 var offline atomic.Bool
 
-func init() { offline.Store(offlineFromEnv(os.Getenv(EnvMode))) }
+func init() { offline.Store(offlineFromEnv(os.Getenv(envMode))) }
 
 // offlineFromEnv reads the RANKLAB_ECHARTS value: only "online" (any case, spaces trimmed)
 // selects online mode; anything else, including empty, means offline.
@@ -44,7 +44,7 @@ func offlineFromEnv(v string) bool {
 func libraryHTML() string {
 	var b strings.Builder
 	b.Grow(len(echartsJS) + 200)
-	b.WriteString(`<script data-ranklab-echarts="` + EChartsVersion + `">if(!window.echarts){(function(define,exports,module){` + "\n")
+	b.WriteString(`<script data-ranklab-echarts="` + echartsVersion + `">if(!window.echarts){(function(define,exports,module){` + "\n")
 	b.WriteString(echartsJS)
 	b.WriteString("\n}).call(window);}</script>")
 	return b.String()

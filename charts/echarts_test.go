@@ -9,11 +9,11 @@ func TestEmbeddedECharts(t *testing.T) {
 	if len(echartsJS) < 900_000 {
 		t.Fatalf("embedded echarts.min.js is %d bytes, want the ~1 MB dist file", len(echartsJS))
 	}
-	if !strings.Contains(echartsJS, `version="`+EChartsVersion+`"`) {
-		t.Errorf("embedded file does not declare version %s", EChartsVersion)
+	if !strings.Contains(echartsJS, `version="`+echartsVersion+`"`) {
+		t.Errorf("embedded file does not declare version %s", echartsVersion)
 	}
-	if !strings.Contains(OnlineURL, "echarts@"+EChartsVersion+"/") {
-		t.Errorf("OnlineURL %q is not pinned to %s", OnlineURL, EChartsVersion)
+	if !strings.Contains(onlineURL, "echarts@"+echartsVersion+"/") {
+		t.Errorf("OnlineURL %q is not pinned to %s", onlineURL, echartsVersion)
 	}
 	lib := libraryHTML()
 	if n := strings.Count(lib, "</script"); n != 1 {

@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 )
 
-// DefaultHeight is the chart height in pixels used when HTML is given a height <= 0.
-const DefaultHeight = 360
+// defaultHeight is the chart height in pixels used when HTML is given a height <= 0.
+const defaultHeight = 360
 
 // idPrefix makes container ids unique across processes (each GoNB cell is a new process that
 // writes into the same page); idCounter makes them unique within one process.
@@ -32,7 +32,7 @@ func newIDPrefix() string {
 // newID returns a fresh container id: "ranklab-chart-<8 hex digits>-<counter>".
 func newID() string { return idPrefix + strconv.FormatUint(idCounter.Add(1), 10) }
 
-// HTML wraps an ECharts option into one notebook output: a container div with a unique id and
+// optionHTML wraps an ECharts option into one notebook output: a container div with a unique id and
 // one inline script that waits for ECharts, draws the option and then marks the container
 // data-drawn="1" on ECharts' "rendered" event. Animation is off, so that first painting is the
 // whole chart, in a notebook, an export and a screenshot alike (with animation a screenshot
@@ -42,14 +42,14 @@ func newID() string { return idPrefix + strconv.FormatUint(idCounter.Add(1), 10)
 // chart's JSON() after Validate(), or a map. The JSON is written with Go's HTML-safe escaping
 // (<, > and & as \u003c, \u003e, \u0026), so no data string can close the script element.
 // The chart title (option.title.text, or the first of a title list) labels the container for
-// screen readers, HTML-escaped. height <= 0 means DefaultHeight pixels. An option that cannot
+// screen readers, HTML-escaped. height <= 0 means 360 pixels. An option that cannot
 // be marshalled is a caller bug and panics.
 //
 // Where ECharts comes from: the script uses window.echarts when the page has it. Otherwise, in
 // offline mode (the default) it waits up to 3 s for the embedded copy (libraryHTML, sent by
-// Show or Page) and then falls back to OnlineURL; in online mode it loads OnlineURL at once,
+// Show or Page) and then falls back to the CDN URL; in online mode it loads the CDN URL at once,
 // through RequireJS when the page has an AMD loader, else through one shared script tag.
-func HTML(option any, height int) string {
+func optionHTML(option any, height int) string {
 	js, err := json.Marshal(option)
 	if err != nil {
 		panic("charts: cannot encode the ECharts option: " + err.Error())
@@ -86,7 +86,7 @@ func optionTitle(js []byte) string {
 // fragment builds the container and its script from an already marshalled option.
 func fragment(title string, optionJSON []byte, height int) string {
 	if height <= 0 {
-		height = DefaultHeight
+		height = defaultHeight
 	}
 	id := newID()
 	wait := 0
@@ -99,7 +99,7 @@ func fragment(title string, optionJSON []byte, height int) string {
 		id, html.EscapeString(title), height, notDrawnNote)
 	b.WriteString("\n<script>(function(id,url,wait,height,option){")
 	b.WriteString(drawJS)
-	fmt.Fprintf(&b, "})(%s,%s,%d,%d,", jsString(id), jsString(OnlineURL), wait, height)
+	fmt.Fprintf(&b, "})(%s,%s,%d,%d,", jsString(id), jsString(onlineURL), wait, height)
 	b.Write(optionJSON)
 	b.WriteString(");</script>\n")
 	return b.String()

@@ -50,7 +50,7 @@ func TestHTMLEscapesHostileStrings(t *testing.T) {
 				"yAxis":  map[string]any{"type": "value"},
 				"series": []any{map[string]any{"type": "bar", "name": h, "data": []float64{1, 2}}},
 			}
-			frag := HTML(option, 200)
+			frag := optionHTML(option, 200)
 			if n := strings.Count(frag, "</script"); n != 1 {
 				t.Errorf("fragment has %d '</script' sequences, want only its own closing tag", n)
 			}
@@ -88,20 +88,20 @@ func TestHTMLEscapesHostileStrings(t *testing.T) {
 }
 
 func TestHTMLTitleEscapedInLabel(t *testing.T) {
-	frag := HTML(map[string]any{"title": []any{map[string]any{"text": ""}, map[string]any{"text": `a<b>"c"&'d'`}}}, 0)
+	frag := optionHTML(map[string]any{"title": []any{map[string]any{"text": ""}, map[string]any{"text": `a<b>"c"&'d'`}}}, 0)
 	want := `aria-label="a&lt;b&gt;&#34;c&#34;&amp;&#39;d&#39;"`
 	if !strings.Contains(frag, want) {
 		t.Errorf("fragment lacks %s:\n%s", want, frag)
 	}
 	if !strings.Contains(frag, `data-height="360"`) || !strings.Contains(frag, ",360,{") {
-		t.Errorf("height 0 should give the default %d px", DefaultHeight)
+		t.Errorf("height 0 should give the default %d px", defaultHeight)
 	}
 }
 
 func TestHTMLUniqueIDs(t *testing.T) {
 	seen := map[string]bool{}
 	for i := 0; i < 200; i++ {
-		frag := HTML(map[string]any{"series": []any{}}, 100)
+		frag := optionHTML(map[string]any{"series": []any{}}, 100)
 		m := divID.FindStringSubmatch(frag)
 		if m == nil {
 			t.Fatalf("no container div in %s", frag)
@@ -126,10 +126,10 @@ func TestHTMLMode(t *testing.T) {
 	}{{"offline waits for the embedded copy", true, 3000}, {"online loads at once", false, 0}} {
 		t.Run(tc.name, func(t *testing.T) {
 			UseOffline(tc.offline)
-			frag := HTML(map[string]any{}, 100)
+			frag := optionHTML(map[string]any{}, 100)
 			_, url, wait, _ := scriptArgs(t, frag)
-			if wait != tc.wantWait || url != OnlineURL {
-				t.Errorf("wait=%d url=%q, want %d %q", wait, url, tc.wantWait, OnlineURL)
+			if wait != tc.wantWait || url != onlineURL {
+				t.Errorf("wait=%d url=%q, want %d %q", wait, url, tc.wantWait, onlineURL)
 			}
 			if strings.Contains(frag, "src=") && strings.Contains(frag, "<script src") {
 				t.Error("fragment has a <script src>")
@@ -152,5 +152,5 @@ func TestHTMLUnencodableOptionPanics(t *testing.T) {
 			t.Errorf("recover() = %v, want a charts: panic", r)
 		}
 	}()
-	HTML(map[string]any{"f": func() {}}, 100)
+	optionHTML(map[string]any{"f": func() {}}, 100)
 }

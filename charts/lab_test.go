@@ -362,7 +362,7 @@ func TestLabFragmentSizes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	frags := append(RankingPanel(o), ChunkingPanel(o)...)
+	frags := LabPanels(o)
 	ids := map[string]bool{}
 	for i, f := range frags {
 		if len(f) >= 20_000 {
@@ -425,7 +425,7 @@ func TestPanelsFromLabViews(t *testing.T) {
 	for _, p := range []struct {
 		name  string
 		frags []string
-	}{{"ranking", RankingPanel(o)}, {"chunking", ChunkingPanel(o)}} {
+	}{{"ranking", panel(o, "ranking", "Ranking panel")}, {"chunking", panel(o, "chunking", "Chunking panel")}} {
 		n := 0
 		for _, v := range LabViews {
 			if v.Panel == p.name && v.Full != nil {

@@ -8,7 +8,7 @@ import (
 )
 
 // A LabView is one part of the lab's display. LabViews declares every part once, in display
-// order: the notebook panels (RankingPanel, ChunkingPanel) and the live panel's regions and tabs
+// order: the notebook panels (LabPanels) and the live panel's regions and tabs
 // (package live) all come from it, so adding a view to the lab is one entry here.
 type LabView struct {
 	Key   string                   // a stable name: "cards", "ranking", "at-k", ...
@@ -54,15 +54,14 @@ var LabViews = []LabView{
 		Full: func(o lab.Outcome) string { return FootprintOverOverlap(o.State.Corpus, o.State.Chunk) }},
 }
 
-// RankingPanel returns the fragments of the lab's ranking panel in display order: a heading,
-// then LabViews' ranking views (the metric cards with the reading, the ranking, the metrics over
-// k, the rerank before/after view and the rerank depth sweep).
-func RankingPanel(o lab.Outcome) []string { return panel(o, "ranking", "Ranking panel") }
-
-// ChunkingPanel returns the fragments of the lab's chunking panel in display order: a heading,
-// then LabViews' chunking views (the chunking card with its reading, the chunk windows and the
-// footprint over overlap for the state's corpus and chunk size).
-func ChunkingPanel(o lab.Outcome) []string { return panel(o, "chunking", "Chunking panel") }
+// LabPanels returns the fragments of the lab's two notebook panels in display order. The ranking
+// panel: a heading, then LabViews' ranking views (the metric cards with the reading, the
+// ranking, the metrics over k, the rerank before/after view and the rerank depth sweep). The
+// chunking panel: a heading, then LabViews' chunking views (the chunking card with its reading,
+// the chunk windows and the footprint over overlap for the state's corpus and chunk size).
+func LabPanels(o lab.Outcome) []string {
+	return append(panel(o, "ranking", "Ranking panel"), panel(o, "chunking", "Chunking panel")...)
+}
 
 // panel returns the heading and the Full fragments of the views of the named panel.
 func panel(o lab.Outcome, name, title string) []string {

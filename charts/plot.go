@@ -26,7 +26,7 @@ type Plot struct {
 	Stacked         bool   // Bars: the series share one column per category (e.g. one of them has a value at each)
 	Refs            []Ref  // horizontal reference lines
 	Bands           []Band // shaded horizontal bands
-	Height          int    // pixels; 0 means DefaultHeight
+	Height          int    // pixels; 0 means 360 (defaultHeight)
 }
 
 // Series is one named sequence of values over Plot.Categories.
@@ -166,7 +166,7 @@ func plot(p Plot, series []Series, bars bool) string {
 	}
 	height := p.Height
 	if height <= 0 {
-		height = DefaultHeight
+		height = defaultHeight
 	}
 	return render(c, p.Title, height)
 }

@@ -81,5 +81,5 @@ func TieBands(r conventions.TieReport, m eval.Measure, max int) string {
 			map[string]any{"name": "expected", "type": "scatter", "data": exp, "symbol": "diamond", "symbolSize": 11, "itemStyle": map[string]any{"color": "#08306b"}},
 		},
 	}
-	return HTML(option, 140+22*len(shown))
+	return optionHTML(option, 140+22*len(shown))
 }

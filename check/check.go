@@ -41,23 +41,23 @@ func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 
 // Codes of the findings, one per check.
 const (
-	CodeParse       = "parse"         // a line that does not parse (field count, score, grade)
-	CodeEmpty       = "empty"         // an empty file
-	CodeBlank       = "blank-line"    // a blank line
-	CodeComment     = "comment-line"  // a line starting with "#"
-	CodeBOM         = "bom"           // a UTF-8 byte order mark
-	CodeIDChars     = "id-characters" // control, invisible or space characters, "#" or quotes in an ID
-	CodeDuplicate   = "duplicate-doc" // a doc twice for one query
-	CodeRankOrder   = "rank-order"    // the rank column disagrees with the score order
-	CodeNearMatch   = "near-match"    // query IDs that match only after normalizing ("01"/"1", case, spaces)
-	CodeOneSide     = "one-side"      // queries in the qrels only, or in the run only
-	CodeNoOverlap   = "no-overlap"    // a run sharing no query, or no judged doc, with the qrels
-	CodeNoRelevant  = "no-relevant"   // a qrels query without a relevant doc
-	CodeUnjudged    = "unjudged"      // the share of unjudged docs in a run's top k
-	CodeGrades      = "grades"        // the grade distribution and the relevance level
-	CodeTies        = "ties"          // queries whose value depends on the order of tied scores
-	CodeUnreadable  = "unreadable"    // ranklab's own reader refuses the file
-	CodeNotMeasured = "not-measured"  // a check skipped because of errors above
+	codeParse       = "parse"         // a line that does not parse (field count, score, grade)
+	codeEmpty       = "empty"         // an empty file
+	codeBlank       = "blank-line"    // a blank line
+	codeComment     = "comment-line"  // a line starting with "#"
+	codeBOM         = "bom"           // a UTF-8 byte order mark
+	codeIDChars     = "id-characters" // control, invisible or space characters, "#" or quotes in an ID
+	codeDuplicate   = "duplicate-doc" // a doc twice for one query
+	codeRankOrder   = "rank-order"    // the rank column disagrees with the score order
+	codeNearMatch   = "near-match"    // query IDs that match only after normalizing ("01"/"1", case, spaces)
+	codeOneSide     = "one-side"      // queries in the qrels only, or in the run only
+	codeNoOverlap   = "no-overlap"    // a run sharing no query, or no judged doc, with the qrels
+	codeNoRelevant  = "no-relevant"   // a qrels query without a relevant doc
+	codeUnjudged    = "unjudged"      // the share of unjudged docs in a run's top k
+	codeGrades      = "grades"        // the grade distribution and the relevance level
+	codeTies        = "ties"          // queries whose value depends on the order of tied scores
+	codeUnreadable  = "unreadable"    // ranklab's own reader refuses the file
+	codeNotMeasured = "not-measured"  // a check skipped because of errors above
 )
 
 // Finding is one thing the preflight found. File and Line locate it (Line 0: the whole file).
@@ -125,8 +125,8 @@ type Report struct {
 	Findings []Finding      `json:"findings"`
 }
 
-// Count returns the number of findings of severity s.
-func (r Report) Count(s Severity) int {
+// count returns the number of findings of severity s.
+func (r Report) count(s Severity) int {
 	n := 0
 	for _, f := range r.Findings {
 		if f.Severity == s {
@@ -137,11 +137,11 @@ func (r Report) Count(s Severity) int {
 }
 
 // OK reports whether the preflight found no error (warnings and information allowed).
-func (r Report) OK() bool { return r.Count(Error) == 0 }
+func (r Report) OK() bool { return r.count(Error) == 0 }
 
-// RunOK reports whether run i (index into Runs) and the qrels are free of errors: the run's
+// runOK reports whether run i (index into Runs) and the qrels are free of errors: the run's
 // numbers are results. A run sharing no query with the qrels, or empty, is not.
-func (r Report) RunOK(i int) bool {
+func (r Report) runOK(i int) bool {
 	for _, f := range r.Findings {
 		if f.Severity == Error && (f.File == r.Qrels || f.File == r.Runs[i].Path) {
 			return false
@@ -178,11 +178,11 @@ func Files(qrelsPath string, runPaths []string, opt Options) (Report, error) {
 	r := analyse(qf, runs, opt)
 	// What ranklab itself cannot read is an error, whatever the checks above said.
 	if _, err := eval.ReadQrelsFile(qrelsPath); err != nil && r.countFile(qrelsPath, Error) == 0 {
-		r.Findings = append(r.Findings, Finding{Severity: Error, Code: CodeUnreadable, File: qrelsPath, Message: "ranklab cannot read it: " + err.Error()})
+		r.Findings = append(r.Findings, Finding{Severity: Error, Code: codeUnreadable, File: qrelsPath, Message: "ranklab cannot read it: " + err.Error()})
 	}
 	for i, p := range runPaths {
 		if _, err := eval.ReadRunFile(p); err != nil && r.countFile(p, Error) == 0 {
-			r.Findings = append(r.Findings, Finding{Severity: Error, Code: CodeUnreadable, File: p, Message: "ranklab cannot read it: " + err.Error()})
+			r.Findings = append(r.Findings, Finding{Severity: Error, Code: codeUnreadable, File: p, Message: "ranklab cannot read it: " + err.Error()})
 			r.Runs[i].Errors++
 		}
 	}
@@ -230,7 +230,7 @@ func analyse(qf qrelsFile, runs []runFile, opt Options) Report {
 		if sum.Errors == 0 && len(qf.findings) == 0 {
 			r.ties(qf, rf, &sum, opt)
 		} else {
-			r.Findings = append(r.Findings, Finding{Severity: Info, Code: CodeNotMeasured, File: rf.path, Message: "tie sensitivity not measured: fix the errors first"})
+			r.Findings = append(r.Findings, Finding{Severity: Info, Code: codeNotMeasured, File: rf.path, Message: "tie sensitivity not measured: fix the errors first"})
 		}
 		r.Runs = append(r.Runs, sum)
 	}
@@ -277,11 +277,11 @@ func (r *Report) gradeChecks(qf qrelsFile, opt Options) {
 		msg += "; negative grades are judged but never relevant"
 	}
 	if len(qf.judged) > 0 {
-		r.Findings = append(r.Findings, Finding{Severity: Info, Code: CodeGrades, File: qf.path, Message: msg})
+		r.Findings = append(r.Findings, Finding{Severity: Info, Code: codeGrades, File: qf.path, Message: msg})
 	}
 	slices.Sort(noRel)
 	for _, q := range noRel {
-		r.Findings = append(r.Findings, Finding{Severity: Warning, Code: CodeNoRelevant, File: qf.path, Query: q,
+		r.Findings = append(r.Findings, Finding{Severity: Warning, Code: codeNoRelevant, File: qf.path, Query: q,
 			Message: fmt.Sprintf("query %q has no relevant doc (grade >= %d): it scores 0 in trec_eval's means, NaN (left out) in ragas', and LlamaIndex raises ValueError", q, opt.RelLevel)})
 	}
 }
@@ -298,14 +298,14 @@ func (r *Report) rankOrder(rf runFile) {
 			ok = ok && d.rankOK
 		}
 		if !ok {
-			r.Findings = append(r.Findings, Finding{Severity: Warning, Code: CodeRankOrder, File: rf.path, Line: firstBadRank(docs), Query: q,
+			r.Findings = append(r.Findings, Finding{Severity: Warning, Code: codeRankOrder, File: rf.path, Line: firstBadRank(docs), Query: q,
 				Message: fmt.Sprintf("query %q: the rank column is not an integer on every line (trec_eval ignores it; tools that sort by rank cannot)", q)})
 			continue
 		}
 		slices.SortStableFunc(byRank, func(a, b runDoc) int { return cmp.Compare(a.rank, b.rank) })
 		for i := 1; i < len(byRank); i++ {
 			if byRank[i].score > byRank[i-1].score {
-				r.Findings = append(r.Findings, Finding{Severity: Warning, Code: CodeRankOrder, File: rf.path, Line: byRank[i].line, Query: q,
+				r.Findings = append(r.Findings, Finding{Severity: Warning, Code: codeRankOrder, File: rf.path, Line: byRank[i].line, Query: q,
 					Message: fmt.Sprintf("query %q: rank %d scores %s, above rank %d's %s: trec_eval orders by score, tools that read the ranks or the file order as given score another ranking",
 						q, byRank[i].rank, fmtScore(byRank[i].score), byRank[i-1].rank, fmtScore(byRank[i-1].score))})
 				break
@@ -380,7 +380,7 @@ func (r *Report) nearMatches(qf qrelsFile, rf runFile) {
 		why := append(whyRun, whyQrels...)
 		slices.Sort(why)
 		why = slices.Compact(why)
-		r.Findings = append(r.Findings, Finding{Severity: Error, Code: CodeNearMatch, File: rf.path, Line: rf.queries[q][0].line, Query: q,
+		r.Findings = append(r.Findings, Finding{Severity: Error, Code: codeNearMatch, File: rf.path, Line: rf.queries[q][0].line, Query: q,
 			Message: fmt.Sprintf("run query %q is not in the qrels but nearly matches qrels query %q (%s): every tool treats them as different queries", q, cands[0], strings.Join(why, ", "))})
 	}
 }
@@ -403,20 +403,20 @@ func (r *Report) oneSide(qf qrelsFile, rf runFile, sum *RunSummary) {
 	sort.Strings(qrelsOnly)
 	sort.Strings(runOnly)
 	if len(rf.queries) == 0 {
-		r.Findings = append(r.Findings, Finding{Severity: Error, Code: CodeNoOverlap, File: rf.path, Message: "the run ranks no query: it is not a result"})
+		r.Findings = append(r.Findings, Finding{Severity: Error, Code: codeNoOverlap, File: rf.path, Message: "the run ranks no query: it is not a result"})
 		return
 	}
 	if sum.Shared == 0 {
-		r.Findings = append(r.Findings, Finding{Severity: Error, Code: CodeNoOverlap, File: rf.path,
+		r.Findings = append(r.Findings, Finding{Severity: Error, Code: codeNoOverlap, File: rf.path,
 			Message: fmt.Sprintf("the run shares no query with the qrels (%d run queries, %d qrels queries): it is not a result (are the query IDs from the same collection?)", len(rf.queries), len(qf.judged))})
 		return
 	}
 	if len(qrelsOnly) > 0 {
-		r.Findings = append(r.Findings, Finding{Severity: Warning, Code: CodeOneSide, File: rf.path,
+		r.Findings = append(r.Findings, Finding{Severity: Warning, Code: codeOneSide, File: rf.path,
 			Message: fmt.Sprintf("%s of the qrels %s no ranking in the run (%s): trec_eval 10.0 stops, trec_eval 9.0.8 and pytrec_eval average without them, -c and ir_measures score them 0, ranx refuses", count(len(qrelsOnly), "query", "queries"), hasHave(len(qrelsOnly)), listIDs(qrelsOnly))})
 	}
 	if len(runOnly) > 0 {
-		r.Findings = append(r.Findings, Finding{Severity: Warning, Code: CodeOneSide, File: rf.path,
+		r.Findings = append(r.Findings, Finding{Severity: Warning, Code: codeOneSide, File: rf.path,
 			Message: fmt.Sprintf("%s of the run %s not in the qrels (%s): ignored by trec_eval, refused by ranx, a KeyError in BEIR's MRR", count(len(runOnly), "query", "queries"), isAre(len(runOnly)), listIDs(runOnly))})
 	}
 	judgedRetrieved := 0
@@ -428,7 +428,7 @@ func (r *Report) oneSide(qf qrelsFile, rf runFile, sum *RunSummary) {
 		}
 	}
 	if judgedRetrieved == 0 {
-		r.Findings = append(r.Findings, Finding{Severity: Error, Code: CodeNoOverlap, File: rf.path,
+		r.Findings = append(r.Findings, Finding{Severity: Error, Code: codeNoOverlap, File: rf.path,
 			Message: fmt.Sprintf("not one retrieved doc of the %d shared queries is judged: every measure is 0 (are the doc IDs from the same corpus?%s)", sum.Shared, docHint(qf, rf))})
 	}
 }
@@ -494,7 +494,7 @@ func (r *Report) unjudged(qf qrelsFile, rf runFile, sum *RunSummary, opt Options
 		sev = Warning
 		msg += fmt.Sprintf(": more than %.0f%% of pooled qrels; every measure counts them as non-relevant, so the run may be underrated", 100*opt.MaxUnjudged)
 	}
-	r.Findings = append(r.Findings, Finding{Severity: sev, Code: CodeUnjudged, File: rf.path, Message: msg})
+	r.Findings = append(r.Findings, Finding{Severity: sev, Code: codeUnjudged, File: rf.path, Message: msg})
 }
 
 // ties measures the shared queries whose value depends on the order of tied scores.
@@ -507,13 +507,13 @@ func (r *Report) ties(qf qrelsFile, rf runFile, sum *RunSummary, opt Options) {
 	}
 	tr, err := conventions.Ties(eval.Qrels(qf.judged), run, eval.Options{RelLevel: opt.RelLevel}, opt.Measures...)
 	if err != nil {
-		r.Findings = append(r.Findings, Finding{Severity: Info, Code: CodeNotMeasured, File: rf.path, Message: "tie sensitivity not measured: " + err.Error()})
+		r.Findings = append(r.Findings, Finding{Severity: Info, Code: codeNotMeasured, File: rf.path, Message: "tie sensitivity not measured: " + err.Error()})
 		return
 	}
 	sens := tr.TieSensitive()
 	sum.TieSensitive = len(sens)
 	if len(sens) == 0 {
-		r.Findings = append(r.Findings, Finding{Severity: Info, Code: CodeTies, File: rf.path,
+		r.Findings = append(r.Findings, Finding{Severity: Info, Code: codeTies, File: rf.path,
 			Message: fmt.Sprintf("no query's %s depends on the order of tied scores", measureList(opt.Measures))})
 		return
 	}
@@ -525,7 +525,7 @@ func (r *Report) ties(qf qrelsFile, rf runFile, sum *RunSummary, opt Options) {
 		b := tr.Means[j]
 		moves = append(moves, fmt.Sprintf("%s: %d (mean %.4f, from %.4f to %.4f over tie orders, expected %.4f)", m, len(tr.Sensitive[j]), b.Trec, b.Worst, b.Best, b.Expected))
 	}
-	r.Findings = append(r.Findings, Finding{Severity: Warning, Code: CodeTies, File: rf.path,
+	r.Findings = append(r.Findings, Finding{Severity: Warning, Code: codeTies, File: rf.path,
 		Message: fmt.Sprintf("%s %s tie-sensitive (%s): the value depends on the order of tied scores, which trec_eval breaks by doc ID and other tools otherwise; %s",
 			count(len(sens), "query", "queries"), isAre(len(sens)), listIDs(sens), strings.Join(moves, "; "))})
 }
@@ -581,7 +581,7 @@ func listIDs(ids []string) string {
 // a result, so no difference involving it is called significant (compare.Report.Refuse).
 func (r Report) RefuseIn(c *compare.Report) {
 	for i, run := range r.Runs {
-		if i >= len(c.Runs) || r.RunOK(i) {
+		if i >= len(c.Runs) || r.runOK(i) {
 			continue
 		}
 		for _, f := range r.Findings {

@@ -45,26 +45,26 @@ func TestChecks(t *testing.T) {
 		line     int
 		message  string // a part of the message
 	}{
-		{"bom", goodQrels, "\xef\xbb\xbf1 Q0 a 1 2 t\n2 Q0 c 1 1 t\n", CodeBOM, Error, 1, `first ID ("\ufeff1")`},
-		{"duplicate", goodQrels, "1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0.5 t\n", CodeDuplicate, Error, 3, `doc "a" listed twice for query "1" (first on line 1)`},
-		{"rank order", goodQrels, "1 Q0 a 1 1 t\n1 Q0 b 2 2 t\n", CodeRankOrder, Warning, 2, `rank 2 scores 2, above rank 1's 1`},
-		{"rank not integer", goodQrels, "1 Q0 a x 1 t\n", CodeRankOrder, Warning, 1, `not an integer`},
-		{"control character", goodQrels, "1 Q0 a\x01 1 1 t\n", CodeIDChars, Error, 1, `control character U+0001`},
-		{"invisible", goodQrels, "1 Q0 a\u200b 1 1 t\n", CodeIDChars, Error, 1, `invisible or space character U+200B: it looks like "a"`},
-		{"hash", goodQrels, "1 Q0 D1#2 1 1 t\n", CodeIDChars, Warning, 1, `holds "#"`},
-		{"quote", goodQrels, "1 Q0 'a' 1 1 t\n", CodeIDChars, Warning, 1, `holds a quote`},
-		{"leading zero", goodQrels, "01 Q0 a 1 1 t\n2 Q0 c 1 1 t\n", CodeNearMatch, Error, 1, `run query "01" is not in the qrels but nearly matches qrels query "1" (leading zeros)`},
-		{"case", "Q1 0 a 1\n", "q1 Q0 a 1 1 t\n", CodeNearMatch, Error, 1, `(case)`},
-		{"one side", goodQrels, "1 Q0 a 1 1 t\n9 Q0 a 1 1 t\n", CodeOneSide, Warning, 0, `2 queries of the qrels have no ranking in the run ("2", "3")`},
-		{"no shared query", goodQrels, "7 Q0 a 1 1 t\n", CodeNoOverlap, Error, 0, `shares no query with the qrels`},
-		{"no judged doc", goodQrels, "1 Q0 A 1 1 t\n", CodeNoOverlap, Error, 0, `run doc "A" nearly matches judged doc "a" of query "1"`},
-		{"no relevant", goodQrels + "4 0 f 0\n", "1 Q0 a 1 1 t\n", CodeNoRelevant, Warning, 0, `query "4" has no relevant doc`},
-		{"blank line", goodQrels, "1 Q0 a 1 1 t\n\n1 Q0 b 2 0.5 t\n", CodeBlank, Warning, 2, `blank line`},
-		{"comment line", goodQrels, "# run\n1 Q0 a 1 1 t\n", CodeComment, Warning, 1, `comment line`},
-		{"parse", goodQrels, "1 Q0 a 1 high t\n1 Q0 b 1\n", CodeParse, Error, 1, `score "high" is not a finite number`},
-		{"ties", goodQrels, "1 Q0 a 1 1 t\n1 Q0 b 2 1 t\n2 Q0 c 1 1 t\n", CodeTies, Warning, 0, `1 query is tie-sensitive ("1")`},
-		{"grades", goodQrels, "1 Q0 a 1 1 t\n", CodeGrades, Info, 0, `3 queries, grades 0: 2, 1: 2, 2: 1; binary measures count grade >= 1 as relevant (-l 1); nDCG uses grades 1..2`},
-		{"unjudged", goodQrels, "1 Q0 a 1 3 t\n1 Q0 x 2 2 t\n1 Q0 y 3 1 t\n", CodeUnjudged, Warning, 0, `66.7% of the top 10 docs are unjudged (2 of 3`},
+		{"bom", goodQrels, "\xef\xbb\xbf1 Q0 a 1 2 t\n2 Q0 c 1 1 t\n", codeBOM, Error, 1, `first ID ("\ufeff1")`},
+		{"duplicate", goodQrels, "1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0.5 t\n", codeDuplicate, Error, 3, `doc "a" listed twice for query "1" (first on line 1)`},
+		{"rank order", goodQrels, "1 Q0 a 1 1 t\n1 Q0 b 2 2 t\n", codeRankOrder, Warning, 2, `rank 2 scores 2, above rank 1's 1`},
+		{"rank not integer", goodQrels, "1 Q0 a x 1 t\n", codeRankOrder, Warning, 1, `not an integer`},
+		{"control character", goodQrels, "1 Q0 a\x01 1 1 t\n", codeIDChars, Error, 1, `control character U+0001`},
+		{"invisible", goodQrels, "1 Q0 a\u200b 1 1 t\n", codeIDChars, Error, 1, `invisible or space character U+200B: it looks like "a"`},
+		{"hash", goodQrels, "1 Q0 D1#2 1 1 t\n", codeIDChars, Warning, 1, `holds "#"`},
+		{"quote", goodQrels, "1 Q0 'a' 1 1 t\n", codeIDChars, Warning, 1, `holds a quote`},
+		{"leading zero", goodQrels, "01 Q0 a 1 1 t\n2 Q0 c 1 1 t\n", codeNearMatch, Error, 1, `run query "01" is not in the qrels but nearly matches qrels query "1" (leading zeros)`},
+		{"case", "Q1 0 a 1\n", "q1 Q0 a 1 1 t\n", codeNearMatch, Error, 1, `(case)`},
+		{"one side", goodQrels, "1 Q0 a 1 1 t\n9 Q0 a 1 1 t\n", codeOneSide, Warning, 0, `2 queries of the qrels have no ranking in the run ("2", "3")`},
+		{"no shared query", goodQrels, "7 Q0 a 1 1 t\n", codeNoOverlap, Error, 0, `shares no query with the qrels`},
+		{"no judged doc", goodQrels, "1 Q0 A 1 1 t\n", codeNoOverlap, Error, 0, `run doc "A" nearly matches judged doc "a" of query "1"`},
+		{"no relevant", goodQrels + "4 0 f 0\n", "1 Q0 a 1 1 t\n", codeNoRelevant, Warning, 0, `query "4" has no relevant doc`},
+		{"blank line", goodQrels, "1 Q0 a 1 1 t\n\n1 Q0 b 2 0.5 t\n", codeBlank, Warning, 2, `blank line`},
+		{"comment line", goodQrels, "# run\n1 Q0 a 1 1 t\n", codeComment, Warning, 1, `comment line`},
+		{"parse", goodQrels, "1 Q0 a 1 high t\n1 Q0 b 1\n", codeParse, Error, 1, `score "high" is not a finite number`},
+		{"ties", goodQrels, "1 Q0 a 1 1 t\n1 Q0 b 2 1 t\n2 Q0 c 1 1 t\n", codeTies, Warning, 0, `1 query is tie-sensitive ("1")`},
+		{"grades", goodQrels, "1 Q0 a 1 1 t\n", codeGrades, Info, 0, `3 queries, grades 0: 2, 1: 2, 2: 1; binary measures count grade >= 1 as relevant (-l 1); nDCG uses grades 1..2`},
+		{"unjudged", goodQrels, "1 Q0 a 1 3 t\n1 Q0 x 2 2 t\n1 Q0 y 3 1 t\n", codeUnjudged, Warning, 0, `66.7% of the top 10 docs are unjudged (2 of 3`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			qp, rps := files(t, tc.qrels, tc.run)
@@ -97,7 +97,7 @@ func TestCleanRunAndGzip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.OK() || r.Count(Warning) != 0 {
+	if !r.OK() || r.count(Warning) != 0 {
 		t.Fatalf("a clean run has findings:\n%s", r.Text())
 	}
 	if r.Runs[0] != (RunSummary{Path: rps[0], Queries: 3, Shared: 3, TopK: 4, TieSensitive: 0}) || r.Runs[1].Queries != 3 {
@@ -115,7 +115,7 @@ func TestRunOK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.RunOK(0) || r.RunOK(1) {
-		t.Errorf("RunOK = %v, %v; want true, false\n%s", r.RunOK(0), r.RunOK(1), r.Text())
+	if !r.runOK(0) || r.runOK(1) {
+		t.Errorf("RunOK = %v, %v; want true, false\n%s", r.runOK(0), r.runOK(1), r.Text())
 	}
 }

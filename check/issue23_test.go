@@ -17,7 +17,7 @@ func TestCheckReadsAsEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.OK() || len(find(r, CodeComment)) != 2 || len(find(r, CodeParse)) != 0 {
+	if !r.OK() || len(find(r, codeComment)) != 2 || len(find(r, codeParse)) != 0 {
 		t.Errorf("indented comments: OK %v, findings %+v", r.OK(), r.Findings)
 	}
 	if _, err := eval.ReadRunFile(rps[0]); err != nil {
@@ -28,7 +28,7 @@ func TestCheckReadsAsEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parse := find(r, CodeParse)
+	parse := find(r, codeParse)
 	if r.OK() || len(parse) != 1 || parse[0].Line != 1 || !strings.Contains(parse[0].Message, "carriage return") {
 		t.Errorf("bare CR: OK %v, parse findings %+v", r.OK(), parse)
 	}
@@ -47,7 +47,7 @@ func FuzzCheckVsEval(f *testing.F) {
 	parseErrors := func(fs []Finding) []Finding {
 		var out []Finding
 		for _, fd := range fs {
-			if fd.Severity == Error && (fd.Code == CodeParse || fd.Code == CodeEmpty || fd.Code == CodeDuplicate) {
+			if fd.Severity == Error && (fd.Code == codeParse || fd.Code == codeEmpty || fd.Code == codeDuplicate) {
 				out = append(out, fd)
 			}
 		}

@@ -62,15 +62,15 @@ func (r *reader) lines(in io.Reader, fn func(b []byte, n int)) int {
 		n = lines.Line()
 		b := lines.Bytes()
 		if n == 1 && lines.BOM() {
-			r.add(Error, CodeBOM, 1, "", "the file starts with a UTF-8 byte order mark: trec_eval, pytrec_eval and ir_measures read it as part of the first ID (%q)", "\ufeff"+firstField(b))
+			r.add(Error, codeBOM, 1, "", "the file starts with a UTF-8 byte order mark: trec_eval, pytrec_eval and ir_measures read it as part of the first ID (%q)", "\ufeff"+firstField(b))
 		}
 		fn(b, n)
 	}
 	if err := lines.Err(); err != nil {
-		r.add(Error, CodeParse, n+1, "", "%v", scan.ReadError(err))
+		r.add(Error, codeParse, n+1, "", "%v", scan.ReadError(err))
 	}
 	if n == 0 {
-		r.add(Error, CodeEmpty, 0, "", "the file is empty")
+		r.add(Error, codeEmpty, 0, "", "the file is empty")
 	}
 	return n
 }
@@ -88,11 +88,11 @@ func firstField(b []byte) string {
 func (r *reader) blankOrComment(b []byte, n int) bool {
 	f, _ := scan.Fields(b, nil, 1)
 	if len(f) == 0 {
-		r.add(Warning, CodeBlank, n, "", "blank line: trec_eval 10.0 skips blank run lines, other readers may fail on it or count it")
+		r.add(Warning, codeBlank, n, "", "blank line: trec_eval 10.0 skips blank run lines, other readers may fail on it or count it")
 		return true
 	}
 	if f[0][0] == '#' {
-		r.add(Warning, CodeComment, n, "", "comment line: trec_eval 10.0 skips it; trec_eval 9.0.8 and the readers of ir_measures and ranx (line.split()) take it as data or fail on it")
+		r.add(Warning, codeComment, n, "", "comment line: trec_eval 10.0 skips it; trec_eval 9.0.8 and the readers of ir_measures and ranx (line.split()) take it as data or fail on it")
 		return true
 	}
 	return false
@@ -108,7 +108,7 @@ func (r *reader) firstTime(first map[[2]string]int, q, d string, n int, verb, ef
 	r.checkID("query", q, n, q)
 	r.checkID("doc", d, n, q)
 	if prev, dup := first[[2]string{q, d}]; dup {
-		r.add(Error, CodeDuplicate, n, q, "doc %q %s twice for query %q (first on line %d): %s", d, verb, q, prev, effect)
+		r.add(Error, codeDuplicate, n, q, "doc %q %s twice for query %q (first on line %d): %s", d, verb, q, prev, effect)
 		return false
 	}
 	first[[2]string{q, d}] = n
@@ -125,24 +125,24 @@ func (r *reader) checkID(kind, id string, n int, query string) {
 		r.add(sev, code, n, query, "%s ID %q %s", kind, id, why)
 	}
 	if !utf8.ValidString(id) {
-		report(Error, CodeIDChars, "is not valid UTF-8")
+		report(Error, codeIDChars, "is not valid UTF-8")
 		return
 	}
 	for _, c := range id {
 		switch {
 		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
-			report(Error, CodeIDChars, fmt.Sprintf("holds the control character %U", c))
+			report(Error, codeIDChars, fmt.Sprintf("holds the control character %U", c))
 			return
 		case unicode.IsSpace(c) || c == '\u200b' || c == '\u200c' || c == '\u200d' || c == '\u2060' || c == '\ufeff':
-			report(Error, CodeIDChars, fmt.Sprintf("holds the invisible or space character %U: it looks like %q", c, strings.Map(visible, id)))
+			report(Error, codeIDChars, fmt.Sprintf("holds the invisible or space character %U: it looks like %q", c, strings.Map(visible, id)))
 			return
 		}
 	}
 	switch {
 	case strings.ContainsRune(id, '#'):
-		report(Warning, CodeIDChars, "holds \"#\": readers that take \"#\" as a comment (pandas comment=\"#\", trec_eval 10.0 at the start of a line) cut it")
+		report(Warning, codeIDChars, "holds \"#\": readers that take \"#\" as a comment (pandas comment=\"#\", trec_eval 10.0 at the start of a line) cut it")
 	case strings.ContainsAny(id, "\"'"):
-		report(Warning, CodeIDChars, "holds a quote: CSV and pandas readers may strip or join it")
+		report(Warning, codeIDChars, "holds a quote: CSV and pandas readers may strip or join it")
 	}
 }
 
@@ -169,13 +169,13 @@ func readRun(in io.Reader, path string) runFile {
 		data++
 		f, _ = scan.Fields(b, f[:0], 0)
 		if len(f) < 6 {
-			r.add(Error, CodeParse, n, "", "%d fields, want at least 6 (query-id Q0 doc-id rank score tag)", len(f))
+			r.add(Error, codeParse, n, "", "%d fields, want at least 6 (query-id Q0 doc-id rank score tag)", len(f))
 			return
 		}
 		q, d := string(f[0]), string(f[2])
 		score, err := evalhook.ParseScore(string(f[4]))
 		if err != nil {
-			r.add(Error, CodeParse, n, q, "score %q is not a finite number", f[4])
+			r.add(Error, codeParse, n, q, "score %q is not a finite number", f[4])
 			return
 		}
 		if !r.firstTime(first, q, d, n, "listed", "trec_eval refuses the run, dict-based tools keep one score silently") {
@@ -188,7 +188,7 @@ func readRun(in io.Reader, path string) runFile {
 		rf.queries[q] = append(rf.queries[q], runDoc{doc: d, score: score, rank: rank, rankOK: rerr == nil, line: n})
 	})
 	if rf.lines > 0 && data == 0 {
-		r.add(Error, CodeEmpty, 0, "", "no data line (only blank or comment lines): eval refuses the file as empty")
+		r.add(Error, codeEmpty, 0, "", "no data line (only blank or comment lines): eval refuses the file as empty")
 	}
 	rf.findings = r.findings
 	return rf
@@ -207,7 +207,7 @@ func readQrels(in io.Reader, path string) qrelsFile {
 			qf.beir = true
 			h := strings.Split(string(b), "\t")
 			if len(h) != 3 || scan.TrimSpace(h[1]) != "corpus-id" || scan.TrimSpace(h[2]) != "score" {
-				r.add(Error, CodeParse, n, "", "BEIR header %q, want \"query-id<TAB>corpus-id<TAB>score\"", b)
+				r.add(Error, codeParse, n, "", "BEIR header %q, want \"query-id<TAB>corpus-id<TAB>score\"", b)
 			}
 			return
 		}
@@ -219,25 +219,25 @@ func readQrels(in io.Reader, path string) qrelsFile {
 		if qf.beir {
 			parts := strings.Split(string(b), "\t")
 			if len(parts) != 3 {
-				r.add(Error, CodeParse, n, "", "%d tab-separated fields, want 3 (query-id corpus-id score)", len(parts))
+				r.add(Error, codeParse, n, "", "%d tab-separated fields, want 3 (query-id corpus-id score)", len(parts))
 				return
 			}
 			q, d, g = scan.TrimSpace(parts[0]), scan.TrimSpace(parts[1]), scan.TrimSpace(parts[2])
 			if q == "" || d == "" {
-				r.add(Error, CodeParse, n, q, "empty query-id or corpus-id")
+				r.add(Error, codeParse, n, q, "empty query-id or corpus-id")
 				return
 			}
 		} else {
 			f, _ = scan.Fields(b, f[:0], 0)
 			if len(f) != 4 {
-				r.add(Error, CodeParse, n, "", "%d fields, want 4 (query-id iteration doc-id grade)", len(f))
+				r.add(Error, codeParse, n, "", "%d fields, want 4 (query-id iteration doc-id grade)", len(f))
 				return
 			}
 			q, d, g = string(f[0]), string(f[2]), string(f[3])
 		}
 		grade, err := evalhook.ParseGrade(g)
 		if err != nil {
-			r.add(Error, CodeParse, n, q, "grade %q is not an integer", g)
+			r.add(Error, codeParse, n, q, "grade %q is not an integer", g)
 			return
 		}
 		if !r.firstTime(first, q, d, n, "judged", "tools keep the first, the last or refuse") {
@@ -250,9 +250,9 @@ func readQrels(in io.Reader, path string) qrelsFile {
 	})
 	switch {
 	case qf.beir && qf.lines == 1:
-		r.add(Error, CodeEmpty, 0, "", "BEIR header only, no judgments")
+		r.add(Error, codeEmpty, 0, "", "BEIR header only, no judgments")
 	case qf.lines > 0 && data == 0 && !qf.beir:
-		r.add(Error, CodeEmpty, 0, "", "no judgment (only blank or comment lines): eval refuses the file as empty")
+		r.add(Error, codeEmpty, 0, "", "no judgment (only blank or comment lines): eval refuses the file as empty")
 	}
 	qf.findings = r.findings
 	return qf

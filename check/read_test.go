@@ -31,10 +31,10 @@ func cleanFor(t *testing.T, findings []Finding, lines int, file string) (clean, 
 			t.Fatalf("finding out of the file: %+v (%d lines)", fd, lines)
 		}
 	}
-	clean = !hasFinding(findings, Error, CodeParse) && !hasFinding(findings, Error, CodeDuplicate) &&
-		!hasFinding(findings, Error, CodeEmpty)
-	comparable = !hasFinding(findings, Warning, CodeComment) && !hasFinding(findings, Warning, CodeBlank) &&
-		!hasFinding(findings, Error, CodeBOM)
+	clean = !hasFinding(findings, Error, codeParse) && !hasFinding(findings, Error, codeDuplicate) &&
+		!hasFinding(findings, Error, codeEmpty)
+	comparable = !hasFinding(findings, Warning, codeComment) && !hasFinding(findings, Warning, codeBlank) &&
+		!hasFinding(findings, Error, codeBOM)
 	return clean, comparable
 }
 

@@ -52,7 +52,7 @@ func (r Report) Text() string {
 		fmt.Fprintf(&b, "run %s: %d queries (%d judged), %.1f%% unjudged in the top %d, tie-sensitive queries: %s, %d errors\n",
 			run.Path, run.Queries, run.Shared, 100*run.Unjudged, r.K, ties, run.Errors)
 	}
-	fmt.Fprintf(&b, "ranklab check: %d errors, %d warnings\n", r.Count(Error), r.Count(Warning))
+	fmt.Fprintf(&b, "ranklab check: %d errors, %d warnings\n", r.count(Error), r.count(Warning))
 	return b.String()
 }
 
@@ -63,7 +63,7 @@ func (r Report) JSON() []byte {
 		Report
 		Errors   int `json:"errors"`
 		Warnings int `json:"warnings"`
-	}{r, r.Count(Error), r.Count(Warning)}
+	}{r, r.count(Error), r.count(Warning)}
 	if out.Findings == nil {
 		out.Findings = []Finding{}
 	}

@@ -160,7 +160,7 @@ func Check(corpus, chunk, overlap int) error {
 }
 
 // FieldError is an invalid value of one named input: Error prints "field: msg". The lab's state
-// errors are the same type (lab.FieldError), so a caller tests for one type.
+// errors are this type too, so a caller tests for one type.
 type FieldError struct {
 	Field string // the input as links and the command line name it (corpus, chunk, overlap, lengths[3])
 	Msg   string

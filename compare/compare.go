@@ -19,7 +19,7 @@ import (
 type Tests int
 
 const (
-	Both          Tests = iota // the paired t-test and the randomization test (the default)
+	bothTests     Tests = iota // the paired t-test and the randomization test (the default)
 	TTest                      // the paired t-test only
 	Randomization              // the paired randomization (sign-flip) test only
 )
@@ -44,17 +44,17 @@ func ParseTests(s string) (Tests, error) {
 	case "perm":
 		return Randomization, nil
 	case "both":
-		return Both, nil
+		return bothTests, nil
 	}
-	return Both, fmt.Errorf("compare: unknown test %q (want t, perm or both)", s)
+	return bothTests, fmt.Errorf("compare: unknown test %q (want t, perm or both)", s)
 }
 
-func (t Tests) runT() bool    { return t == Both || t == TTest }
-func (t Tests) runPerm() bool { return t == Both || t == Randomization }
+func (t Tests) runT() bool    { return t == bothTests || t == TTest }
+func (t Tests) runPerm() bool { return t == bothTests || t == Randomization }
 
 // Options tune a comparison; the zero value means the documented defaults.
 type Options struct {
-	Tests        Tests   // which tests; zero value Both
+	Tests        Tests   // which tests; zero value: both
 	Permutations int     // randomization test draws; 0 means stats.DefaultPermutations (10000)
 	Resamples    int     // bootstrap resamples; 0 means stats.DefaultResamples (10000)
 	Level        float64 // confidence level of the intervals; 0 means stats.DefaultLevel (0.95)
@@ -90,8 +90,8 @@ func (o Options) withDefaults() Options {
 
 func (o Options) validate() error {
 	switch {
-	case o.Tests < Both || o.Tests > Randomization:
-		return fmt.Errorf("compare: Options.Tests = %d is not Both, TTest or Randomization", int(o.Tests))
+	case o.Tests < bothTests || o.Tests > Randomization:
+		return fmt.Errorf("compare: Options.Tests = %d is not 0 (both), TTest or Randomization", int(o.Tests))
 	case o.Permutations < 1:
 		return fmt.Errorf("compare: Options.Permutations must be at least 1, got %d", o.Permutations)
 	case o.Resamples < 1:
@@ -113,7 +113,7 @@ type Measure interface {
 }
 
 // Scores are one run's per-query values computed elsewhere: Values[i][j] is query Queries[i]
-// on Measures[j], as eval.Result holds them (see FromScores).
+// on Measures[j], as eval.Result holds them (see Options.FromScores).
 type Scores struct {
 	Name     string
 	Measures []Measure
@@ -307,7 +307,7 @@ func quoted(names []string) string {
 }
 
 // compareScores compares runs[1:] with runs[0] (the baseline) on already evaluated per-query
-// values (see FromScores). The paired query set is universe when it is non-empty, else the
+// values (see Options.FromScores). The paired query set is universe when it is non-empty, else the
 // union of the runs' queries; a run without a value for a query of the set scores 0 on it
 // (trec_eval -c) and the report lists it.
 func compareScores(runs []Scores, universe []string, opt Options) (Report, error) {

@@ -41,7 +41,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
 func TestFromScoresByHand(t *testing.T) {
 	base := scores("first", "q1=0.5", "q2=0.25", "q3=0", "q4=1")
 	run := scores("reranked", "q1=1", "q2=0.5", "q3=0.25", "q4=1")
-	r, err := FromScores(base, run)
+	r, err := Options{}.FromScores(base, run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestFromScoresCorrections(t *testing.T) {
 func TestFromScoresEdgeCases(t *testing.T) {
 	t.Run("identical runs", func(t *testing.T) {
 		a := scores("a", "q1=0.5", "q2=0.25", "q3=1")
-		r, err := FromScores(a, renamed(a, "a2"))
+		r, err := Options{}.FromScores(a, renamed(a, "a2"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +132,7 @@ func TestFromScoresEdgeCases(t *testing.T) {
 	t.Run("ties in scores", func(t *testing.T) {
 		a := scores("a", "q1=0.5", "q2=0.5", "q3=0.5", "q4=0.5")
 		b := scores("b", "q1=0.5", "q2=0.75", "q3=0.5", "q4=0.25")
-		r, err := FromScores(a, b)
+		r, err := Options{}.FromScores(a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func TestFromScoresEdgeCases(t *testing.T) {
 	t.Run("single query", func(t *testing.T) {
 		a := scores("a", "q1=0.5")
 		b := scores("b", "q1=1")
-		r, err := FromScores(a, b)
+		r, err := Options{}.FromScores(a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +169,7 @@ func TestFromScoresEdgeCases(t *testing.T) {
 	t.Run("mismatched query sets", func(t *testing.T) {
 		a := scores("a", "q1=0.5", "q2=0.5", "q3=1")
 		b := scores("b", "q1=1", "q2=1", "q4=1")
-		r, err := FromScores(a, b)
+		r, err := Options{}.FromScores(a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,7 +272,7 @@ func measureNamed(t *testing.T, r Report, s string) Measure {
 func TestFromScoresDoesNotMutate(t *testing.T) {
 	a := scores("a", "q2=0.5", "q1=0.25")
 	b := scores("b", "q2=1", "q1=0")
-	r, err := FromScores(a, b)
+	r, err := Options{}.FromScores(a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +318,7 @@ func sample(t *testing.T) Report {
 	for _, s := range []*Scores{&base, &rr, &other} {
 		s.Measures = []Measure{eval.NDCG(10), name("P_5")}
 	}
-	r, err := FromScores(base, rr, other)
+	r, err := Options{}.FromScores(base, rr, other)
 	if err != nil {
 		t.Fatal(err)
 	}

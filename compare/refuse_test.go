@@ -22,7 +22,7 @@ func TestRefuse(t *testing.T) {
 		base.Values = append(base.Values, []float64{v})
 		better.Values = append(better.Values, []float64{v + 0.3 + float64(q%3)/100})
 	}
-	r, err := FromScores(base, better)
+	r, err := Options{}.FromScores(base, better)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,12 +23,6 @@ func FromResults(results ...eval.Result) (Report, error) {
 	return Options{}.FromResults(results...)
 }
 
-// FromScores compares runs[1:] with runs[0], the baseline, with the default Options (see
-// Options.FromScores).
-func FromScores(runs ...Scores) (Report, error) {
-	return Options{}.FromScores(runs...)
-}
-
 // Runs evaluates every run on qrels with opt.Eval and compares runs[1:] with runs[0], the
 // baseline (see the package doc for the statistics). A run is named by its Tag ("run N" when
 // it has none); two runs with one name are an error, so set Tag to tell them apart.

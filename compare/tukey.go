@@ -251,9 +251,9 @@ func (r PairsReport) RunsTable() (header []string, rows [][]string) {
 	return header, rows
 }
 
-// PairsTable lists every pair (better run first): the difference on the tested scale, the HSD's
+// pairsTable lists every pair (better run first): the difference on the tested scale, the HSD's
 // simultaneous interval, both p-values and the marks.
-func (r PairsReport) PairsTable() (header []string, rows [][]string) {
+func (r PairsReport) pairsTable() (header []string, rows [][]string) {
 	header = []string{"pair", "Δ", fmt.Sprintf("%g%% simultaneous interval", 100*r.Options.Level), "p HSD", "p randomised", ""}
 	order := r.byMean()
 	for x, a := range order {
@@ -297,7 +297,7 @@ func (r PairsReport) Text() string {
 	h, rows := r.RunsTable()
 	b.WriteString(aligned(h, rows))
 	b.WriteString("\n")
-	h, rows = r.PairsTable()
+	h, rows = r.pairsTable()
 	b.WriteString(aligned(h, rows))
 	b.WriteString("* HSD p ≤ α, † randomised Tukey p ≤ α (both adjusted for every pair); runs sharing a letter are not told apart\n")
 	for _, n := range r.Notes {
@@ -306,8 +306,8 @@ func (r PairsReport) Text() string {
 	return b.String()
 }
 
-// Significant reports whether the runs a and b differ under both tests at Alpha.
-func (r PairsReport) Significant(a, b string) bool {
+// significant reports whether the runs a and b differ under both tests at Alpha.
+func (r PairsReport) significant(a, b string) bool {
 	h, p := r.Pair(a, b)
 	return h.P <= r.Options.Alpha && p.P <= r.Options.Alpha && !math.IsNaN(h.P)
 }

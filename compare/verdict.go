@@ -9,9 +9,9 @@ import (
 
 // Verdicts of a comparison (Comparison.Verdict); the fourth is "equivalent within ±δ".
 const (
-	Better       = "better"
-	Worse        = "worse"
-	Inconclusive = "inconclusive"
+	better       = "better"
+	worse        = "worse"
+	inconclusive = "inconclusive"
 )
 
 // Verdict reads c from its interval rather than from a p-value alone, with minDiff the smallest
@@ -27,11 +27,11 @@ func (c Comparison) Verdict(minDiff, alpha float64) string {
 		return fmt.Sprintf("equivalent within ±%g", minDiff)
 	case c.SignificantT(alpha) && c.SignificantPerm(alpha) && (c.CILow > 0 || c.CIHigh < 0):
 		if c.Diff > 0 {
-			return Better
+			return better
 		}
-		return Worse
+		return worse
 	}
-	return Inconclusive
+	return inconclusive
 }
 
 // Joint returns copies of reports whose Holm and Bonferroni p-values are adjusted over every

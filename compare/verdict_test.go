@@ -19,11 +19,11 @@ func TestVerdict(t *testing.T) {
 	}{
 		{"interval inside ±δ", with(Comparison{PTHolm: 0.5, PPermHolm: 0.5}, -0.005, 0.008, 0.001), "equivalent within ±0.01"},
 		{"significant and inside ±δ", with(sig, 0.002, 0.009, 0.005), "equivalent within ±0.01"},
-		{"both tests, interval above 0", with(sig, 0.02, 0.05, 0.03), Better},
-		{"both tests, interval below 0", with(sig, -0.05, -0.02, -0.03), Worse},
-		{"interval holds 0", with(sig, -0.02, 0.03, 0.005), Inconclusive},
-		{"one test only", with(Comparison{PTHolm: 0.01, PPermHolm: 0.2}, 0.02, 0.05, 0.03), Inconclusive},
-		{"refused", func() Comparison { c := with(sig, 0.02, 0.05, 0.03); c.Refused = "no"; return c }(), Inconclusive},
+		{"both tests, interval above 0", with(sig, 0.02, 0.05, 0.03), better},
+		{"both tests, interval below 0", with(sig, -0.05, -0.02, -0.03), worse},
+		{"interval holds 0", with(sig, -0.02, 0.03, 0.005), inconclusive},
+		{"one test only", with(Comparison{PTHolm: 0.01, PPermHolm: 0.2}, 0.02, 0.05, 0.03), inconclusive},
+		{"refused", func() Comparison { c := with(sig, 0.02, 0.05, 0.03); c.Refused = "no"; return c }(), inconclusive},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.c.Verdict(0.01, 0.05); got != tc.want {
@@ -68,7 +68,7 @@ func TestJoint(t *testing.T) {
 		t.Errorf("d_av %q, want +4.000", rows[0][5])
 	}
 	// Tests = TTest: no randomization p, so neither is called better; neither interval lies in ±0.01.
-	if v := Verdicts(0.01, j...); v[Inconclusive] != 2 {
+	if v := Verdicts(0.01, j...); v[inconclusive] != 2 {
 		t.Errorf("verdicts %v", v)
 	}
 }

@@ -12,7 +12,7 @@
 // # The conventions
 //
 // Each row of a Table is a Convention: a tool, or one way of calling it, at the version the peer
-// test checks (scripts/peers.sh). Its rules for a measure are a Variant; each rule is written
+// test checks (scripts/peers.sh). Its rules for a measure (a variant, in variant.go); each rule is written
 // with the file it was read from (Convention.Sources). In short:
 //
 //	convention            order of a query's docs               queries averaged             formula departures
@@ -46,7 +46,7 @@
 //
 // # Reasons
 //
-// A cell agrees when it is within Tolerance of the reference row. Each other cell gets one
+// A cell agrees when it is within 1e-9 of the reference row. Each other cell gets one
 // line per rule that moves its number on this data, each rule measured alone against the
 // reference (the reference with that one rule changed): which queries are left out and why,
 // how many queries a tie order or float32 scores change (with the first one and the rank of its

@@ -27,7 +27,7 @@ func (t Table) notes() (list []note, index map[[2]int]int) {
 	index = map[[2]int]int{}
 	for i, r := range t.Rows {
 		for j, c := range r.Cells {
-			if c.Available() && !c.Agrees {
+			if c.available() && !c.Agrees {
 				list = append(list, note{len(list) + 1, i, j})
 				index[[2]int{i, j}] = len(list)
 			}
@@ -40,7 +40,7 @@ func (t Table) notes() (list []note, index map[[2]int]int) {
 // "error" when it stops.
 func (c Cell) value() string {
 	switch {
-	case !c.Available():
+	case !c.available():
 		return "—"
 	case c.Err != "":
 		return "error"
@@ -48,9 +48,9 @@ func (c Cell) value() string {
 	return strconv.FormatFloat(c.Value, 'f', 4, 64)
 }
 
-// Summary is one line on the query sets: how many qrels queries, how many the run ranks, and
+// summary is one line on the query sets: how many qrels queries, how many the run ranks, and
 // the queries on one side only.
-func (t Table) Summary() string {
+func (t Table) summary() string {
 	s := fmt.Sprintf("%d qrels queries, %d ranked by the run", len(t.Queries), len(t.Queries)-len(t.Missing))
 	if len(t.Missing) > 0 {
 		s += "; without a ranking: " + quoteIDs(t.Missing)
@@ -66,7 +66,7 @@ func (t Table) Summary() string {
 // the tool's name for the measure, its number against the reference's, and the reasons.
 func (t Table) Text() string {
 	var b bytes.Buffer
-	b.WriteString(t.Summary() + "\n\n")
+	b.WriteString(t.summary() + "\n\n")
 	notes, index := t.notes()
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "convention")
@@ -137,7 +137,7 @@ func (t Table) Markdown() string {
 	var b strings.Builder
 	e := markdownEscape
 	notes, index := t.notes()
-	b.WriteString(e(t.Summary()) + "\n\n| convention |")
+	b.WriteString(e(t.summary()) + "\n\n| convention |")
 	for _, m := range t.Measures {
 		b.WriteString(" " + e(m.String()) + " |")
 	}
@@ -179,11 +179,11 @@ func (t Table) CSV() string {
 	for _, r := range t.Rows {
 		for j, c := range r.Cells {
 			v := ""
-			if c.Available() && c.Err == "" {
+			if c.available() && c.Err == "" {
 				v = strconv.FormatFloat(c.Value, 'g', -1, 64)
 			}
 			q := ""
-			if c.Available() && c.Err == "" {
+			if c.available() && c.Err == "" {
 				q = strconv.Itoa(c.Queries)
 			}
 			w.Write([]string{r.Convention.Name, t.Measures[j].String(), c.Name, v, q, strconv.FormatBool(c.Agrees), c.Err, strings.Join(c.Reasons, " | ")})
@@ -268,7 +268,7 @@ func (t Table) HTML() string {
 	notes, index := t.notes()
 	var b strings.Builder
 	b.WriteString(`<div class="ranklab-conventions" style="font:13px/1.4 system-ui,'DejaVu Sans',sans-serif;max-width:1100px;overflow-x:auto">`)
-	b.WriteString(`<p>` + e(t.Summary()) + `</p>`)
+	b.WriteString(`<p>` + e(t.summary()) + `</p>`)
 	b.WriteString(`<table style="border-collapse:collapse;font-variant-numeric:tabular-nums"><thead><tr>` + fmt.Sprintf(th, "left") + `convention</th>`)
 	for _, m := range t.Measures {
 		b.WriteString(fmt.Sprintf(th, "right") + e(m.String()) + `</th>`)
@@ -288,7 +288,7 @@ func (t Table) HTML() string {
 				v += fmt.Sprintf(`<sup>[%d]</sup>`, n)
 			}
 			b.WriteString(fmt.Sprintf(td, "right", cellStyle) + v)
-			if c.Available() {
+			if c.available() {
 				b.WriteString(fmt.Sprintf(sub, e(c.Name)))
 			}
 			b.WriteString(`</td>`)

@@ -9,46 +9,46 @@ import (
 	"github.com/ranklab/ranklab/eval"
 )
 
-// Order is how a tool puts one query's retrieved docs in order before it cuts them at k.
-type Order int
+// docOrder is how a tool puts one query's retrieved docs in order before it cuts them at k.
+type docOrder int
 
 const (
-	// ScoreDocDesc: score descending, ties by doc ID descending in byte order. trec_eval 10.0
+	// scoreDocDesc: score descending, ties by doc ID descending in byte order. trec_eval 10.0
 	// (usnistgov/trec_eval, form_res_rels.c, comp_sim_docno) and the trec_eval 9.0.8 that
 	// pytrec_eval embeds (same function; pytrec_eval's own pre-sort in src/pytrec_eval.cpp,
 	// query_document_pair_compare, is overridden by it).
-	ScoreDocDesc Order = iota
-	// ScoreDocAsc: score descending, ties by doc ID ascending. ir_measures' MS MARCO provider,
+	scoreDocDesc docOrder = iota
+	// scoreDocAsc: score descending, ties by doc ID ascending. ir_measures' MS MARCO provider,
 	// which serves RR@k (terrierteam/ir_measures, ir_measures/providers/msmarco_provider.py:
 	// sorted(run[q].items(), key=lambda x: (-x[1], x[0]))).
-	ScoreDocAsc
-	// ScoreStable: score descending, ties kept in the order the docs were given (file order):
+	scoreDocAsc
+	// scoreStable: score descending, ties kept in the order the docs were given (file order):
 	// Python's sorted(..., reverse=True) is stable. BEIR's custom metrics MRR@k, R_cap@k and
 	// Accuracy@k (beir-cellar/beir, beir/retrieval/custom_metrics.py).
-	ScoreStable
-	// ScoreQuicksort: numba's np.argsort (an unstable quicksort) of the negated scores, the docs
+	scoreStable
+	// scoreQuicksort: numba's np.argsort (an unstable quicksort) of the negated scores, the docs
 	// entering in file order. ranx builds every Run this way (AmenRa/ranx,
 	// ranx/data_structures/common.py: create_and_sort → sort_dict_by_value →
 	// typed_list_argosrt); see quicksortArgsort.
-	ScoreQuicksort
-	// FileOrder: not sorted; the docs as the run file lists them. Tools that take a list of
+	scoreQuicksort
+	// fileOrder: not sorted; the docs as the run file lists them. Tools that take a list of
 	// retrieved IDs (ragas, LlamaIndex) score the list they are given; ranklab gives them each
 	// query's docs in file order, as a user reading the file into lists would.
-	FileOrder
+	fileOrder
 )
 
 // String describes the order in a few words, as the reasons print it.
-func (o Order) String() string {
+func (o docOrder) String() string {
 	switch o {
-	case ScoreDocDesc:
+	case scoreDocDesc:
 		return "score, ties by doc ID descending"
-	case ScoreDocAsc:
+	case scoreDocAsc:
 		return "score, ties by doc ID ascending"
-	case ScoreStable:
+	case scoreStable:
 		return "score, ties in file order (stable sort)"
-	case ScoreQuicksort:
+	case scoreQuicksort:
 		return "score, ties in numba quicksort order"
-	case FileOrder:
+	case fileOrder:
 		return "file order (not sorted)"
 	}
 	return "unknown order"
@@ -57,7 +57,7 @@ func (o Order) String() string {
 // arrange returns the docs (in file order) in the order o, as a new slice; with float32 the
 // scores are first rounded to float32 (trec_eval 9.0.8 stores them as C floats), which can make
 // near-equal scores tie. docs is not modified.
-func arrange(docs []eval.ScoredDoc, o Order, float32Scores bool) []eval.ScoredDoc {
+func arrange(docs []eval.ScoredDoc, o docOrder, float32Scores bool) []eval.ScoredDoc {
 	out := slices.Clone(docs)
 	if float32Scores {
 		for i := range out {
@@ -65,15 +65,15 @@ func arrange(docs []eval.ScoredDoc, o Order, float32Scores bool) []eval.ScoredDo
 		}
 	}
 	switch o {
-	case ScoreDocDesc:
+	case scoreDocDesc:
 		return eval.Rank(out)
-	case ScoreDocAsc:
+	case scoreDocAsc:
 		slices.SortFunc(out, func(a, b eval.ScoredDoc) int {
 			return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Doc, b.Doc))
 		})
-	case ScoreStable:
+	case scoreStable:
 		slices.SortStableFunc(out, func(a, b eval.ScoredDoc) int { return cmp.Compare(b.Score, a.Score) })
-	case ScoreQuicksort:
+	case scoreQuicksort:
 		keys := make([]float64, len(out))
 		for i, d := range out {
 			keys[i] = -d.Score
@@ -84,7 +84,7 @@ func arrange(docs []eval.ScoredDoc, o Order, float32Scores bool) []eval.ScoredDo
 			sorted[i] = out[j]
 		}
 		out = sorted
-	case FileOrder:
+	case fileOrder:
 	default:
 		panic("conventions: unknown Order")
 	}

@@ -13,16 +13,16 @@ import (
 // with this one aspect changed to the variant's and says, from the data, what that changes.
 type aspect struct {
 	order   bool // the aspect is the order within ties (the reference's own order varies by measure)
-	differs func(v Variant) bool
-	set     func(r *Variant, v Variant)
-	explain func(d *dataset, v Variant, base, with outcome) string // "" when nothing changes
+	differs func(v variant) bool
+	set     func(r *variant, v variant)
+	explain func(d *dataset, v variant, base, with outcome) string // "" when nothing changes
 }
 
 // explain returns one line per aspect of v that moves the number on this data, in a fixed
 // order: query set, score precision, order, dropped docs, formula, rounding. Each aspect is
 // measured alone against the reference (trec_eval 10.0 -c); when none moves anything, the
 // line says so rather than inventing a cause.
-func explain(d *dataset, v Variant, o outcome) []string {
+func explain(d *dataset, v variant, o outcome) []string {
 	ref := referenceVariant(v.Measure)
 	base := ref.evaluate(d)
 	var out []string
@@ -93,21 +93,23 @@ func relevantCount(d *dataset, q string) int {
 
 var aspects = []aspect{
 	{ // which queries are averaged
-		differs: func(v Variant) bool { return v.Queries == Shared || v.NoRelevant == Skip || v.NoRetrieved == Skip },
-		set: func(r *Variant, v Variant) {
+		differs: func(v variant) bool {
+			return v.Queries == sharedQueries || v.NoRelevant == skipQuery || v.NoRetrieved == skipQuery
+		},
+		set: func(r *variant, v variant) {
 			r.Queries, r.NoRelevant, r.NoRetrieved = v.Queries, v.NoRelevant, v.NoRetrieved
-			if r.Queries != Shared {
-				r.Queries = AllQrels
+			if r.Queries != sharedQueries {
+				r.Queries = allQrels
 			}
-			if r.NoRelevant == Fail {
-				r.NoRelevant = Zero
+			if r.NoRelevant == failQuery {
+				r.NoRelevant = scoreZero
 			}
-			if r.NoRetrieved == Fail {
-				r.NoRetrieved = Zero
+			if r.NoRetrieved == failQuery {
+				r.NoRetrieved = scoreZero
 			}
 			r.DropSelf = v.DropSelf // what "retrieves nothing" means depends on the dropped docs
 		},
-		explain: func(d *dataset, v Variant, base, with outcome) string {
+		explain: func(d *dataset, v variant, base, with outcome) string {
 			kept := map[string]bool{}
 			for _, q := range with.queries {
 				kept[q] = true
@@ -141,16 +143,16 @@ var aspects = []aspect{
 				return ""
 			}
 			how := "left out"
-			if v.NoRelevant == Skip || v.NoRetrieved == Skip {
+			if v.NoRelevant == skipQuery || v.NoRetrieved == skipQuery {
 				how = "scored NaN, left out by nanmean"
 			}
 			return fmt.Sprintf("%s: %s, averaged over %d queries, not %d", strings.Join(causes, "; "), how, len(with.queries), len(base.queries))
 		},
 	},
 	{ // scores as float32
-		differs: func(v Variant) bool { return v.Float32 },
-		set:     func(r *Variant, v Variant) { r.Float32 = true },
-		explain: func(d *dataset, v Variant, base, with outcome) string {
+		differs: func(v variant) bool { return v.Float32 },
+		set:     func(r *variant, v variant) { r.Float32 = true },
+		explain: func(d *dataset, v variant, base, with outcome) string {
 			qs := changed(base, with)
 			if len(qs) == 0 {
 				return ""
@@ -169,9 +171,9 @@ var aspects = []aspect{
 	},
 	{ // order within ties, or no sorting at all
 		order:   true,
-		differs: func(v Variant) bool { return v.Order != ScoreDocDesc },
-		set:     func(r *Variant, v Variant) { r.Order = v.Order },
-		explain: func(d *dataset, v Variant, base, with outcome) string {
+		differs: func(v variant) bool { return v.Order != scoreDocDesc },
+		set:     func(r *variant, v variant) { r.Order = v.Order },
+		explain: func(d *dataset, v variant, base, with outcome) string {
 			qs := changed(base, with)
 			if len(qs) == 0 {
 				return ""
@@ -190,24 +192,24 @@ var aspects = []aspect{
 			}
 			var what string
 			switch v.Order {
-			case ScoreDocDesc:
+			case scoreDocDesc:
 				what = "ties broken by doc ID descending, not ascending"
-			case ScoreDocAsc:
+			case scoreDocAsc:
 				what = "ties broken by doc ID ascending, not descending"
-			case ScoreStable:
+			case scoreStable:
 				what = "ties kept in file order (Python's stable sort), not broken by doc ID"
-			case ScoreQuicksort:
+			case scoreQuicksort:
 				what = "ties in numba's quicksort order (ranx), not broken by doc ID"
-			case FileOrder:
+			case fileOrder:
 				what = "the list is taken in file order, not sorted by score with ties by doc ID"
 			}
 			return fmt.Sprintf("%s: changes %s (query %q: %s)", what, countQueries(len(qs)), q, where)
 		},
 	},
 	{ // docs whose ID is the query's
-		differs: func(v Variant) bool { return v.DropSelf },
-		set:     func(r *Variant, v Variant) { r.DropSelf = true },
-		explain: func(d *dataset, v Variant, base, with outcome) string {
+		differs: func(v variant) bool { return v.DropSelf },
+		set:     func(r *variant, v variant) { r.DropSelf = true },
+		explain: func(d *dataset, v variant, base, with outcome) string {
 			qs := changed(base, with)
 			if len(qs) == 0 {
 				return ""
@@ -223,9 +225,9 @@ var aspects = []aspect{
 		},
 	},
 	{ // recip_rank not cut at k
-		differs: func(v Variant) bool { return v.UncutRR },
-		set:     func(r *Variant, v Variant) { r.UncutRR = true },
-		explain: func(d *dataset, v Variant, base, with outcome) string {
+		differs: func(v variant) bool { return v.UncutRR },
+		set:     func(r *variant, v variant) { r.UncutRR = true },
+		explain: func(d *dataset, v variant, base, with outcome) string {
 			qs := changed(base, with)
 			if len(qs) == 0 {
 				return ""
@@ -242,9 +244,9 @@ var aspects = []aspect{
 		},
 	},
 	{ // recall divided by min(R, k)
-		differs: func(v Variant) bool { return v.CapRecall },
-		set:     func(r *Variant, v Variant) { r.CapRecall = true },
-		explain: func(d *dataset, v Variant, base, with outcome) string {
+		differs: func(v variant) bool { return v.CapRecall },
+		set:     func(r *variant, v variant) { r.CapRecall = true },
+		explain: func(d *dataset, v variant, base, with outcome) string {
 			qs := changed(base, with)
 			if len(qs) == 0 {
 				return ""
@@ -253,9 +255,9 @@ var aspects = []aspect{
 		},
 	},
 	{ // precision divided by the docs retrieved
-		differs: func(v Variant) bool { return v.PerRetrieved },
-		set:     func(r *Variant, v Variant) { r.PerRetrieved = true },
-		explain: func(d *dataset, v Variant, base, with outcome) string {
+		differs: func(v variant) bool { return v.PerRetrieved },
+		set:     func(r *variant, v variant) { r.PerRetrieved = true },
+		explain: func(d *dataset, v variant, base, with outcome) string {
 			qs := changed(base, with)
 			if len(qs) == 0 {
 				return ""
@@ -264,9 +266,9 @@ var aspects = []aspect{
 		},
 	},
 	{ // ideal DCG over all relevant docs
-		differs: func(v Variant) bool { return v.IdealUncut },
-		set:     func(r *Variant, v Variant) { r.IdealUncut = true },
-		explain: func(d *dataset, v Variant, base, with outcome) string {
+		differs: func(v variant) bool { return v.IdealUncut },
+		set:     func(r *variant, v variant) { r.IdealUncut = true },
+		explain: func(d *dataset, v variant, base, with outcome) string {
 			qs := changed(base, with)
 			if len(qs) == 0 {
 				return ""
@@ -275,9 +277,9 @@ var aspects = []aspect{
 		},
 	},
 	{ // gain 1 for every relevant doc
-		differs: func(v Variant) bool { return v.BinaryGain },
-		set:     func(r *Variant, v Variant) { r.BinaryGain = true },
-		explain: func(d *dataset, v Variant, base, with outcome) string {
+		differs: func(v variant) bool { return v.BinaryGain },
+		set:     func(r *variant, v variant) { r.BinaryGain = true },
+		explain: func(d *dataset, v variant, base, with outcome) string {
 			qs := changed(base, with)
 			if len(qs) == 0 {
 				return ""
@@ -290,9 +292,9 @@ var aspects = []aspect{
 		},
 	},
 	{ // granular MRR
-		differs: func(v Variant) bool { return v.Granular },
-		set:     func(r *Variant, v Variant) { r.Granular = true },
-		explain: func(d *dataset, v Variant, base, with outcome) string {
+		differs: func(v variant) bool { return v.Granular },
+		set:     func(r *variant, v variant) { r.Granular = true },
+		explain: func(d *dataset, v variant, base, with outcome) string {
 			qs := changed(base, with)
 			if len(qs) == 0 {
 				return ""
@@ -315,9 +317,9 @@ var aspects = []aspect{
 		},
 	},
 	{ // rounding of the mean
-		differs: func(v Variant) bool { return v.Round > 0 },
-		set:     func(r *Variant, v Variant) { r.Round = v.Round },
-		explain: func(d *dataset, v Variant, base, with outcome) string {
+		differs: func(v variant) bool { return v.Round > 0 },
+		set:     func(r *variant, v variant) { r.Round = v.Round },
+		explain: func(d *dataset, v variant, base, with outcome) string {
 			if math.Abs(base.mean-with.mean) <= 1e-15 {
 				return ""
 			}
@@ -345,7 +347,7 @@ func fmtScore(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // referenceVariant is the reference convention's variant of m: eval's own rules (RR@k ranks ties
 // by doc ID ascending, as ir_measures' msmarco provider does).
-func referenceVariant(m eval.Measure) Variant {
+func referenceVariant(m eval.Measure) variant {
 	v, _ := Conventions()[0].variant(m)
 	return v
 }

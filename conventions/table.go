@@ -8,9 +8,9 @@ import (
 	"github.com/ranklab/ranklab/eval"
 )
 
-// Tolerance is the largest difference from the reference that still counts as agreement
+// tolerance is the largest difference from the reference that still counts as agreement
 // (float summation order differs between tools by far less).
-const Tolerance = 1e-9
+const tolerance = 1e-9
 
 // Cell is one tool's number for one measure.
 type Cell struct {
@@ -19,12 +19,12 @@ type Cell struct {
 	Queries  int                // queries in the tool's mean
 	PerQuery map[string]float64 // each query the tool scores; NaN for a query it leaves out
 	Err      string             // why the tool stops instead of giving a number
-	Agrees   bool               // a number within Tolerance of the reference row's
+	Agrees   bool               // a number within 1e-9 (tolerance) of the reference row's
 	Reasons  []string           // why the number differs from the reference (or why the tool stops), one line each
 }
 
-// Available reports whether the tool has this measure.
-func (c Cell) Available() bool { return c.Name != "" }
+// available reports whether the tool has this measure.
+func (c Cell) available() bool { return c.Name != "" }
 
 // Row is one convention's cells, one per measure of the table.
 type Row struct {
@@ -83,7 +83,7 @@ func Compare(qrels eval.Qrels, run eval.Run, measures ...eval.Measure) (Table, e
 
 // cell scores one convention on one measure and explains a difference from reference.
 func cell(d *dataset, c Convention, m eval.Measure, reference float64) Cell {
-	v, ok := c.Variant(m)
+	v, ok := c.variant(m)
 	if !ok {
 		return Cell{Value: math.NaN()}
 	}
@@ -92,7 +92,7 @@ func cell(d *dataset, c Convention, m eval.Measure, reference float64) Cell {
 		return Cell{Name: v.Name, Value: math.NaN(), Err: o.err.Error(), Reasons: []string{o.err.Error()}}
 	}
 	out := Cell{Name: v.Name, Value: o.mean, Queries: len(o.queries), PerQuery: o.values}
-	out.Agrees = math.Abs(o.mean-reference) <= Tolerance
+	out.Agrees = math.Abs(o.mean-reference) <= tolerance
 	if !out.Agrees {
 		out.Reasons = explain(d, v, o)
 	}

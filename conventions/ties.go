@@ -47,8 +47,8 @@ func (r TieReport) TieSensitive() []string {
 	return out
 }
 
-// Band returns query's band on m; ok is false when either was not evaluated.
-func (r TieReport) Band(query string, m eval.Measure) (b Band, ok bool) {
+// band returns query's band on m; ok is false when either was not evaluated.
+func (r TieReport) band(query string, m eval.Measure) (b Band, ok bool) {
 	j := slices.Index(r.Measures, m)
 	i, found := slices.BinarySearch(r.Queries, query)
 	if j < 0 || !found {

@@ -19,12 +19,10 @@ type Convention struct {
 	Name    string   // as the table prints it: "trec_eval 10.0 -c", "ranx 0.3.21"
 	Package string   // the PyPI package the rules are checked against ("" for trec_eval's binary and ranklab)
 	Sources []Source // where each rule is written
-	variant func(m eval.Measure) (Variant, bool)
+	// variant returns the convention's rules for m and the tool's own name for it; ok is false
+	// when the tool has no such measure (the table shows "—").
+	variant func(m eval.Measure) (variant, bool)
 }
-
-// Variant returns the convention's rules for m and the tool's own name for it; ok is false when
-// the tool has no such measure (the table shows "—").
-func (c Convention) Variant(m eval.Measure) (v Variant, ok bool) { return c.variant(m) }
 
 // Reference is the name of ranklab's own row, the one every other cell is compared with.
 const Reference = "ranklab (trec_eval 10.0 -c)"
@@ -77,27 +75,27 @@ func Conventions() []Convention {
 		{
 			Name:    Reference,
 			Sources: []Source{{"ranklab/ranklab", "eval/doc.go", "trec_eval 10.0's order and formulas, every qrels query averaged (-c), measures as named (RR@k is cut at k and ranked as ir_measures ranks it: float64 scores, ties by doc ID ascending)"}},
-			variant: func(m eval.Measure) (Variant, bool) {
+			variant: func(m eval.Measure) (variant, bool) {
 				if m.Name == eval.NameRR && m.Cutoff > 0 {
-					return Variant{Name: m.String(), Measure: m, Order: ScoreDocAsc}, true // eval's RR@k (msmarco's order)
+					return variant{Name: m.String(), Measure: m, Order: scoreDocAsc}, true // eval's RR@k (msmarco's order)
 				}
-				return Variant{Name: m.String(), Measure: m}, true
+				return variant{Name: m.String(), Measure: m}, true
 			},
 		},
 		{
 			Name:    "trec_eval 10.0",
 			Sources: trecSources,
-			variant: func(m eval.Measure) (Variant, bool) {
+			variant: func(m eval.Measure) (variant, bool) {
 				name, uncut, ok := trecName(m)
-				return Variant{Name: name, Measure: m, UncutRR: uncut, Queries: StrictQrels}, ok
+				return variant{Name: name, Measure: m, UncutRR: uncut, Queries: strictQrels}, ok
 			},
 		},
 		{
 			Name:    "trec_eval 10.0 -c",
 			Sources: trecSources,
-			variant: func(m eval.Measure) (Variant, bool) {
+			variant: func(m eval.Measure) (variant, bool) {
 				name, uncut, ok := trecName(m)
-				return Variant{Name: name, Measure: m, UncutRR: uncut}, ok
+				return variant{Name: name, Measure: m, UncutRR: uncut}, ok
 			},
 		},
 		{
@@ -108,9 +106,9 @@ func Conventions() []Convention {
 				{"terrierteam/pytrec_eval", "setup.py + trec_eval submodule (usnistgov/trec_eval@de6a29f, 9.0.8)", "trec_format.h: float sim, so scores are rounded to float32 before ranking"},
 				{"usnistgov/trec_eval@de6a29f", "form_res_rels.c", "ties by docno descending, as 10.0"},
 			},
-			variant: func(m eval.Measure) (Variant, bool) {
+			variant: func(m eval.Measure) (variant, bool) {
 				name, uncut, ok := trecName(m)
-				return Variant{Name: name, Measure: m, UncutRR: uncut, Float32: true, Queries: Shared}, ok
+				return variant{Name: name, Measure: m, UncutRR: uncut, Float32: true, Queries: sharedQueries}, ok
 			},
 		},
 		{
@@ -122,14 +120,14 @@ func Conventions() []Convention {
 				{"terrierteam/ir_measures", "ir_measures/providers/pytrec_eval_provider.py", "P, R, nDCG, AP, RR (no cutoff), Success go to pytrec_eval (float32 scores, docno descending)"},
 				{"terrierteam/ir_measures", "ir_measures/providers/msmarco_provider.py", "RR@k goes to MS MARCO's script: sorted by (-score, doc_id), ties by doc ID ascending, float64 scores"},
 			},
-			variant: func(m eval.Measure) (Variant, bool) {
+			variant: func(m eval.Measure) (variant, bool) {
 				if _, _, ok := trecName(m); !ok {
-					return Variant{}, false
+					return variant{}, false
 				}
 				if m.Name == eval.NameRR && m.Cutoff > 0 {
-					return Variant{Name: m.String() + " (msmarco)", Measure: m, Order: ScoreDocAsc}, true
+					return variant{Name: m.String() + " (msmarco)", Measure: m, Order: scoreDocAsc}, true
 				}
-				return Variant{Name: m.String() + " (pytrec_eval)", Measure: m, Float32: true}, true
+				return variant{Name: m.String() + " (pytrec_eval)", Measure: m, Float32: true}, true
 			},
 		},
 		{
@@ -159,12 +157,12 @@ func Conventions() []Convention {
 			Sources: []Source{
 				{"beir-cellar/beir", "beir/retrieval/custom_metrics.py", "recall_cap: relevant in the top k / min(R, k); a query without a relevant doc divides by zero (ZeroDivisionError)"},
 			},
-			variant: func(m eval.Measure) (Variant, bool) {
+			variant: func(m eval.Measure) (variant, bool) {
 				if m.Name != eval.NameR || m.Cutoff == 0 {
-					return Variant{}, false
+					return variant{}, false
 				}
-				return Variant{Name: "R_cap@" + strconv.Itoa(m.Cutoff), Measure: m, Order: ScoreStable, DropSelf: true, CapRecall: true,
-					RunOnlyFails: true, NoRelevant: Fail, Round: 5, Raises: "KeyError / ZeroDivisionError"}, true
+				return variant{Name: "R_cap@" + strconv.Itoa(m.Cutoff), Measure: m, Order: scoreStable, DropSelf: true, CapRecall: true,
+					RunOnlyFails: true, NoRelevant: failQuery, Round: 5, Raises: "KeyError / ZeroDivisionError"}, true
 			},
 		},
 		{
@@ -199,38 +197,38 @@ func Conventions() []Convention {
 
 // variantRanx: ranx's metric name, @k, its quicksort order and its refusal of differing query
 // sets.
-func variantRanx(m eval.Measure) (Variant, bool) {
+func variantRanx(m eval.Measure) (variant, bool) {
 	name := compared[m.Name].ranx
 	if name == "" {
-		return Variant{}, false
+		return variant{}, false
 	}
 	if m.Cutoff > 0 {
 		name += "@" + strconv.Itoa(m.Cutoff)
 	}
-	return Variant{Name: name, Measure: m, Order: ScoreQuicksort, Queries: SameQueries}, true
+	return variant{Name: name, Measure: m, Order: scoreQuicksort, Queries: sameQueries}, true
 }
 
 // variantBEIR: pytrec_eval's measures (float32 scores, the queries it returns) or BEIR's custom
 // metrics (stable sort, KeyError on a run-only query), with a cutoff, rounded to 5 decimals.
-func variantBEIR(m eval.Measure) (Variant, bool) {
+func variantBEIR(m eval.Measure) (variant, bool) {
 	t := compared[m.Name]
 	if m.Cutoff == 0 || t.beir == "" {
-		return Variant{}, false
+		return variant{}, false
 	}
 	name := t.beir + "@" + strconv.Itoa(m.Cutoff)
 	if t.beirCustom {
-		return Variant{Name: name, Measure: m, Order: ScoreStable, DropSelf: true, RunOnlyFails: true, Round: 5, Raises: "KeyError"}, true
+		return variant{Name: name, Measure: m, Order: scoreStable, DropSelf: true, RunOnlyFails: true, Round: 5, Raises: "KeyError"}, true
 	}
-	return Variant{Name: name, Measure: m, Float32: true, DropSelf: true, Queries: Shared, Round: 5}, true
+	return variant{Name: name, Measure: m, Float32: true, DropSelf: true, Queries: sharedQueries, Round: 5}, true
 }
 
 // variantLlama: LlamaIndex's metrics on the list as returned; precision divides by the
 // retrieved, ndcg has binary gains and an uncut ideal.
-func variantLlama(m eval.Measure) (Variant, bool) {
-	v := Variant{Name: compared[m.Name].llama, Measure: m, Order: FileOrder, NoRelevant: Fail, NoRetrieved: Fail, Raises: "ValueError"}
+func variantLlama(m eval.Measure) (variant, bool) {
+	v := variant{Name: compared[m.Name].llama, Measure: m, Order: fileOrder, NoRelevant: failQuery, NoRetrieved: failQuery, Raises: "ValueError"}
 	switch {
 	case v.Name == "":
-		return Variant{}, false
+		return variant{}, false
 	case m.Name == eval.NameP:
 		v.PerRetrieved = true
 	case m.Name == eval.NameNDCG:
@@ -244,30 +242,30 @@ func variantLlama(m eval.Measure) (Variant, bool) {
 
 // variantRagas: ragas' ID-based context precision and recall (sets of IDs, NaN samples left
 // out), at a cutoff.
-func variantRagas(m eval.Measure) (Variant, bool) {
+func variantRagas(m eval.Measure) (variant, bool) {
 	if m.Cutoff == 0 {
-		return Variant{}, false
+		return variant{}, false
 	}
 	top := fmt.Sprintf(" (top %d)", m.Cutoff)
 	switch m.Name {
 	case eval.NameP:
-		return Variant{Name: "id_based_context_precision" + top, Measure: m, Order: FileOrder, PerRetrieved: true, NoRetrieved: Skip}, true
+		return variant{Name: "id_based_context_precision" + top, Measure: m, Order: fileOrder, PerRetrieved: true, NoRetrieved: skipQuery}, true
 	case eval.NameR:
-		return Variant{Name: "id_based_context_recall" + top, Measure: m, Order: FileOrder, NoRelevant: Skip}, true
+		return variant{Name: "id_based_context_recall" + top, Measure: m, Order: fileOrder, NoRelevant: skipQuery}, true
 	}
-	return Variant{}, false
+	return variant{}, false
 }
 
 // variantLlamaGranular: LlamaIndex's granular hit rate (a recall) and MRR.
-func variantLlamaGranular(m eval.Measure) (Variant, bool) {
-	v := Variant{Measure: m, Order: FileOrder, NoRelevant: Fail, NoRetrieved: Fail, Raises: "ValueError"}
+func variantLlamaGranular(m eval.Measure) (variant, bool) {
+	v := variant{Measure: m, Order: fileOrder, NoRelevant: failQuery, NoRetrieved: failQuery, Raises: "ValueError"}
 	switch m.Name {
 	case eval.NameR:
 		v.Name = "hit_rate granular"
 	case eval.NameRR:
 		v.Name, v.Granular = "mrr granular", true
 	default:
-		return Variant{}, false
+		return variant{}, false
 	}
 	if m.Cutoff > 0 {
 		v.Name += fmt.Sprintf(" (top %d)", m.Cutoff)

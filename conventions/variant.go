@@ -10,44 +10,44 @@ import (
 	"github.com/ranklab/ranklab/eval"
 )
 
-// QuerySet is which queries a tool averages over, and when it refuses to.
-type QuerySet int
+// querySet is which queries a tool averages over, and when it refuses to.
+type querySet int
 
 const (
-	// AllQrels: every qrels query; one the run has no ranking for is scored as an empty ranking
+	// allQrels: every qrels query; one the run has no ranking for is scored as an empty ranking
 	// (trec_eval -c; ir_measures fills such queries with the measure's default, 0).
-	AllQrels QuerySet = iota
-	// Shared: the queries in both the qrels and the run (pytrec_eval returns values for those
+	allQrels querySet = iota
+	// sharedQueries: the queries in both the qrels and the run (pytrec_eval returns values for those
 	// only, and the caller averages them; trec_eval 9.0.8 without -c).
-	Shared
-	// StrictQrels: every qrels query must have a ranking, else the tool stops (trec_eval 10.0
-	// without -c: "result qid 'q7' not found in qrels", exit 4); otherwise as AllQrels.
-	StrictQrels
-	// SameQueries: the qrels and the run must hold exactly the same queries, else the tool stops
-	// (ranx's evaluate without make_comparable: AssertionError); otherwise as AllQrels.
-	SameQueries
+	sharedQueries
+	// strictQrels: every qrels query must have a ranking, else the tool stops (trec_eval 10.0
+	// without -c: "result qid 'q7' not found in qrels", exit 4); otherwise as allQrels.
+	strictQrels
+	// sameQueries: the qrels and the run must hold exactly the same queries, else the tool stops
+	// (ranx's evaluate without make_comparable: AssertionError); otherwise as allQrels.
+	sameQueries
 )
 
-// Empty is what a tool does with a query it cannot score: no relevant doc, or nothing retrieved.
-type Empty int
+// emptyRule is what a tool does with a query it cannot score: no relevant doc, or nothing retrieved.
+type emptyRule int
 
 const (
-	Zero Empty = iota // the query scores 0 and counts in the mean
-	Skip              // the query scores NaN and the mean leaves it out (ragas: numpy nanmean)
-	Fail              // the tool raises an error (LlamaIndex: ValueError; BEIR R_cap: ZeroDivisionError)
+	scoreZero emptyRule = iota // the query scores 0 and counts in the mean
+	skipQuery                  // the query scores NaN and the mean leaves it out (ragas: numpy nanmean)
+	failQuery                  // the tool raises an error (LlamaIndex: ValueError; BEIR R_cap: ZeroDivisionError)
 )
 
-// Variant is one tool's rules for one measure: how it orders and cuts the docs, the formula it
+// variant is one tool's rules for one measure: how it orders and cuts the docs, the formula it
 // applies, and how it averages. The zero value with Measure set is ranklab's reference: trec_eval
 // 10.0's order and formulas averaged over every qrels query (trec_eval -c).
-type Variant struct {
+type variant struct {
 	Name    string       // the tool's own name for the measure: "ndcg_cut_10", "mrr@10", "MRR@10"
 	Measure eval.Measure // the measure the formula starts from (P, R, RR, AP, nDCG, Success) with its cutoff
 
 	// Ranking.
-	Order    Order // how the docs are ordered before the cut at k
-	Float32  bool  // scores are rounded to float32 first (trec_eval 9.0.8 inside pytrec_eval)
-	DropSelf bool  // a doc whose ID equals the query ID is removed (BEIR's ignore_identical_ids)
+	Order    docOrder // how the docs are ordered before the cut at k
+	Float32  bool     // scores are rounded to float32 first (trec_eval 9.0.8 inside pytrec_eval)
+	DropSelf bool     // a doc whose ID equals the query ID is removed (BEIR's ignore_identical_ids)
 
 	// Formula, where it departs from eval.Measure.Compute.
 	UncutRR      bool // RR looks at the whole ranking, not the top k (trec_eval's recip_rank)
@@ -58,17 +58,17 @@ type Variant struct {
 	Granular     bool // RR averages 1/rank over every relevant doc in the top k (LlamaIndex's granular MRR)
 
 	// Averaging.
-	Queries      QuerySet
-	RunOnlyFails bool   // a run query absent from the qrels makes the tool fail (BEIR's custom metrics: KeyError)
-	NoRelevant   Empty  // a query without a relevant doc
-	NoRetrieved  Empty  // a query with nothing retrieved (no ranking, or everything dropped)
-	Round        int    // the mean is rounded to this many decimals (BEIR: 5); 0 = not rounded
-	Raises       string // what the tool raises when it fails (NoRelevant/NoRetrieved = Fail, RunOnlyFails)
+	Queries      querySet
+	RunOnlyFails bool      // a run query absent from the qrels makes the tool fail (BEIR's custom metrics: KeyError)
+	NoRelevant   emptyRule // a query without a relevant doc
+	NoRetrieved  emptyRule // a query with nothing retrieved (no ranking, or everything dropped)
+	Round        int       // the mean is rounded to this many decimals (BEIR: 5); 0 = not rounded
+	Raises       string    // what the tool raises when it fails (NoRelevant/NoRetrieved = failQuery, RunOnlyFails)
 }
 
 // outcome is a variant evaluated on a dataset.
 type outcome struct {
-	values  map[string]float64 // per scored query; NaN when the query is left out (Skip)
+	values  map[string]float64 // per scored query; NaN when the query is left out (skipQuery)
 	queries []string           // the queries the mean is over, byte order
 	mean    float64
 	err     error // the tool stops: nothing else is set
@@ -87,7 +87,7 @@ type dataset struct {
 
 // rankKey is what decides a query's ranked grades.
 type rankKey struct {
-	order    Order
+	order    docOrder
 	float32  bool
 	dropSelf bool
 }
@@ -121,7 +121,7 @@ func level(m eval.Measure) int {
 
 // ranking returns query q's docs as the variant orders them (dropped doc removed), nil when the
 // run has no ranking for q.
-func (v Variant) ranking(d *dataset, q string) []eval.ScoredDoc {
+func (v variant) ranking(d *dataset, q string) []eval.ScoredDoc {
 	docs, ok := d.run.Queries[q]
 	if !ok {
 		return nil
@@ -133,7 +133,7 @@ func (v Variant) ranking(d *dataset, q string) []eval.ScoredDoc {
 }
 
 // grades returns the grades of query q's docs in the variant's order (cached per order).
-func (v Variant) grades(d *dataset, q string) []int {
+func (v variant) grades(d *dataset, q string) []int {
 	k := rankKey{v.Order, v.Float32, v.DropSelf}
 	byQuery := d.graded[k]
 	if byQuery == nil {
@@ -148,9 +148,9 @@ func (v Variant) grades(d *dataset, q string) []int {
 	return g
 }
 
-// value scores query q. It returns NaN for a query left out (Skip) and an error naming the
-// query and what the tool raises when the tool refuses it (Fail).
-func (v Variant) value(d *dataset, q string) (float64, error) {
+// value scores query q. It returns NaN for a query left out (skipQuery) and an error naming the
+// query and what the tool raises when the tool refuses it (failQuery).
+func (v variant) value(d *dataset, q string) (float64, error) {
 	grades := v.grades(d, q)
 	judged := d.qrels.Judged(q)
 	m := v.Measure
@@ -163,17 +163,17 @@ func (v Variant) value(d *dataset, q string) (float64, error) {
 	}
 	if R == 0 {
 		switch v.NoRelevant {
-		case Skip:
+		case skipQuery:
 			return math.NaN(), nil
-		case Fail:
+		case failQuery:
 			return 0, fmt.Errorf("query %q has no relevant doc: %s", q, v.Raises)
 		}
 	}
 	if len(grades) == 0 {
 		switch v.NoRetrieved {
-		case Skip:
+		case skipQuery:
 			return math.NaN(), nil
-		case Fail:
+		case failQuery:
 			return 0, fmt.Errorf("query %q retrieves nothing: %s", q, v.Raises)
 		}
 	}
@@ -275,13 +275,13 @@ func ndcgVariant(top, judged []int, k, L int, idealUncut, binary, exp bool) floa
 }
 
 // evaluate scores every query the variant scores and averages them.
-func (v Variant) evaluate(d *dataset) outcome {
+func (v variant) evaluate(d *dataset) outcome {
 	switch v.Queries {
-	case StrictQrels:
+	case strictQrels:
 		if len(d.missing) > 0 {
 			return outcome{err: fmt.Errorf("%s %s no ranking: stops (exit 4, \"result qid ... not found in qrels\") unless -c", quoteIDs(d.missing), has(len(d.missing)))}
 		}
-	case SameQueries:
+	case sameQueries:
 		if len(d.missing) > 0 || len(d.ignored) > 0 {
 			return outcome{err: fmt.Errorf("query sets differ (%s): AssertionError unless make_comparable=True", setDifference(d))}
 		}
@@ -291,7 +291,7 @@ func (v Variant) evaluate(d *dataset) outcome {
 	}
 	var queries []string
 	switch v.Queries {
-	case Shared:
+	case sharedQueries:
 		for _, q := range d.qrelsQ {
 			if _, ok := d.run.Queries[q]; ok {
 				queries = append(queries, q)

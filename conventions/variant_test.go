@@ -41,22 +41,22 @@ func TestVariantFormulas(t *testing.T) {
 	lg := math.Log2
 	for _, tc := range []struct {
 		name string
-		v    Variant
+		v    variant
 		want float64
 	}{
-		{"P@10 divides by k", Variant{Measure: eval.P(10)}, 2.0 / 10},
-		{"precision divides by the docs retrieved", Variant{Measure: eval.P(10), PerRetrieved: true}, 2.0 / 4},
-		{"R@3", Variant{Measure: eval.Recall(3)}, 1.0 / 4},
-		{"R_cap@3 divides by min(R, k)", Variant{Measure: eval.Recall(3), CapRecall: true}, 1.0 / 3},
-		{"RR@1", Variant{Measure: eval.RRAt(1)}, 1},
-		{"granular RR: mean 1/rank over relevant retrieved", Variant{Measure: eval.RRAt(10), Granular: true}, (1.0/1 + 1.0/4) / 2},
-		{"nDCG@2 linear", Variant{Measure: eval.NDCG(2)}, 1 / (2 + 1/lg(3))},
-		{"nDCG@4, binary gain, ideal over all R", Variant{Measure: eval.NDCG(4), BinaryGain: true, IdealUncut: true},
+		{"P@10 divides by k", variant{Measure: eval.P(10)}, 2.0 / 10},
+		{"precision divides by the docs retrieved", variant{Measure: eval.P(10), PerRetrieved: true}, 2.0 / 4},
+		{"R@3", variant{Measure: eval.Recall(3)}, 1.0 / 4},
+		{"R_cap@3 divides by min(R, k)", variant{Measure: eval.Recall(3), CapRecall: true}, 1.0 / 3},
+		{"RR@1", variant{Measure: eval.RRAt(1)}, 1},
+		{"granular RR: mean 1/rank over relevant retrieved", variant{Measure: eval.RRAt(10), Granular: true}, (1.0/1 + 1.0/4) / 2},
+		{"nDCG@2 linear", variant{Measure: eval.NDCG(2)}, 1 / (2 + 1/lg(3))},
+		{"nDCG@4, binary gain, ideal over all R", variant{Measure: eval.NDCG(4), BinaryGain: true, IdealUncut: true},
 			(1 + 1/lg(5)) / (1 + 1/lg(3) + 1/lg(4) + 1/lg(5))},
-		{"nDCG@2, binary gain, ideal over all R", Variant{Measure: eval.NDCG(2), BinaryGain: true, IdealUncut: true},
+		{"nDCG@2, binary gain, ideal over all R", variant{Measure: eval.NDCG(2), BinaryGain: true, IdealUncut: true},
 			1 / (1 + 1/lg(3) + 1/lg(4) + 1/lg(5))},
-		{"AP@4", Variant{Measure: eval.APAt(4)}, (1.0/1 + 2.0/4) / 4},
-		{"Success@3", Variant{Measure: eval.Success(3)}, 1},
+		{"AP@4", variant{Measure: eval.APAt(4)}, (1.0/1 + 2.0/4) / 4},
+		{"Success@3", variant{Measure: eval.Success(3)}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.v.value(d, "q1")
@@ -75,16 +75,16 @@ func TestOrders(t *testing.T) {
 	run := mustRun(t, "q Q0 b 1 1.0 t\nq Q0 a 2 1.0 t\n")
 	d := newDataset(qrels, run)
 	for _, tc := range []struct {
-		o    Order
+		o    docOrder
 		want float64 // RR: a first gives 1, b first gives 1/2
 	}{
-		{ScoreDocDesc, 0.5},   // "b" > "a"
-		{ScoreDocAsc, 1},      // "a" < "b"
-		{ScoreStable, 0.5},    // file order b, a
-		{ScoreQuicksort, 0.5}, // under 15 elements numba's sort is an insertion sort: stable
-		{FileOrder, 0.5},
+		{scoreDocDesc, 0.5},   // "b" > "a"
+		{scoreDocAsc, 1},      // "a" < "b"
+		{scoreStable, 0.5},    // file order b, a
+		{scoreQuicksort, 0.5}, // under 15 elements numba's sort is an insertion sort: stable
+		{fileOrder, 0.5},
 	} {
-		got, _ := Variant{Measure: eval.RR(), Order: tc.o}.value(d, "q")
+		got, _ := variant{Measure: eval.RR(), Order: tc.o}.value(d, "q")
 		if got != tc.want {
 			t.Errorf("%v: RR %v, want %v", tc.o, got, tc.want)
 		}
@@ -93,10 +93,10 @@ func TestOrders(t *testing.T) {
 	qrels = mustQrels(t, "q 0 a2 1\nq 0 b 0\n")
 	run = mustRun(t, "q Q0 a2 1 1.00000001 t\nq Q0 b 2 1.0 t\n")
 	d = newDataset(qrels, run)
-	if got, _ := (Variant{Measure: eval.RR()}).value(d, "q"); got != 1 {
+	if got, _ := (variant{Measure: eval.RR()}).value(d, "q"); got != 1 {
 		t.Errorf("float64: RR %v, want 1", got)
 	}
-	if got, _ := (Variant{Measure: eval.RR(), Float32: true}).value(d, "q"); got != 0.5 {
+	if got, _ := (variant{Measure: eval.RR(), Float32: true}).value(d, "q"); got != 0.5 {
 		t.Errorf("float32: RR %v, want 1/2 (tie broken by doc ID descending)", got)
 	}
 }
@@ -153,21 +153,21 @@ func TestQuerySets(t *testing.T) {
 	p := eval.P(1)
 	for _, tc := range []struct {
 		name string
-		v    Variant
+		v    variant
 		mean float64
 		n    int
 		err  string
 	}{
-		{"every qrels query (-c)", Variant{Measure: p}, 1.0 / 4, 4, ""},
-		{"shared", Variant{Measure: p, Queries: Shared}, 1.0 / 3, 3, ""},
-		{"strict stops on q3", Variant{Measure: p, Queries: StrictQrels}, 0, 0, `query "q3" has no ranking: stops (exit 4`},
-		{"same queries", Variant{Measure: p, Queries: SameQueries}, 0, 0, `query sets differ (query "q3" only in the qrels; query "q9" only in the run): AssertionError`},
-		{"run-only fails", Variant{Measure: p, RunOnlyFails: true, Raises: "KeyError"}, 0, 0, `query "q9" is in the run, not the qrels: KeyError`},
-		{"no relevant: skipped", Variant{Measure: p, NoRelevant: Skip}, 1.0 / 3, 3, ""},
-		{"no relevant: fails", Variant{Measure: p, NoRelevant: Fail, Raises: "ValueError"}, 0, 0, `query "q4" has no relevant doc: ValueError`},
-		{"nothing retrieved: skipped", Variant{Measure: p, NoRetrieved: Skip}, 1.0 / 3, 3, ""},
-		{"nothing retrieved: fails", Variant{Measure: p, NoRetrieved: Fail, Raises: "ValueError"}, 0, 0, `query "q3" retrieves nothing: ValueError`},
-		{"rounded", Variant{Measure: p, Queries: Shared, Round: 5}, 0.33333, 3, ""},
+		{"every qrels query (-c)", variant{Measure: p}, 1.0 / 4, 4, ""},
+		{"shared", variant{Measure: p, Queries: sharedQueries}, 1.0 / 3, 3, ""},
+		{"strict stops on q3", variant{Measure: p, Queries: strictQrels}, 0, 0, `query "q3" has no ranking: stops (exit 4`},
+		{"same queries", variant{Measure: p, Queries: sameQueries}, 0, 0, `query sets differ (query "q3" only in the qrels; query "q9" only in the run): AssertionError`},
+		{"run-only fails", variant{Measure: p, RunOnlyFails: true, Raises: "KeyError"}, 0, 0, `query "q9" is in the run, not the qrels: KeyError`},
+		{"no relevant: skipped", variant{Measure: p, NoRelevant: skipQuery}, 1.0 / 3, 3, ""},
+		{"no relevant: fails", variant{Measure: p, NoRelevant: failQuery, Raises: "ValueError"}, 0, 0, `query "q4" has no relevant doc: ValueError`},
+		{"nothing retrieved: skipped", variant{Measure: p, NoRetrieved: skipQuery}, 1.0 / 3, 3, ""},
+		{"nothing retrieved: fails", variant{Measure: p, NoRetrieved: failQuery, Raises: "ValueError"}, 0, 0, `query "q3" retrieves nothing: ValueError`},
+		{"rounded", variant{Measure: p, Queries: sharedQueries, Round: 5}, 0.33333, 3, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.v.evaluate(d)

@@ -9,17 +9,18 @@ import (
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-// Sentinel errors of the readers; a *ParseError unwraps to one of them.
+// Sentinel errors of the readers; a *ParseError unwraps to one of them (or, for a bad
+// preference level or a gzip stream that ends early, to an internal one).
 var (
 	ErrFieldCount = errors.New("wrong number of fields")
 	ErrGrade      = errors.New("grade is not an integer")
 	ErrScore      = errors.New("score is not a finite number")
-	ErrLevel      = errors.New("preference level is not a finite number")
+	errLevel      = errors.New("preference level is not a finite number")
 	ErrDuplicate  = errors.New("duplicate doc")
 	ErrEmpty      = errors.New("empty file")
 	ErrEmptyLine  = errors.New("empty line")
 	ErrHeader     = errors.New("bad header")
-	ErrTruncated  = scan.ErrTruncated // a gzip stream that ends early
+	errTruncated  = scan.ErrTruncated // a gzip stream that ends early
 )
 
 // ErrNoQueries is the error of an evaluation left with no query to evaluate.

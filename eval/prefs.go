@@ -25,7 +25,7 @@ type pref struct {
 //	query-id judgment-group sub-group doc-id level
 //
 // with level a decimal number. Comments, byte-order mark and errors are as for ReadQrels
-// (ErrLevel for a level that is not a finite decimal number).
+// (a level error for a level that is not a finite decimal number).
 func parsePrefs(r io.Reader, name string) (prefsByQuery, error) {
 	return readPrefs(r, name, 5)
 }
@@ -46,7 +46,7 @@ func readPrefs(r io.Reader, name string, fields int) (prefsByQuery, error) {
 	err := readRecords(r, name, fields, want, "no judgment", func(f [][]byte, line int) error {
 		level, ok := scan.Float(f[fields-1])
 		if !ok {
-			return parseErr(name, line, ErrLevel, "%s", quoteField(f[fields-1]))
+			return parseErr(name, line, errLevel, "%s", quoteField(f[fields-1]))
 		}
 		pr := pref{JG: string(f[1]), JSG: "0", Doc: string(f[fields-2]), Level: level}
 		if fields == 5 {

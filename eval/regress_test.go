@@ -221,14 +221,14 @@ func TestTruncatedGzip(t *testing.T) {
 	line := bytes.Count(part, []byte("\n")) + 1
 	_, rerr := ReadRunFile(p)
 	_, ferr := evaluateRunFile(Qrels{"q1": {"d101": 1}}, p, P(1))
-	want := fmt.Sprintf("%s:%d: %v", p, line, ErrTruncated)
+	want := fmt.Sprintf("%s:%d: %v", p, line, errTruncated)
 	for name, err := range map[string]error{"ReadRunFile": rerr, "evaluateRunFile": ferr} {
-		if err == nil || err.Error() != want || !errors.Is(err, ErrTruncated) {
+		if err == nil || err.Error() != want || !errors.Is(err, errTruncated) {
 			t.Errorf("%s: %v\nwant %s", name, err, want)
 		}
 	}
 	q := sharedtest.WriteFile(t, "", "qrels.gz", sharedtest.Gzip([]byte("q1 0 a 1\n"))[:12])
-	if _, err := ReadQrelsFile(q); !errors.Is(err, ErrTruncated) || !strings.HasPrefix(err.Error(), q+":1: ") {
+	if _, err := ReadQrelsFile(q); !errors.Is(err, errTruncated) || !strings.HasPrefix(err.Error(), q+":1: ") {
 		t.Errorf("a gzip header cut short: %v, want %s:1: and ErrTruncated", err, q)
 	}
 }

@@ -89,9 +89,9 @@ func (r Result) All(m Measure) float64 {
 	return sum
 }
 
-// RelString returns query's relstring for m (a relstring measure); ok is false when query was
+// relString returns query's relstring for m (a relstring measure); ok is false when query was
 // not evaluated. It panics when m was not evaluated.
-func (r Result) RelString(query string, m Measure) (s string, ok bool) {
+func (r Result) relString(query string, m Measure) (s string, ok bool) {
 	j := r.column(m)
 	i, found := slices.BinarySearch(r.Queries, query)
 	if !found || r.Text == nil {

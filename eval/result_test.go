@@ -67,7 +67,7 @@ func TestResultJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := back.RelString("q", Measure{Name: nameRelString}); s != "1-" || back.All(Measure{Name: NameNumRet}) != 2 || back.Mean(AP()) != 1 {
+	if s, _ := back.relString("q", Measure{Name: nameRelString}); s != "1-" || back.All(Measure{Name: NameNumRet}) != 2 || back.Mean(AP()) != 1 {
 		t.Errorf("round trip: %+v", back)
 	}
 }

@@ -22,7 +22,7 @@ func TestRelString(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, ok := res.RelString("q", tc.m); !ok || got != tc.want {
+		if got, ok := res.relString("q", tc.m); !ok || got != tc.want {
 			t.Errorf("%s = %q, want %q (0-9 grades, > above 9, - not judged, . negative)", tc.m, got, tc.want)
 		}
 	}
@@ -50,10 +50,10 @@ func TestAllQueriesStandIn(t *testing.T) {
 			t.Errorf("q2 %s = %v, want %v", m, got, w)
 		}
 	}
-	if s, _ := res.RelString("q2", Measure{Name: nameRelString}); s != "" {
+	if s, _ := res.relString("q2", Measure{Name: nameRelString}); s != "" {
 		t.Errorf("relstring = %q, want '' (reset)", s)
 	}
-	if s, _ := res.RelString("q2", Measure{Name: nameRelString, Param: "5"}); s != "-" {
+	if s, _ := res.relString("q2", Measure{Name: nameRelString, Param: "5"}); s != "-" {
 		t.Errorf("relstring_5 = %q, want '-' (not reset: not named exactly relstring)", s)
 	}
 	if got := res.All(Measure{Name: nameGMAP}); math.Abs(got-math.Exp((math.Log(1)+math.Log(gmFloor))/2)) > 1e-12 {

@@ -15,7 +15,7 @@ type Method int
 const (
 	// RRF is reciprocal rank fusion (Cormack, Clarke & Büttcher, SIGIR 2009): each run gives a
 	// document w_i / (k + rank_i(d)), and the fused score is the sum over the runs that hold the
-	// document. Ranks only; scores play no part (Norm must be None).
+	// document. Ranks only; scores play no part (Norm must be the zero value, none).
 	RRF Method = iota
 	// CombSUM (Fox & Shaw, TREC-2 1993) sums the runs' normalised scores w_i · x_i(d) over the
 	// runs that hold the document. With weights other than 1 it is the weighted sum.
@@ -53,7 +53,7 @@ func ParseMethod(s string) (Method, error) {
 // minimum, maximum, mean μ = Σ s / n and population standard deviation σ = sqrt(Σ (s − μ)² / n),
 // and rank(d) its place in trec_eval's order (1 = first):
 //
-//	None    x = s
+//	none    x = s           (the zero value)
 //	MinMax  x = (s − min) / max(max − min, 1e-9)
 //	ZScore  x = (s − μ) / max(σ, 1e-9)
 //	Rank    x = 1 − (rank(d) − 1) / n
@@ -63,7 +63,7 @@ func ParseMethod(s string) (Method, error) {
 type Norm int
 
 const (
-	None Norm = iota
+	noNorm Norm = iota // "none", the zero value
 	MinMax
 	ZScore
 	Rank
@@ -72,7 +72,7 @@ const (
 // String returns "none", "minmax", "zscore" or "rank".
 func (n Norm) String() string {
 	switch n {
-	case None:
+	case noNorm:
 		return "none"
 	case MinMax:
 		return "minmax"
@@ -86,7 +86,7 @@ func (n Norm) String() string {
 
 // ParseNorm reads "none", "minmax", "zscore" or "rank".
 func ParseNorm(s string) (Norm, error) {
-	for _, n := range []Norm{None, MinMax, ZScore, Rank} {
+	for _, n := range []Norm{noNorm, MinMax, ZScore, Rank} {
 		if s == n.String() {
 			return n, nil
 		}
@@ -104,7 +104,7 @@ const floor = 1e-9
 // every run, all fused documents kept, tag "fused".
 type Options struct {
 	Method  Method
-	Norm    Norm      // CombSUM and CombMNZ only; RRF refuses anything but None
+	Norm    Norm      // CombSUM and CombMNZ only; zero value: none; RRF refuses any other
 	K       float64   // RRF's k; 0 means DefaultK (60); must not be negative
 	Weights []float64 // one per run, finite; nil means 1 for every run
 	Depth   int       // each input ranking is cut to its first Depth documents first; 0 keeps all
@@ -202,7 +202,7 @@ func values(ranked []eval.ScoredDoc, m Method, n Norm, k float64) []float64 {
 		return x
 	}
 	switch n {
-	case None:
+	case noNorm:
 		for j, d := range ranked {
 			x[j] = d.Score
 		}
@@ -244,9 +244,9 @@ func (opt Options) check(runs int) error {
 		return fmt.Errorf("fusion: need at least 2 runs, got %d", runs)
 	case opt.Method < RRF || opt.Method > CombMNZ:
 		return fmt.Errorf("fusion: invalid %v", opt.Method)
-	case opt.Norm < None || opt.Norm > Rank:
+	case opt.Norm < noNorm || opt.Norm > Rank:
 		return fmt.Errorf("fusion: invalid %v", opt.Norm)
-	case opt.Method == RRF && opt.Norm != None:
+	case opt.Method == RRF && opt.Norm != noNorm:
 		return fmt.Errorf("fusion: rrf uses ranks only; normalisation %v applies to combsum and combmnz", opt.Norm)
 	case opt.K < 0 || math.IsNaN(opt.K) || math.IsInf(opt.K, 0):
 		return fmt.Errorf("fusion: k = %v: want a finite k >= 0 (0 means %d)", opt.K, DefaultK)

@@ -127,7 +127,7 @@ func TestParse(t *testing.T) {
 			t.Errorf("ParseMethod(%q) = %v, %v", m, got, err)
 		}
 	}
-	for _, n := range []Norm{None, MinMax, ZScore, Rank} {
+	for _, n := range []Norm{noNorm, MinMax, ZScore, Rank} {
 		if got, err := ParseNorm(n.String()); err != nil || got != n {
 			t.Errorf("ParseNorm(%q) = %v, %v", n, got, err)
 		}

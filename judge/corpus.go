@@ -12,27 +12,27 @@ import (
 	"github.com/ranklab/ranklab/retrieval"
 )
 
-// Texts holds what the panel shows: each pool document's title and text and each query's text.
-type Texts struct {
+// docTexts holds what the panel shows: each pool document's title and text and each query's text.
+type docTexts struct {
 	Docs    map[string]retrieval.Document
 	Queries map[string]string
 }
 
-// LoadTexts reads the documents and queries of pairs. corpus is a BEIR folder (corpus.jsonl or
+// loadTexts reads the documents and queries of pairs. corpus is a BEIR folder (corpus.jsonl or
 // corpus.jsonl.gz, and queries.jsonl, read with retrieval's BEIR readers: SciFact, Cranfield, a
 // user's own) or a JSONL corpus file in BEIR's format ({"_id", "title", "text"}, optionally
 // gzipped); queries is the queries JSONL file, "" for the folder's queries.jsonl. A pair whose
 // document or query is missing is an error naming it: a pool must match its corpus.
-func LoadTexts(pairs []pool.Pair, corpus, queries string) (Texts, error) {
+func loadTexts(pairs []pool.Pair, corpus, queries string) (docTexts, error) {
 	st, err := os.Stat(corpus)
 	if err != nil {
-		return Texts{}, err
+		return docTexts{}, err
 	}
 	var docs []retrieval.Document
 	var qs []retrieval.Query
 	if st.IsDir() {
 		if docs, err = retrieval.ReadCorpusFile(corpus); err != nil {
-			return Texts{}, err
+			return docTexts{}, err
 		}
 		if queries == "" {
 			qs, err = retrieval.ReadQueriesFile(corpus)
@@ -44,11 +44,11 @@ func LoadTexts(pairs []pool.Pair, corpus, queries string) (Texts, error) {
 		}
 	}
 	if err != nil {
-		return Texts{}, err
+		return docTexts{}, err
 	}
 	if queries != "" {
 		if err := readFile(queries, func(r io.Reader) (err error) { qs, err = retrieval.ReadQueries(r, queries); return }); err != nil {
-			return Texts{}, err
+			return docTexts{}, err
 		}
 	}
 	need := map[string]bool{}
@@ -56,7 +56,7 @@ func LoadTexts(pairs []pool.Pair, corpus, queries string) (Texts, error) {
 	for _, p := range pairs {
 		need[p.Doc], needQ[p.Query] = true, true
 	}
-	t := Texts{Docs: map[string]retrieval.Document{}, Queries: map[string]string{}}
+	t := docTexts{Docs: map[string]retrieval.Document{}, Queries: map[string]string{}}
 	for _, d := range docs {
 		if need[d.ID] {
 			t.Docs[d.ID] = d
@@ -69,14 +69,14 @@ func LoadTexts(pairs []pool.Pair, corpus, queries string) (Texts, error) {
 	}
 	for _, p := range pairs {
 		if _, ok := t.Docs[p.Doc]; !ok {
-			return Texts{}, fmt.Errorf("judge: the pool's document %q (query %q) is not in %s", p.Doc, p.Query, corpus)
+			return docTexts{}, fmt.Errorf("judge: the pool's document %q (query %q) is not in %s", p.Doc, p.Query, corpus)
 		}
 		if _, ok := t.Queries[p.Query]; !ok {
 			where := queries
 			if where == "" {
 				where = filepath.Join(corpus, "queries.jsonl")
 			}
-			return Texts{}, fmt.Errorf("judge: the pool's query %q is not in %s", p.Query, where)
+			return docTexts{}, fmt.Errorf("judge: the pool's query %q is not in %s", p.Query, where)
 		}
 	}
 	return t, nil

@@ -15,7 +15,7 @@
 // grade), u undo (withdraws the newest judgment and shows its pair again). The panel stops
 // these keys from reaching JupyterLab's command-mode shortcuts (b inserts a cell, 0 0 restarts
 // the kernel). The progress line says "37 of 200 judged, about 12 min left at your pace": the
-// pace is the mean time per judgment in the side log, each capped at MaxSeconds.
+// pace is the mean time per judgment in the side log, each capped at 300 s.
 //
 // # No label is lost
 //
@@ -27,9 +27,9 @@
 //     grade seconds", append-only. action is judge (grade given, seconds on screen) or undo (the
 //     grade restored: the one before, or "-" for none). A re-judge (back, then a key) is a new
 //     judge line; the latest line of a pair decides. The log is what agreement and cost
-//     studies read (ReadLog).
+//     studies read.
 //   - path.lock, held while a panel runs: it holds the panel's process id and an flock(2).
-//     A second panel on the same file refuses to start (ErrLocked, naming the PID). The kernel
+//     A second panel on the same file refuses to start (an error naming the PID). The kernel
 //     drops a dead process's flock, so a lock file left by a killed panel is stale and the
 //     next panel takes it over (and says so, with the dead PID). Done, an interrupt, the idle
 //     and maximum timers and an orphaned cell program (its kernel gone) release it.
@@ -39,7 +39,7 @@
 // atomically (a temporary file beside it, fsync, rename over it, fsync of the folder), and
 // only then sends the next screen; the page sends no other key until that screen arrives.
 // A kernel restart, a closed tab, kill -9 or a power loss therefore loses at most a key whose
-// screen had not changed yet. Open repairs the two crash windows: a torn last log line (power
+// screen had not changed yet. Opening the file repairs the two crash windows: a torn last log line (power
 // lost mid-append, never acknowledged) is dropped, and a qrels file older than the log (crash
 // between the log's fsync and the rename) is rewritten from the log. Judgments already in a
 // qrels file that the log does not mention (another tool's) are kept.
@@ -52,14 +52,14 @@
 // # Modes
 //
 // As the live lab (package live, whose mode and timers it shares: RANKLAB_LIVE=static|live|auto,
-// RANKLAB_LIVE_PROBE, _IDLE, _MAX; the maximum defaults to DefaultMax, 4 h, here): static
+// RANKLAB_LIVE_PROBE, _IDLE, _MAX; the maximum defaults to 4 h here): static
 // shows at once, without a front-end, the progress, the pair that would be judged next and the
 // ones after it (nbconvert never hangs), reading the files without the lock and writing nothing
-// (OpenReadOnly), so it works beside a running panel; auto falls back to the same view when no
+// (read-only), so it works beside a running panel; auto falls back to the same view when no
 // front-end answers within the probe. GoNB's comms reach
 // ws://<host>/api/kernels/... only: behind JupyterHub or TLS the panel stays static.
 //
-// The core (Store, Session, Marker) knows nothing of the page and is tested without a browser;
+// The core (judgmentStore, session, marker) knows nothing of the page and is tested without a browser;
 // scripts/check-judge.sh drives the panel in JupyterLab (headless Chromium): keyboard judging,
 // SIGKILL of the kernel mid-way, resume. Test hooks: data-judge-panel (data-judge-state
 // connecting, live, static or closed; data-judge-pair "query<TAB>doc" on screen; data-judge-judged,

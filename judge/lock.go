@@ -9,8 +9,8 @@ import (
 	"syscall"
 )
 
-// ErrLocked is returned (wrapped) by Open when another panel holds the judgments file.
-var ErrLocked = errors.New("judgments file is in use by another panel")
+// errLocked is returned (wrapped) by Open when another panel holds the judgments file.
+var errLocked = errors.New("judgments file is in use by another panel")
 
 // lock is an exclusive lock on path+".lock": the file holds the owner's process id, and an
 // flock(2) on it (LOCK_EX|LOCK_NB) makes the claim. The kernel drops an flock when its process
@@ -33,7 +33,7 @@ func acquire(path string) (*lock, error) {
 			owner := readPID(f)
 			f.Close()
 			if errors.Is(err, syscall.EWOULDBLOCK) {
-				return nil, fmt.Errorf("%s: %w (process %d); close that panel (Done, or interrupt its cell) first", path, ErrLocked, owner)
+				return nil, fmt.Errorf("%s: %w (process %d); close that panel (Done, or interrupt its cell) first", path, errLocked, owner)
 			}
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}

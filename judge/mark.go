@@ -8,21 +8,21 @@ import (
 	"github.com/ranklab/ranklab/retrieval"
 )
 
-// Marker marks a query's terms in a document's text. A word is marked when one of its index
+// marker marks a query's terms in a document's text. A word is marked when one of its index
 // terms (retrieval's English analyzer: lower case, stop words dropped, Porter stem) is one of
 // the query's, so "wings" in the text is marked for "wing" in the query, and "the" never is.
-type Marker struct {
+type marker struct {
 	a     retrieval.Analyzer
 	terms map[string]bool
 }
 
-// NewMarker returns a Marker for query (the English analyzer's terms of it).
-func NewMarker(query string) (Marker, error) {
+// newMarker returns a Marker for query (the English analyzer's terms of it).
+func newMarker(query string) (marker, error) {
 	a, err := retrieval.English()
 	if err != nil {
-		return Marker{}, err
+		return marker{}, err
 	}
-	m := Marker{a: a, terms: map[string]bool{}}
+	m := marker{a: a, terms: map[string]bool{}}
 	for _, t := range a.Terms(query) {
 		m.terms[t] = true
 	}
@@ -32,7 +32,7 @@ func NewMarker(query string) (Marker, error) {
 // HTML returns text as escaped HTML with each word that matches a query term wrapped in
 // <mark>. Every byte of text goes through html.EscapeString: markup, quotes and & in a
 // document show as text and never become elements or attributes.
-func (m Marker) HTML(text string) string {
+func (m marker) HTML(text string) string {
 	var b strings.Builder
 	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 	for len(text) > 0 {
@@ -57,7 +57,7 @@ func (m Marker) HTML(text string) string {
 	return b.String()
 }
 
-func (m Marker) match(word string) bool {
+func (m marker) match(word string) bool {
 	if len(m.terms) == 0 {
 		return false
 	}

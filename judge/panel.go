@@ -17,9 +17,9 @@ import (
 	"github.com/ranklab/ranklab/pool"
 )
 
-// DefaultMax ends a live panel after this long in total unless RANKLAB_LIVE_MAX says otherwise
+// defaultMax ends a live panel after this long in total unless RANKLAB_LIVE_MAX says otherwise
 // (re-running the cell resumes; nothing is lost).
-const DefaultMax = 4 * time.Hour
+const defaultMax = 4 * time.Hour
 
 //go:embed panel.js
 var panelJS string
@@ -47,9 +47,9 @@ func Show(cfg Config) {
 		opt = live.Options{Mode: live.Static}
 	}
 	if os.Getenv(live.EnvMax) == "" {
-		opt.Max = DefaultMax // a judging session outlasts the lab's hour
+		opt.Max = defaultMax // a judging session outlasts the lab's hour
 	}
-	if err := Run(cfg, opt); err != nil {
+	if err := runPanel(cfg, opt); err != nil {
 		showError(err)
 	}
 }
@@ -59,16 +59,16 @@ func showError(err error) {
 	gonbui.Sync()
 }
 
-// Prepare reads the pool and the texts and opens the judgments file (taking its lock; static:
+// prepare reads the pool and the texts and opens the judgments file (taking its lock; static:
 // read-only, without the lock).
-func Prepare(cfg Config, static bool) (*Session, Texts, error) {
+func prepare(cfg Config, static bool) (*session, docTexts, error) {
 	pairs, _, err := pool.ReadFile(cfg.Pool)
 	if err != nil {
-		return nil, Texts{}, err
+		return nil, docTexts{}, err
 	}
-	texts, err := LoadTexts(pairs, cfg.Corpus, cfg.Queries)
+	texts, err := loadTexts(pairs, cfg.Corpus, cfg.Queries)
 	if err != nil {
-		return nil, Texts{}, err
+		return nil, docTexts{}, err
 	}
 	name := cfg.Judge
 	if name == "" {
@@ -76,36 +76,36 @@ func Prepare(cfg Config, static bool) (*Session, Texts, error) {
 			name = "judge"
 		}
 	}
-	var st *Store
+	var st *judgmentStore
 	if static {
-		st, err = OpenReadOnly(cfg.Qrels)
+		st, err = openStoreReadOnly(cfg.Qrels)
 	} else {
-		st, err = Open(cfg.Qrels, name)
+		st, err = openStore(cfg.Qrels, name)
 	}
 	if err != nil {
-		return nil, Texts{}, err
+		return nil, docTexts{}, err
 	}
-	return NewSession(pairs, st), texts, nil
+	return newSession(pairs, st), texts, nil
 }
 
-// Run is Show with explicit options; it returns the errors Show displays.
-func Run(cfg Config, opt live.Options) error {
-	ss, texts, err := Prepare(cfg, opt.Mode == live.Static)
+// runPanel is Show with explicit options; it returns the errors Show displays.
+func runPanel(cfg Config, opt live.Options) error {
+	ss, texts, err := prepare(cfg, opt.Mode == live.Static)
 	if err != nil {
 		return err
 	}
 	defer ss.Store().Close()
 	if opt.Mode == live.Static {
-		gonbui.DisplayHTML(StaticHTML("ranklab-judge-"+gonbui.UniqueId(), ss, texts, "static", "RANKLAB_LIVE=static"))
+		gonbui.DisplayHTML(staticHTML("ranklab-judge-"+gonbui.UniqueId(), ss, texts, "static", "RANKLAB_LIVE=static"))
 		gonbui.Sync()
 		return nil
 	}
 	return runLive(ss, texts, opt)
 }
 
-// StaticHTML is the panel without a front-end: the progress, the pair that would be judged
+// staticHTML is the panel without a front-end: the progress, the pair that would be judged
 // next (its card) and the next pairs after it. id is its DOM id, state data-judge-state's value.
-func StaticHTML(id string, ss *Session, t Texts, state, reason string) string {
+func staticHTML(id string, ss *session, t docTexts, state, reason string) string {
 	sc := cardHTML(ss, t)
 	var b strings.Builder
 	b.WriteString(style)
@@ -151,7 +151,7 @@ type outMsg struct {
 	Closed   bool   `json:"closed,omitempty"`
 }
 
-func runLive(ss *Session, t Texts, opt live.Options) error {
+func runLive(ss *session, t docTexts, opt live.Options) error {
 	uid := gonbui.UniqueId()
 	id := "ranklab-judge-" + uid
 	in, out := "/ranklab/judge/"+uid+"/in", "/ranklab/judge/"+uid+"/out"
@@ -245,7 +245,7 @@ loop:
 			case "0", "1", "2", "3":
 				err = ss.Grade(int(m.Act[0]-'0'), time.Since(shown).Seconds())
 				if err == nil {
-					status = fmt.Sprintf("on disk: query %s, document %s = %s (%s)", cur.Query, cur.Doc, m.Act, Grades[m.Act[0]-'0'])
+					status = fmt.Sprintf("on disk: query %s, document %s = %s (%s)", cur.Query, cur.Doc, m.Act, gradeNames[m.Act[0]-'0'])
 				}
 			case "skip":
 				ss.Skip()
@@ -276,13 +276,13 @@ loop:
 	if reason == "no-frontend" {
 		state = "static"
 	}
-	gonbui.UpdateHTML(region, StaticHTML(id, ss, t, state, reason))
+	gonbui.UpdateHTML(region, staticHTML(id, ss, t, state, reason))
 	gonbui.Sync()
 	return nil
 }
 
 // panelHTML is the live panel: the progress, the card, the buttons and the script.
-func panelHTML(id, in, out string, ss *Session, t Texts) string {
+func panelHTML(id, in, out string, ss *session, t docTexts) string {
 	sc := cardHTML(ss, t)
 	var b strings.Builder
 	b.WriteString(style)
@@ -292,7 +292,7 @@ func panelHTML(id, in, out string, ss *Session, t Texts) string {
 	fmt.Fprintf(&b, `<div class="rj-top"><span data-judge-progress>%s</span><span>%s</span></div>`,
 		html.EscapeString(sc.Progress), html.EscapeString(ss.Store().Path()))
 	fmt.Fprintf(&b, `<div data-judge-card>%s</div><div class="rj-bar">`, sc.HTML)
-	for g, label := range Grades {
+	for g, label := range gradeNames {
 		fmt.Fprintf(&b, `<button data-act="%d" data-grade="%d" disabled title="key %d">%d · %s</button>`, g, g, g, g, label)
 	}
 	b.WriteString(`<button data-act="skip" disabled title="key s">skip (s)</button><button data-act="back" disabled title="key b or ←">back (b)</button>` +

@@ -8,7 +8,7 @@ import (
 	"github.com/ranklab/ranklab/pool"
 )
 
-// Session is the judging state machine over a pool and a Store: which pair is on screen,
+// session is the judging state machine over a pool and a Store: which pair is on screen,
 // and what each key does. It knows nothing of the page, so it is tested without a browser.
 //
 //   - The current pair is the focus (set by back and undo) if any, else the first pair of the
@@ -22,28 +22,28 @@ import (
 //     judged), to look at or re-judge; its grade stands until a new key is given.
 //   - Undo reverts the newest judgment (an undo line in the side log; the qrels file drops the
 //     grade, or restores the previous one after a re-judge) and shows that pair again.
-type Session struct {
+type session struct {
 	Pool    []pool.Pair
-	store   *Store
+	store   *judgmentStore
 	inPool  map[pool.Pair]bool
 	skipped map[pool.Pair]bool
 	focus   *pool.Pair
 }
 
-// NewSession starts judging pairs (a pool, in judging order) into s.
-func NewSession(pairs []pool.Pair, s *Store) *Session {
+// newSession starts judging pairs (a pool, in judging order) into s.
+func newSession(pairs []pool.Pair, s *judgmentStore) *session {
 	in := make(map[pool.Pair]bool, len(pairs))
 	for _, p := range pairs {
 		in[p] = true
 	}
-	return &Session{Pool: pairs, store: s, inPool: in, skipped: map[pool.Pair]bool{}}
+	return &session{Pool: pairs, store: s, inPool: in, skipped: map[pool.Pair]bool{}}
 }
 
 // Store is the session's store.
-func (ss *Session) Store() *Store { return ss.store }
+func (ss *session) Store() *judgmentStore { return ss.store }
 
 // Current returns the pair to show; ok is false when every pair of the pool is judged.
-func (ss *Session) Current() (p pool.Pair, ok bool) {
+func (ss *session) Current() (p pool.Pair, ok bool) {
 	if ss.focus != nil {
 		return *ss.focus, true
 	}
@@ -61,7 +61,7 @@ func (ss *Session) Current() (p pool.Pair, ok bool) {
 
 // judgedOrder returns the pool's judged pairs in the order they were first judged (a
 // re-judged pair keeps its place, so back walks the judging order).
-func (ss *Session) judgedOrder() []pool.Pair {
+func (ss *session) judgedOrder() []pool.Pair {
 	last := map[pool.Pair]int{}
 	for i, e := range ss.store.entries {
 		if _, seen := last[e.Pair]; e.Action == "judge" && ss.inPool[e.Pair] && !seen {
@@ -79,7 +79,7 @@ func (ss *Session) judgedOrder() []pool.Pair {
 }
 
 // Grade records g (0..3) for the current pair, shown for seconds, and moves on.
-func (ss *Session) Grade(g int, seconds float64) error {
+func (ss *session) Grade(g int, seconds float64) error {
 	p, ok := ss.Current()
 	if !ok {
 		return fmt.Errorf("judge: every pair is judged")
@@ -105,7 +105,7 @@ func (ss *Session) Grade(g int, seconds float64) error {
 }
 
 // Skip moves past the current pair without judging it.
-func (ss *Session) Skip() {
+func (ss *session) Skip() {
 	p, ok := ss.Current()
 	if !ok {
 		return
@@ -123,7 +123,7 @@ func (ss *Session) Skip() {
 }
 
 // Back shows the pair judged before the current one; false when there is none.
-func (ss *Session) Back() bool {
+func (ss *session) Back() bool {
 	order := ss.judgedOrder()
 	i := len(order)
 	if ss.focus != nil {
@@ -138,7 +138,7 @@ func (ss *Session) Back() bool {
 }
 
 // Undo reverts the newest judgment and shows its pair; false when there is nothing to undo.
-func (ss *Session) Undo() (bool, error) {
+func (ss *session) Undo() (bool, error) {
 	p, ok, err := ss.store.Undo()
 	if !ok || err != nil {
 		return ok, err
@@ -152,20 +152,20 @@ func (ss *Session) Undo() (bool, error) {
 	return true, nil
 }
 
-// Progress is what the panel's progress line says.
-type Progress struct {
+// progress is what the panel's progress line says.
+type progress struct {
 	Judged, Total int     // pool pairs with a grade, pool pairs
 	Skipped       int     // pending pairs skipped in this session
 	Pace          float64 // mean seconds per judgment (the log's judgments, each capped at MaxSeconds); 0: none yet
 	Left          float64 // Pace × pairs left, in seconds
 }
 
-// MaxSeconds caps one judgment's time in the pace: a pause (coffee, a meeting) is not pace.
-const MaxSeconds = 300
+// maxSeconds caps one judgment's time in the pace: a pause (coffee, a meeting) is not pace.
+const maxSeconds = 300
 
 // Progress counts the pool's judged pairs and estimates the time left.
-func (ss *Session) Progress() Progress {
-	var pr Progress
+func (ss *session) Progress() progress {
+	var pr progress
 	pr.Total = len(ss.Pool)
 	for _, p := range ss.Pool {
 		if _, ok := ss.store.Grade(p); ok {
@@ -178,7 +178,7 @@ func (ss *Session) Progress() Progress {
 	for _, e := range ss.store.entries {
 		if e.Action == "judge" {
 			n++
-			sum += math.Min(e.Seconds, MaxSeconds)
+			sum += math.Min(e.Seconds, maxSeconds)
 		}
 	}
 	if n > 0 {
@@ -190,7 +190,7 @@ func (ss *Session) Progress() Progress {
 
 // String is "37 of 200 judged, about 12 min left at your pace" (no estimate before the first
 // judgment; minutes rounded up, seconds under a minute).
-func (pr Progress) String() string {
+func (pr progress) String() string {
 	s := fmt.Sprintf("%d of %d judged", pr.Judged, pr.Total)
 	switch {
 	case pr.Judged == pr.Total:

@@ -13,7 +13,7 @@ func fivePairs() []pool.Pair {
 	return []pool.Pair{pp("1", "a"), pp("1", "b"), pp("1", "c"), pp("2", "d"), pp("2", "e")}
 }
 
-func cur(t *testing.T, ss *Session) string {
+func cur(t *testing.T, ss *session) string {
 	t.Helper()
 	p, ok := ss.Current()
 	if !ok {
@@ -25,7 +25,7 @@ func cur(t *testing.T, ss *Session) string {
 func TestSessionKeys(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.qrels")
 	s := mustOpen(t, path)
-	ss := NewSession(fivePairs(), s)
+	ss := newSession(fivePairs(), s)
 	type step struct {
 		key  string
 		want string // the pair shown after the key
@@ -78,7 +78,7 @@ func TestSessionKeys(t *testing.T) {
 func TestSessionResume(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.qrels")
 	s := mustOpen(t, path)
-	ss := NewSession(fivePairs(), s)
+	ss := newSession(fivePairs(), s)
 	ss.Grade(1, 2) // 1a
 	ss.Skip()      // 1b
 	ss.Grade(0, 4) // 1c
@@ -88,7 +88,7 @@ func TestSessionResume(t *testing.T) {
 
 	s = mustOpen(t, path)
 	defer s.Close()
-	ss = NewSession(fivePairs(), s)
+	ss = newSession(fivePairs(), s)
 	if got := cur(t, ss); got != "1b" {
 		t.Fatalf("resumes at %s, want 1b", got)
 	}
@@ -104,14 +104,14 @@ func TestSessionResume(t *testing.T) {
 
 func TestProgressString(t *testing.T) {
 	for _, c := range []struct {
-		pr   Progress
+		pr   progress
 		want string
 	}{
-		{Progress{Judged: 0, Total: 200}, "0 of 200 judged"},
+		{progress{Judged: 0, Total: 200}, "0 of 200 judged"},
 		// 163 left × 4.4 s = 717.2 s = 11.95 min -> about 12 min
-		{Progress{Judged: 37, Total: 200, Pace: 4.4, Left: 717.2}, "37 of 200 judged, about 12 min left at your pace"},
-		{Progress{Judged: 3, Total: 3, Pace: 2}, "3 of 3 judged, all done"},
-		{Progress{Judged: 1, Total: 4, Skipped: 2, Pace: 10, Left: 30}, "1 of 4 judged, about 30 s left at your pace (2 skipped for now)"},
+		{progress{Judged: 37, Total: 200, Pace: 4.4, Left: 717.2}, "37 of 200 judged, about 12 min left at your pace"},
+		{progress{Judged: 3, Total: 3, Pace: 2}, "3 of 3 judged, all done"},
+		{progress{Judged: 1, Total: 4, Skipped: 2, Pace: 10, Left: 30}, "1 of 4 judged, about 30 s left at your pace (2 skipped for now)"},
 	} {
 		if got := c.pr.String(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.pr, got, c.want)
@@ -123,7 +123,7 @@ func TestProgressString(t *testing.T) {
 func TestPaceCapsPauses(t *testing.T) {
 	s := mustOpen(t, filepath.Join(t.TempDir(), "j.qrels"))
 	defer s.Close()
-	ss := NewSession(fivePairs(), s)
+	ss := newSession(fivePairs(), s)
 	ss.Grade(1, 10)
 	ss.Grade(1, 5000)
 	if pr := ss.Progress(); pr.Pace != 155 || pr.Left != 155*3 {

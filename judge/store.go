@@ -18,8 +18,8 @@ import (
 	"github.com/ranklab/ranklab/pool"
 )
 
-// Entry is one line of the side log: a judgment or the undo of one.
-type Entry struct {
+// logEntry is one line of the side log: a judgment or the undo of one.
+type logEntry struct {
 	Time    time.Time
 	Judge   string
 	Action  string // "judge" or "undo"
@@ -28,22 +28,22 @@ type Entry struct {
 	Seconds float64 // judge: seconds the document was on screen before the grade
 }
 
-// NoGrade in an undo entry means the pair had no grade before the undone judgment.
-const NoGrade = -1 << 31
+// noGrade in an undo entry means the pair had no grade before the undone judgment.
+const noGrade = -1 << 31
 
 // logHeader starts every side log.
 const logHeader = "# ranklab judge log v1: time\tjudge\taction\tquery\tdoc\tgrade\tseconds\n"
 
-// Store is a judgments file opened for writing: the TREC qrels file (path) that every tool
+// judgmentStore is a judgments file opened for writing: the TREC qrels file (path) that every tool
 // reads, its side log (path+".log") and its lock (path+".lock"). See the package doc for the
 // durability design.
-type Store struct {
+type judgmentStore struct {
 	path, logPath string
 	judge         string
 	log           *os.File
 	lk            *lock
 	grades        map[pool.Pair]int
-	entries       []Entry // the side log, in order
+	entries       []logEntry // the side log, in order
 	undo          []undoStep
 	readOnly      bool
 	mu            sync.Mutex // Close may come from the orphan watch while a key is recorded
@@ -59,10 +59,10 @@ type undoStep struct {
 	prev int // NoGrade: none
 }
 
-// Open opens (or creates) the judgments file at path for judge (a name without tabs or line
+// openStore opens (or creates) the judgments file at path for judge (a name without tabs or line
 // breaks). It takes the lock, reads the qrels file, replays the side log over it and, when the
 // two disagree (a crash between the log append and the qrels rewrite), rewrites the qrels file.
-func Open(path, judge string) (*Store, error) {
+func openStore(path, judge string) (*judgmentStore, error) {
 	if judge == "" || strings.ContainsAny(judge, "\t\r\n") {
 		return nil, fmt.Errorf("judge: judge name %q: want a non-empty name without tabs or line breaks", judge)
 	}
@@ -70,7 +70,7 @@ func Open(path, judge string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, logPath: path + ".log", judge: judge, lk: lk, grades: map[pool.Pair]int{}, StaleLock: lk.Stale}
+	s := &judgmentStore{path: path, logPath: path + ".log", judge: judge, lk: lk, grades: map[pool.Pair]int{}, StaleLock: lk.Stale}
 	if err := s.load(); err != nil {
 		lk.release()
 		return nil, err
@@ -78,18 +78,18 @@ func Open(path, judge string) (*Store, error) {
 	return s, nil
 }
 
-// OpenReadOnly reads the judgments file at path and its side log without taking the lock or
+// openStoreReadOnly reads the judgments file at path and its side log without taking the lock or
 // writing anything (a torn last log line is ignored, a stale qrels file is not rewritten): what
 // the static view shows while a panel may be judging elsewhere. Record and Undo fail on it.
-func OpenReadOnly(path string) (*Store, error) {
-	s := &Store{path: path, logPath: path + ".log", grades: map[pool.Pair]int{}, readOnly: true}
+func openStoreReadOnly(path string) (*judgmentStore, error) {
+	s := &judgmentStore{path: path, logPath: path + ".log", grades: map[pool.Pair]int{}, readOnly: true}
 	if err := s.load(); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *Store) load() error {
+func (s *judgmentStore) load() error {
 	base := map[pool.Pair]int{}
 	if _, err := os.Stat(s.path); err == nil {
 		pairs, grades, err := pool.ReadFile(s.path)
@@ -112,7 +112,7 @@ func (s *Store) load() error {
 		} else if err != nil {
 			return err
 		}
-		entries, err := ReadLog(bytes.NewReader(data[:bytes.LastIndexByte(data, '\n')+1]), s.logPath)
+		entries, err := readLog(bytes.NewReader(data[:bytes.LastIndexByte(data, '\n')+1]), s.logPath)
 		if err != nil {
 			return err
 		}
@@ -158,7 +158,7 @@ func (s *Store) load() error {
 			}
 		}
 	} else {
-		entries, err := ReadLog(bytes.NewReader(data), s.logPath)
+		entries, err := readLog(bytes.NewReader(data), s.logPath)
 		if err != nil {
 			return err
 		}
@@ -189,12 +189,12 @@ func equalGrades(a, b map[pool.Pair]int) bool {
 }
 
 // apply replays one log entry on the grades and the undo stack.
-func (s *Store) apply(e Entry) {
+func (s *judgmentStore) apply(e logEntry) {
 	switch e.Action {
 	case "judge":
 		prev, ok := s.grades[e.Pair]
 		if !ok {
-			prev = NoGrade
+			prev = noGrade
 		}
 		s.undo = append(s.undo, undoStep{e.Pair, prev})
 		s.grades[e.Pair] = e.Grade
@@ -202,7 +202,7 @@ func (s *Store) apply(e Entry) {
 		if n := len(s.undo); n > 0 {
 			s.undo = s.undo[:n-1]
 		}
-		if e.Grade == NoGrade {
+		if e.Grade == noGrade {
 			delete(s.grades, e.Pair)
 		} else {
 			s.grades[e.Pair] = e.Grade
@@ -212,40 +212,40 @@ func (s *Store) apply(e Entry) {
 }
 
 // Grade returns the pair's grade and whether it has one.
-func (s *Store) Grade(p pool.Pair) (int, bool) {
+func (s *judgmentStore) Grade(p pool.Pair) (int, bool) {
 	g, ok := s.grades[p]
 	return g, ok && g >= 0
 }
 
 // Entries returns the side log's entries in order.
-func (s *Store) Entries() []Entry { return slices.Clone(s.entries) }
+func (s *judgmentStore) Entries() []logEntry { return slices.Clone(s.entries) }
 
 // Path is the qrels file.
-func (s *Store) Path() string { return s.path }
+func (s *judgmentStore) Path() string { return s.path }
 
 // Record gives p the grade g (0..3), seconds after it was shown, and makes it durable: the
 // side log line is appended and fsynced, then the qrels file is rewritten atomically (temp
 // file, fsync, rename, fsync of the folder). Only then does Record return.
-func (s *Store) Record(p pool.Pair, g int, seconds float64) error {
+func (s *judgmentStore) Record(p pool.Pair, g int, seconds float64) error {
 	if g < 0 || g > 3 {
 		return fmt.Errorf("judge: grade %d: want 0..3", g)
 	}
-	return s.commit(Entry{Time: time.Now().UTC(), Judge: s.judge, Action: "judge", Pair: p, Grade: g, Seconds: seconds})
+	return s.commit(logEntry{Time: time.Now().UTC(), Judge: s.judge, Action: "judge", Pair: p, Grade: g, Seconds: seconds})
 }
 
 // Undo reverts the newest judgment not yet undone (durably, as Record) and returns its pair;
 // ok is false when there is nothing to undo.
-func (s *Store) Undo() (p pool.Pair, ok bool, err error) {
+func (s *judgmentStore) Undo() (p pool.Pair, ok bool, err error) {
 	n := len(s.undo)
 	if n == 0 {
 		return pool.Pair{}, false, nil
 	}
 	u := s.undo[n-1]
-	return u.pair, true, s.commit(Entry{Time: time.Now().UTC(), Judge: s.judge, Action: "undo", Pair: u.pair, Grade: u.prev})
+	return u.pair, true, s.commit(logEntry{Time: time.Now().UTC(), Judge: s.judge, Action: "undo", Pair: u.pair, Grade: u.prev})
 }
 
 // commit appends e to the side log (fsync), applies it and rewrites the qrels file.
-func (s *Store) commit(e Entry) error {
+func (s *judgmentStore) commit(e logEntry) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.log == nil {
@@ -268,7 +268,7 @@ func (s *Store) commit(e Entry) error {
 
 // writeQrels writes the grades as TREC qrels "query 0 doc grade" (sorted by query, then doc)
 // to a temporary file beside path, fsyncs it, renames it over path and fsyncs the folder.
-func (s *Store) writeQrels() error {
+func (s *judgmentStore) writeQrels() error {
 	pairs := make([]pool.Pair, 0, len(s.grades))
 	for p := range s.grades {
 		pairs = append(pairs, p)
@@ -319,7 +319,7 @@ func syncDir(dir string) error {
 }
 
 // Close closes the side log and releases the lock.
-func (s *Store) Close() error {
+func (s *judgmentStore) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var err error
@@ -333,21 +333,21 @@ func (s *Store) Close() error {
 
 // formatEntry is one side log line: time, judge, action, query, doc, grade ("-" for none),
 // seconds, tab-separated.
-func formatEntry(e Entry) string {
+func formatEntry(e logEntry) string {
 	g := "-"
-	if e.Grade != NoGrade {
+	if e.Grade != noGrade {
 		g = strconv.Itoa(e.Grade)
 	}
 	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.UTC().Format(time.RFC3339Nano), e.Judge, e.Action,
 		e.Pair.Query, e.Pair.Doc, g, strconv.FormatFloat(e.Seconds, 'f', 3, 64))
 }
 
-// ReadLog reads a side log. Lines starting with "#" and blank lines are skipped; any other line
+// readLog reads a side log. Lines starting with "#" and blank lines are skipped; any other line
 // must have the 7 tab-separated fields of formatEntry, or it is an error "name:line: ...".
-func ReadLog(r io.Reader, name string) ([]Entry, error) {
+func readLog(r io.Reader, name string) ([]logEntry, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	var out []Entry
+	var out []logEntry
 	line := 0
 	for sc.Scan() {
 		line++
@@ -367,37 +367,37 @@ func ReadLog(r io.Reader, name string) ([]Entry, error) {
 	return out, nil
 }
 
-func parseEntry(t string) (Entry, error) {
+func parseEntry(t string) (logEntry, error) {
 	f := strings.Split(t, "\t")
 	if len(f) != 7 {
-		return Entry{}, fmt.Errorf("got %d tab-separated fields, want 7 (time judge action query doc grade seconds)", len(f))
+		return logEntry{}, fmt.Errorf("got %d tab-separated fields, want 7 (time judge action query doc grade seconds)", len(f))
 	}
-	var e Entry
+	var e logEntry
 	var err error
 	if e.Time, err = time.Parse(time.RFC3339Nano, f[0]); err != nil {
-		return Entry{}, fmt.Errorf("time %.40q: %v", f[0], err)
+		return logEntry{}, fmt.Errorf("time %.40q: %v", f[0], err)
 	}
 	e.Judge, e.Action = f[1], f[2]
 	if e.Action != "judge" && e.Action != "undo" {
-		return Entry{}, fmt.Errorf("action %.40q: want judge or undo", f[2])
+		return logEntry{}, fmt.Errorf("action %.40q: want judge or undo", f[2])
 	}
 	e.Pair = pool.Pair{Query: f[3], Doc: f[4]}
 	if e.Pair.Query == "" || e.Pair.Doc == "" || strings.ContainsFunc(f[3]+f[4], func(r rune) bool { return r <= ' ' }) {
-		return Entry{}, fmt.Errorf("query %.40q, doc %.40q: want non-empty IDs without spaces", f[3], f[4])
+		return logEntry{}, fmt.Errorf("query %.40q, doc %.40q: want non-empty IDs without spaces", f[3], f[4])
 	}
 	if f[5] == "-" && e.Action == "undo" {
-		e.Grade = NoGrade
+		e.Grade = noGrade
 	} else if e.Grade, err = strconv.Atoi(f[5]); err != nil || e.Grade < 0 || e.Grade > 3 {
-		return Entry{}, fmt.Errorf("grade %.40q: want 0..3 (or - in an undo)", f[5])
+		return logEntry{}, fmt.Errorf("grade %.40q: want 0..3 (or - in an undo)", f[5])
 	}
 	if e.Seconds, err = strconv.ParseFloat(f[6], 64); err != nil || e.Seconds < 0 {
-		return Entry{}, fmt.Errorf("seconds %.40q: want a non-negative number", f[6])
+		return logEntry{}, fmt.Errorf("seconds %.40q: want a non-negative number", f[6])
 	}
 	return e, nil
 }
 
 // Qrels returns the grades as eval.Qrels.
-func (s *Store) Qrels() eval.Qrels {
+func (s *judgmentStore) Qrels() eval.Qrels {
 	q := eval.Qrels{}
 	for p, g := range s.grades {
 		if q[p.Query] == nil {

@@ -19,9 +19,9 @@ import (
 
 func pp(q, d string) pool.Pair { return pool.Pair{Query: q, Doc: d} }
 
-func mustOpen(t *testing.T, path string) *Store {
+func mustOpen(t *testing.T, path string) *judgmentStore {
 	t.Helper()
-	s, err := Open(path, "ann")
+	s, err := openStore(path, "ann")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,14 +63,14 @@ func TestRecordUndoRejudgeReadByEval(t *testing.T) {
 	if string(data) != "1 0 a 2\n2 0 c 1\n" {
 		t.Fatalf("qrels file %q", data)
 	}
-	es, err := ReadLog(strings.NewReader(mustRead(t, path+".log")), "log")
+	es, err := readLog(strings.NewReader(mustRead(t, path+".log")), "log")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var acts []string
 	for _, e := range es {
 		g := fmt.Sprint(e.Grade)
-		if e.Grade == NoGrade {
+		if e.Grade == noGrade {
 			g = "-"
 		}
 		acts = append(acts, e.Action+" "+e.Pair.Query+" "+e.Pair.Doc+" "+g)
@@ -96,8 +96,8 @@ func mustRead(t *testing.T, path string) string {
 func TestSecondPanelRefused(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "j.qrels")
 	s := mustOpen(t, path)
-	_, err := Open(path, "bob")
-	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
+	_, err := openStore(path, "bob")
+	if !errors.Is(err, errLocked) || !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
 		t.Fatalf("second Open: %v, want ErrLocked naming pid %d", err, os.Getpid())
 	}
 	s.Close()
@@ -116,7 +116,7 @@ func TestCrashChild(t *testing.T) {
 	if path == "" {
 		t.Skip("run by TestKilledProcessLosesNothing and TestSecondProcessRefused")
 	}
-	s, err := Open(path, "child")
+	s, err := openStore(path, "child")
 	if err != nil {
 		fmt.Println("open:", err)
 		os.Exit(2)
@@ -162,7 +162,7 @@ func TestKilledProcessLosesNothing(t *testing.T) {
 	}
 	// The pool resumes after the five judged pairs.
 	pairs := []pool.Pair{pp("q", "d0"), pp("q", "d1"), pp("q", "d2"), pp("q", "d3"), pp("q", "d4"), pp("q", "d5")}
-	if p, _ := NewSession(pairs, s).Current(); p != pp("q", "d5") {
+	if p, _ := newSession(pairs, s).Current(); p != pp("q", "d5") {
 		t.Fatalf("resumes at %v, want q d5", p)
 	}
 }
@@ -190,7 +190,7 @@ func TestRepairFromLog(t *testing.T) {
 	if got := readQrels(t, path); !reflect.DeepEqual(got, want) {
 		t.Fatalf("eval reads %v, want %v", got, want)
 	}
-	if _, err := ReadLog(strings.NewReader(mustRead(t, path+".log")), "log"); err != nil {
+	if _, err := readLog(strings.NewReader(mustRead(t, path+".log")), "log"); err != nil {
 		t.Fatalf("the log after the repair: %v", err)
 	}
 }
@@ -221,7 +221,7 @@ func TestRecordRefuses(t *testing.T) {
 			t.Errorf("Record(%v, %d) accepted", c.p, c.g)
 		}
 	}
-	if _, err := Open(filepath.Join(t.TempDir(), "k"), "a\tb"); err == nil {
+	if _, err := openStore(filepath.Join(t.TempDir(), "k"), "a\tb"); err == nil {
 		t.Error("a judge name with a tab accepted")
 	}
 }
@@ -231,7 +231,7 @@ func FuzzReadLog(f *testing.F) {
 	f.Add("2026-01-02T03:04:05Z\tann\tundo\t1\ta\t-\t0.000\n")
 	f.Add("x\ty\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		es, err := ReadLog(strings.NewReader(s), "f")
+		es, err := readLog(strings.NewReader(s), "f")
 		if err != nil {
 			return
 		}
@@ -240,7 +240,7 @@ func FuzzReadLog(f *testing.F) {
 		for _, e := range es {
 			b.WriteString(formatEntry(e))
 		}
-		es2, err := ReadLog(strings.NewReader(b.String()), "g")
+		es2, err := readLog(strings.NewReader(b.String()), "g")
 		if err != nil || len(es2) != len(es) {
 			t.Fatalf("round trip: %v (%d vs %d)", err, len(es2), len(es))
 		}
@@ -266,7 +266,7 @@ func TestReadOnly(t *testing.T) {
 	f.WriteString("2026-01-02T03:04:05Z\tann\tjud")
 	f.Close()
 	before, _ := os.ReadFile(path + ".log")
-	r, err := OpenReadOnly(path)
+	r, err := openStoreReadOnly(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func TestReadOnly(t *testing.T) {
 	if string(before) != string(after) {
 		t.Fatal("the read-only open changed the log")
 	}
-	if r2, err := OpenReadOnly(filepath.Join(dir, "none.qrels")); err != nil || len(r2.Entries()) != 0 {
+	if r2, err := openStoreReadOnly(filepath.Join(dir, "none.qrels")); err != nil || len(r2.Entries()) != 0 {
 		t.Fatalf("a missing file: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none.qrels.log")); err == nil {
@@ -305,8 +305,8 @@ func TestSecondProcessRefused(t *testing.T) {
 	if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
 		t.Fatalf("child: %q", line)
 	}
-	_, err := Open(path, "ann")
-	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), fmt.Sprintf("process %d", cmd.Process.Pid)) {
+	_, err := openStore(path, "ann")
+	if !errors.Is(err, errLocked) || !strings.Contains(err.Error(), fmt.Sprintf("process %d", cmd.Process.Pid)) {
 		t.Fatalf("Open beside a running panel: %v, want ErrLocked naming process %d", err, cmd.Process.Pid)
 	}
 	stdin.Close()
@@ -320,7 +320,7 @@ func TestSecondProcessRefused(t *testing.T) {
 
 func TestLoadTextsSciFact(t *testing.T) {
 	dir := filepath.Join(filepath.Dir(cranfield(t)), "scifact")
-	tx, err := LoadTexts([]pool.Pair{pp("1", "31715818")}, dir, "")
+	tx, err := loadTexts([]pool.Pair{pp("1", "31715818")}, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/ranklab/ranklab/pool"
 )
 
-// Grades are the labels of the grade buttons (TREC's usual 0–3 scale).
-var Grades = [4]string{"not relevant", "related", "relevant", "highly relevant"}
+// gradeNames are the labels of the grade buttons (TREC's usual 0–3 scale).
+var gradeNames = [4]string{"not relevant", "related", "relevant", "highly relevant"}
 
 // style uses JupyterLab's theme variables (with light fallbacks elsewhere), so the panel follows
 // the light and the dark theme; marked words keep dark text on yellow in both.
@@ -43,7 +43,7 @@ type screen struct {
 // cardHTML is the card for pair p: its position, the query, the document's title and text
 // with the query's terms marked, and the pair's grade when it has one (back, undo). Every
 // piece of data is escaped.
-func cardHTML(ss *Session, t Texts) screen {
+func cardHTML(ss *session, t docTexts) screen {
 	pr := ss.Progress()
 	p, ok := ss.Current()
 	if !ok {
@@ -53,10 +53,10 @@ func cardHTML(ss *Session, t Texts) screen {
 	return screen{Key: p.Query + "\t" + p.Doc, HTML: pairHTML(p, ss, t), Progress: pr.String(), Judged: pr.Judged}
 }
 
-func pairHTML(p pool.Pair, ss *Session, t Texts) string {
+func pairHTML(p pool.Pair, ss *session, t docTexts) string {
 	q := t.Queries[p.Query]
 	d := t.Docs[p.Doc]
-	m, err := NewMarker(q)
+	m, err := newMarker(q)
 	var b strings.Builder
 	pos := 0
 	for i, x := range ss.Pool {
@@ -67,7 +67,7 @@ func pairHTML(p pool.Pair, ss *Session, t Texts) string {
 	}
 	was := ""
 	if g, ok := ss.Store().Grade(p); ok {
-		was = fmt.Sprintf(" · judged %d (%s): a new grade replaces it", g, Grades[min(g, 3)])
+		was = fmt.Sprintf(" · judged %d (%s): a new grade replaces it", g, gradeNames[min(g, 3)])
 	}
 	fmt.Fprintf(&b, `<div class="rj-top"><span>pair %d of %d · query %s · document %s%s</span></div>`,
 		pos, len(ss.Pool), html.EscapeString(p.Query), html.EscapeString(p.Doc), was)

@@ -11,7 +11,7 @@ import (
 )
 
 func TestMarkerStemsAndEscapes(t *testing.T) {
-	m, err := NewMarker("the wing's slipstream")
+	m, err := newMarker("the wing's slipstream")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,13 +25,13 @@ func TestMarkerStemsAndEscapes(t *testing.T) {
 // hostile is a document and query whose text is markup, quotes and ampersands.
 const hostile = `<script>alert(1)</script><img src=x onerror="alert(2)"> 'single' & "double" </div>`
 
-func hostileSession(t *testing.T) (*Session, Texts) {
+func hostileSession(t *testing.T) (*session, docTexts) {
 	dir := t.TempDir()
 	s := mustOpen(t, filepath.Join(dir, "j.qrels"))
 	t.Cleanup(func() { s.Close() })
 	p := pool.Pair{Query: `q"1`, Doc: `<d>&1`}
-	ss := NewSession([]pool.Pair{p}, s)
-	tx := Texts{
+	ss := newSession([]pool.Pair{p}, s)
+	tx := docTexts{
 		Docs:    map[string]retrieval.Document{p.Doc: {ID: p.Doc, Title: hostile, Text: hostile + " alert"}},
 		Queries: map[string]string{p.Query: "alert " + hostile},
 	}
@@ -44,7 +44,7 @@ func TestHostileTextEscaped(t *testing.T) {
 	ss, tx := hostileSession(t)
 	for name, h := range map[string]string{
 		"card":   cardHTML(ss, tx).HTML,
-		"static": StaticHTML("id", ss, tx, "static", `<x>"`),
+		"static": staticHTML("id", ss, tx, "static", `<x>"`),
 		"panel":  panelHTML("id", "/in", "/out", ss, tx),
 	} {
 		for _, bad := range []string{"<script>alert", "<img", `onerror="`, "</div>'", `"double"`, `q"1`, "<d>"} {
@@ -68,13 +68,13 @@ func TestStaticShowsNextAndProgress(t *testing.T) {
 	s := mustOpen(t, filepath.Join(dir, "j.qrels"))
 	defer s.Close()
 	pairs := []pool.Pair{pp("1", "184"), pp("1", "29"), pp("2", "12")}
-	tx, err := LoadTexts(pairs, cranfield(t), "")
+	tx, err := loadTexts(pairs, cranfield(t), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss := NewSession(pairs, s)
+	ss := newSession(pairs, s)
 	ss.Grade(2, 3)
-	h := StaticHTML("id", ss, tx, "static", "RANKLAB_LIVE=static")
+	h := staticHTML("id", ss, tx, "static", "RANKLAB_LIVE=static")
 	for _, want := range []string{"data-judge-pair=\"1\t29\"", "1 of 3 judged, about 6 s left at your pace", `data-judge-doc="29"`, "2 / 12"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("static view lacks %q", want)
@@ -95,7 +95,7 @@ func cranfield(t *testing.T) string {
 
 func TestLoadTexts(t *testing.T) {
 	pairs := []pool.Pair{pp("1", "184"), pp("1", "29")}
-	tx, err := LoadTexts(pairs, cranfield(t), "")
+	tx, err := loadTexts(pairs, cranfield(t), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,11 +106,11 @@ func TestLoadTexts(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "c.jsonl"), []byte(`{"_id":"d1","title":"T","text":"x & y"}`+"\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "q.jsonl"), []byte(`{"_id":"q1","text":"x"}`+"\n"), 0o644)
-	tx, err = LoadTexts([]pool.Pair{pp("q1", "d1")}, filepath.Join(dir, "c.jsonl"), filepath.Join(dir, "q.jsonl"))
+	tx, err = loadTexts([]pool.Pair{pp("q1", "d1")}, filepath.Join(dir, "c.jsonl"), filepath.Join(dir, "q.jsonl"))
 	if err != nil || tx.Docs["d1"].Text != "x & y" || tx.Queries["q1"] != "x" {
 		t.Fatalf("%v %+v", err, tx)
 	}
-	if _, err := LoadTexts([]pool.Pair{pp("q1", "zz")}, filepath.Join(dir, "c.jsonl"), filepath.Join(dir, "q.jsonl")); err == nil || !strings.Contains(err.Error(), `"zz"`) {
+	if _, err := loadTexts([]pool.Pair{pp("q1", "zz")}, filepath.Join(dir, "c.jsonl"), filepath.Join(dir, "q.jsonl")); err == nil || !strings.Contains(err.Error(), `"zz"`) {
 		t.Fatalf("a missing document: %v", err)
 	}
 }

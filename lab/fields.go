@@ -30,9 +30,9 @@ type Field struct {
 var Fields = []Field{
 	{Key: "k", Label: "k (depth)", Help: "metrics look at the top k (k beyond the list still divides P@k by k)", Default: 5, Live: true,
 		get: func(s State) int64 { return int64(s.K) }, set: func(s *State, v int64) { s.K = int(v) },
-		valid: func(State) (int64, int64, bool) { return 1, MaxK, false },
+		valid: func(State) (int64, int64, bool) { return 1, maxK, false },
 		// Beyond the list by kBeyond, so a slider reaches the reading of k beyond the list.
-		slider: func(s State) (int64, int64) { return 1, int64(min(MaxK, max(s.Size+kBeyond, s.K, 1))) }},
+		slider: func(s State) (int64, int64) { return 1, int64(min(maxK, max(s.Size+kBeyond, s.K, 1))) }},
 	{Key: "rerank", Label: "rerank depth", Help: "the reranker reorders only the first n candidates (0 = first-stage order)", Default: 10, Live: true,
 		get: func(s State) int64 { return int64(s.Rerank) }, set: func(s *State, v int64) { s.Rerank = int(v) },
 		valid: func(s State) (int64, int64, bool) { return 0, int64(s.Size), false },
@@ -40,7 +40,7 @@ var Fields = []Field{
 	{Key: "rerank_quality", Label: "reranker quality %", Help: "how closely the reranker score follows the grade: 0 = noise, 75 and above = orders by grade",
 		Default: int64(DefaultRerankQuality * 100), Live: true,
 		get: func(s State) int64 { return int64(s.RerankQuality) }, set: func(s *State, v int64) { s.RerankQuality = int(v) },
-		valid: func(State) (int64, int64, bool) { return 0, MaxRerankQuality, false }},
+		valid: func(State) (int64, int64, bool) { return 0, maxRerankQuality, false }},
 	{Key: "grade", Label: "minimum grade", Help: "grades at or above count as relevant (1..3)", Default: 1, Live: true,
 		get: func(s State) int64 { return int64(s.MinGrade) }, set: func(s *State, v int64) { s.MinGrade = int(v) },
 		valid: func(State) (int64, int64, bool) { return 1, MaxGrade, false }},
@@ -48,7 +48,7 @@ var Fields = []Field{
 		get: func(s State) int64 { return int64(s.Total) }, set: func(s *State, v int64) { s.Total = int(v) },
 		valid: func(s State) (int64, int64, bool) {
 			found := s.relevantFound()
-			return int64(max(found, 1)), MaxTotal, true
+			return int64(max(found, 1)), maxTotal, true
 		},
 		// From the relevant items found (0, the qrels' count, sits one step below: see SliderRange).
 		slider: func(s State) (int64, int64) {
@@ -70,13 +70,13 @@ var Fields = []Field{
 		valid: func(State) (int64, int64, bool) { return -1 << 63, 1<<63 - 1, false }},
 	{Key: "n", Label: "candidates", Help: "candidates in the synthetic ranking", Default: 20,
 		get: func(s State) int64 { return int64(s.Size) }, set: func(s *State, v int64) { s.Size = int(v) },
-		valid: func(s State) (int64, int64, bool) { return int64(max(s.Rerank, 1)), MaxSize, false }},
+		valid: func(s State) (int64, int64, bool) { return int64(max(s.Rerank, 1)), maxSize, false }},
 }
 
 // relevantFound counts the candidates with grade >= MinGrade, the least non-zero Total; 0 when
 // the state cannot build its ranking (Size, RerankQuality or MinGrade out of range).
 func (s State) relevantFound() int {
-	if s.Size < 1 || s.Size > MaxSize || s.MinGrade < 1 {
+	if s.Size < 1 || s.Size > maxSize || s.MinGrade < 1 {
 		return 0
 	}
 	s.RerankQuality = 0 // the grades do not depend on it; any value in range builds the ranking
@@ -127,15 +127,15 @@ func (f Field) SliderRange(s State) (lo, hi int64) {
 // Format returns the field's value in s as a decimal integer, as links, flags and CSV write it.
 func (f Field) Format(s State) string { return strconv.FormatInt(f.get(s), 10) }
 
-// Parse returns s with the field set to the decimal integer text (not validated). The error
+// parse returns s with the field set to the decimal integer text (not validated). The error
 // names the field.
-func (f Field) Parse(s State, text string) (State, error) {
+func (f Field) parse(s State, text string) (State, error) {
 	v, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
-		return State{}, &FieldError{Field: f.Key, Msg: fmt.Sprintf("%q is not an integer", text)}
+		return State{}, &fieldError{Field: f.Key, Msg: fmt.Sprintf("%q is not an integer", text)}
 	}
 	if f.Key != "seed" && v != int64(int(v)) {
-		return State{}, &FieldError{Field: f.Key, Msg: fmt.Sprintf("%s is out of range", text)}
+		return State{}, &fieldError{Field: f.Key, Msg: fmt.Sprintf("%s is out of range", text)}
 	}
 	return f.Set(s, v), nil
 }

@@ -216,7 +216,7 @@ func readCSV(r io.Reader, file string) (Outcome, error) {
 		if !ok {
 			return Outcome{}, bad(headerLine, "state key %q is missing", f.Key)
 		}
-		if s, err = f.Parse(s, st.val); err != nil {
+		if s, err = f.parse(s, st.val); err != nil {
 			return Outcome{}, bad(st.line, "%v", err)
 		}
 	}

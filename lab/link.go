@@ -53,18 +53,18 @@ func parseLinkFields(link string, base State) (State, error) {
 	for i, part := range strings.Split(link, "&") {
 		key, val, ok := strings.Cut(part, "=")
 		if !ok {
-			return State{}, &FieldError{Field: "link", Msg: fmt.Sprintf("part %d %q is not key=value", i+1, part)}
+			return State{}, &fieldError{Field: "link", Msg: fmt.Sprintf("part %d %q is not key=value", i+1, part)}
 		}
 		f, known := FieldByKey(key)
 		if !known {
-			return State{}, &FieldError{Field: "link", Msg: fmt.Sprintf("unknown key %q (keys: %s)", key, strings.Join(fieldKeys(), ", "))}
+			return State{}, &fieldError{Field: "link", Msg: fmt.Sprintf("unknown key %q (keys: %s)", key, strings.Join(fieldKeys(), ", "))}
 		}
 		if seen[key] {
-			return State{}, &FieldError{Field: key, Msg: "given twice"}
+			return State{}, &fieldError{Field: key, Msg: "given twice"}
 		}
 		seen[key] = true
 		var err error
-		if s, err = f.Parse(s, val); err != nil {
+		if s, err = f.parse(s, val); err != nil {
 			return State{}, err
 		}
 	}

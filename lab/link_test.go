@@ -21,8 +21,8 @@ func randomState(r *rand.Rand) State {
 	if r.IntN(5) == 0 {
 		s.Seed = []int64{math.MinInt64, -1, 0, math.MaxInt64}[r.IntN(4)]
 	}
-	s.Size = pick([]int{1, MaxSize}, 1, 40)
-	s.K = pick([]int{1, MaxK, s.Size, s.Size + 1}, 1, 50)
+	s.Size = pick([]int{1, maxSize}, 1, 40)
+	s.K = pick([]int{1, maxK, s.Size, s.Size + 1}, 1, 50)
 	s.Rerank = pick([]int{0, s.Size}, 0, s.Size)
 	s.MinGrade = 1 + r.IntN(MaxGrade)
 	s.Chunk = pick([]int{1, chunking.MaxChunk}, 1, 4096)
@@ -30,7 +30,7 @@ func randomState(r *rand.Rand) State {
 	s.Corpus = pick([]int{0, 1, chunking.MaxCorpus}, 0, 1_000_000)
 	found, _ := relevantCounts(s.Synthetic(), s.MinGrade)
 	if r.IntN(2) == 0 {
-		s.Total = pick([]int{found, MaxTotal}, found, found+10)
+		s.Total = pick([]int{found, maxTotal}, found, found+10)
 		if s.Total == 0 {
 			s.Total = found + 1
 		}
@@ -38,7 +38,7 @@ func randomState(r *rand.Rand) State {
 	// Drawn from a generator of its own, so r's draws (the other fields) are those of the seeds the
 	// tests were written with.
 	q := rand.New(rand.NewPCG(uint64(s.Seed), 15))
-	s.RerankQuality = []int{0, MaxRerankQuality, q.IntN(MaxRerankQuality + 1), q.IntN(MaxRerankQuality + 1)}[q.IntN(4)]
+	s.RerankQuality = []int{0, maxRerankQuality, q.IntN(maxRerankQuality + 1), q.IntN(maxRerankQuality + 1)}[q.IntN(4)]
 	return s
 }
 
@@ -135,7 +135,7 @@ func TestParseLinkErrors(t *testing.T) {
 			if err == nil || err.Error() != c.want {
 				t.Fatalf("ParseLink(%q) = %+v, %v; want error %q", c.link, s, err, c.want)
 			}
-			var fe *FieldError
+			var fe *fieldError
 			if !errors.As(err, &fe) || !strings.HasPrefix(c.want, fe.Field+": ") {
 				t.Errorf("error %#v does not name its field", err)
 			}
@@ -156,7 +156,7 @@ func FuzzParseLink(f *testing.F) {
 	f.Fuzz(func(t *testing.T, link string) {
 		s, err := ParseLink(link)
 		if err != nil {
-			var fe *FieldError
+			var fe *fieldError
 			if !errors.As(err, &fe) {
 				t.Fatalf("ParseLink(%q): error %T %v is not a *FieldError", link, err, err)
 			}

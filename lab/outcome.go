@@ -47,8 +47,8 @@ type Outcome struct {
 	SweepK       []Metrics // the metrics at k = 1..N (element i is k = i+1) at the state's rerank depth
 	SweepRerank  []Metrics // the metrics at rerank depth 0..N (element i is depth i) at the state's k
 	Footprint    chunking.Footprint
-	Reading      []string // metric reading (MetricReading)
-	ChunkReading []string // chunking reading (ChunkReading)
+	Reading      []string // metric reading (five sentences: precision, recall, the first relevant item, nDCG, reranking)
+	ChunkReading []string // chunking reading (stride, chunk count, duplication)
 	Link         string
 }
 
@@ -96,8 +96,8 @@ func (s State) outcome(syn Synthetic) Outcome {
 		o.SweepRerank[d] = s.metrics(j, rankedGrades(syn.Candidates, RerankOrder(syn.Candidates, d)), s.K, d)
 	}
 	o.Footprint, _ = chunking.NewFootprint(s.Corpus, s.Chunk, s.Overlap) // validated
-	o.Reading = MetricReading(o)
-	o.ChunkReading = ChunkReading(o.Footprint)
+	o.Reading = metricReading(o)
+	o.ChunkReading = chunkReading(o.Footprint)
 	return o
 }
 

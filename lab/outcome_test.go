@@ -208,7 +208,7 @@ func TestValidateErrors(t *testing.T) {
 		want string
 	}{
 		{"k zero", mod(func(s *State) { s.K = 0 }), "k: 0 must be in 1..10000"},
-		{"k too big", mod(func(s *State) { s.K = MaxK + 1 }), "k: 10001 must be in 1..10000"},
+		{"k too big", mod(func(s *State) { s.K = maxK + 1 }), "k: 10001 must be in 1..10000"},
 		{"rerank beyond the list", mod(func(s *State) { s.Rerank = 21 }), "rerank: 21 must be in 0..20 (the list has 20 candidates)"},
 		{"negative rerank", mod(func(s *State) { s.Rerank = -1 }), "rerank: -1 must be in 0..20 (the list has 20 candidates)"},
 		{"grade zero", mod(func(s *State) { s.MinGrade = 0 }), "grade: 0 must be in 1..3 (grades run 0..3; 0 is not relevant)"},
@@ -216,7 +216,7 @@ func TestValidateErrors(t *testing.T) {
 		{"total below found", mod(func(s *State) { s.Total = 4 }), "total: 4 must be 0 (the qrels' count, 8) or in 5..100000 (at least the 5 items with grade >= 1 in the ranking)"},
 		{"negative total", mod(func(s *State) { s.Total = -1 }), "total: -1 must be 0 (the qrels' count, 8) or in 5..100000 (at least the 5 items with grade >= 1 in the ranking)"},
 		{"size zero", mod(func(s *State) { s.Size = 0 }), "n: 0 must be in 1..1000 (candidates in the ranking)"},
-		{"size too big", mod(func(s *State) { s.Size = MaxSize + 1 }), "n: 1001 must be in 1..1000 (candidates in the ranking)"},
+		{"size too big", mod(func(s *State) { s.Size = maxSize + 1 }), "n: 1001 must be in 1..1000 (candidates in the ranking)"},
 		{"overlap equal to chunk", mod(func(s *State) { s.Overlap = 512 }), "overlap: 512 must be in 0..511 (below chunk size 512)"},
 		{"chunk zero", mod(func(s *State) { s.Chunk = 0 }), "chunk: 0 must be in 1..1048576"},
 		{"negative corpus", mod(func(s *State) { s.Corpus = -1 }), "corpus: -1 must be in 0..1099511627776"},
@@ -227,7 +227,7 @@ func TestValidateErrors(t *testing.T) {
 				if err == nil || err.Error() != c.want {
 					t.Fatalf("error %v\nwant  %q", err, c.want)
 				}
-				var fe *FieldError
+				var fe *fieldError
 				if !errors.As(err, &fe) || !strings.HasPrefix(c.want, fe.Field+": ") {
 					t.Errorf("error %#v does not name its field", err)
 				}

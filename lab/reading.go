@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// MetricReading returns five plain sentences that read the outcome's metrics: what share of the
+// metricReading returns five plain sentences that read the outcome's metrics: what share of the
 // top k clears the threshold (and what k beyond the list means); what share of R the top k
 // recovers, where R is the qrels' count (recall against the judged relevant items, not every
 // relevant item of the knowledge base) or a denominator the user raised (relevant items nobody
@@ -15,7 +15,7 @@ import (
 // one query, and that RR ignores everything after that item); how ordering and grades move nDCG;
 // and what reranking did (which items moved into or out of the top k, and precision, recall,
 // nDCG and MRR before and after). Every number is taken from o.
-func MetricReading(o Outcome) []string {
+func metricReading(o Outcome) []string {
 	s, m := o.State, o.Metrics
 	n := len(o.Items)
 	found, known := 0, 0
@@ -147,9 +147,9 @@ func rerankReading(o Outcome) string {
 	return b.String()
 }
 
-// ChunkReading returns plain sentences on a single corpus's footprint: the stride, the chunk
+// chunkReading returns plain sentences on a single corpus's footprint: the stride, the chunk
 // count, the duplication, and that this is storage and redundant candidates, not a relevance gain.
-func ChunkReading(f chunking.Footprint) []string {
+func chunkReading(f chunking.Footprint) []string {
 	if f.Corpus == 0 {
 		return []string{
 			"The corpus is empty: no chunks, nothing indexed.",

@@ -143,7 +143,7 @@ func TestChunkReading(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := ChunkReading(f)
+		r := chunkReading(f)
 		text := strings.Join(r, "\n")
 		if !strings.Contains(text, c.want) {
 			t.Errorf("reading of %+v lacks %q:\n%s", f, c.want, text)

@@ -49,9 +49,9 @@ import (
 // most 5/8 even at k = 20. The query is "how do I make retrieval robust to real user queries?".
 // The default chunking has stride 384, 26 chunks, 13200 indexed tokens, 3200 duplicated (32%).
 //
-// Allowed ranges (State.Validate): K 1..MaxK (K beyond the list is allowed, and explained by the
-// reading), Size 1..MaxSize, Rerank 0..Size, RerankQuality 0..100, MinGrade 1..MaxGrade, Total 0
-// or (relevant items in the ranking)..MaxTotal, Corpus 0..MaxCorpus, Chunk 1..MaxChunk, Overlap
+// Allowed ranges (State.Validate): K 1..10000 (K beyond the list is allowed, and explained by the
+// reading), Size 1..1000, Rerank 0..Size, RerankQuality 0..100, MinGrade 1..MaxGrade, Total 0
+// or (relevant items in the ranking)..100000, Corpus 0..MaxCorpus, Chunk 1..MaxChunk, Overlap
 // 0..Chunk−1, Seed any.
 type State struct {
 	K             int // evaluation depth
@@ -68,11 +68,11 @@ type State struct {
 
 // Limits of the ranking panel.
 const (
-	MaxK     = 10000  // evaluation depth
-	MaxSize  = 1000   // candidates in a synthetic ranking
-	MaxTotal = 100000 // recall denominator: 100 times the largest list, enough to show a recall made small by unjudged relevant items
+	maxK     = 10000  // evaluation depth
+	maxSize  = 1000   // candidates in a synthetic ranking
+	maxTotal = 100000 // recall denominator: 100 times the largest list, enough to show a recall made small by unjudged relevant items
 
-	MaxRerankQuality = 100 // reranker quality in percent
+	maxRerankQuality = 100 // reranker quality in percent
 )
 
 // DefaultSeed is the seed of the default ranking (see State).
@@ -96,16 +96,16 @@ func (s *State) Reset() { *s = DefaultState() }
 //
 // It panics when Size is outside 0..MaxSize or RerankQuality outside 0..100; Validate first.
 func (s State) Synthetic() Synthetic {
-	if s.Size < 0 || s.Size > MaxSize {
-		panic(fmt.Sprintf("lab: State.Synthetic: size %d outside 0..%d", s.Size, MaxSize))
+	if s.Size < 0 || s.Size > maxSize {
+		panic(fmt.Sprintf("lab: State.Synthetic: size %d outside 0..%d", s.Size, maxSize))
 	}
-	if s.RerankQuality < 0 || s.RerankQuality > MaxRerankQuality {
-		panic(fmt.Sprintf("lab: State.Synthetic: reranker quality %d outside 0..%d", s.RerankQuality, MaxRerankQuality))
+	if s.RerankQuality < 0 || s.RerankQuality > maxRerankQuality {
+		panic(fmt.Sprintf("lab: State.Synthetic: reranker quality %d outside 0..%d", s.RerankQuality, maxRerankQuality))
 	}
 	return NewSynthetic(s.Seed, s.Size, DefaultQuality, float64(s.RerankQuality)/100)
 }
 
-// Validate checks every field against its allowed range (see State). The error is a *FieldError
+// Validate checks every field against its allowed range (see State). The error is a *chunking.FieldError
 // naming the field and the range, e.g. "overlap: 128 must be in 0..127 (below chunk size 128)".
 func (s State) Validate() error {
 	_, err := s.checked()
@@ -114,8 +114,8 @@ func (s State) Validate() error {
 
 // checked validates the state and returns its synthetic ranking.
 func (s State) checked() (Synthetic, error) {
-	if s.Size < 1 || s.Size > MaxSize {
-		return Synthetic{}, rangeError("n", s.Size, 1, MaxSize, " (candidates in the ranking)")
+	if s.Size < 1 || s.Size > maxSize {
+		return Synthetic{}, rangeError("n", s.Size, 1, maxSize, " (candidates in the ranking)")
 	}
 	if err := s.checkRerankQuality(); err != nil {
 		return Synthetic{}, err
@@ -131,8 +131,8 @@ func (s State) checked() (Synthetic, error) {
 // reranker quality is checked for its range but the ranking's own reranker scores are used).
 func (s State) validateFor(syn Synthetic) error {
 	n := len(syn.Candidates)
-	if s.K < 1 || s.K > MaxK {
-		return rangeError("k", s.K, 1, MaxK, "")
+	if s.K < 1 || s.K > maxK {
+		return rangeError("k", s.K, 1, maxK, "")
 	}
 	if s.Rerank < 0 || s.Rerank > n {
 		return rangeError("rerank", s.Rerank, 0, n, fmt.Sprintf(" (the list has %d candidates)", n))
@@ -150,17 +150,17 @@ func (s State) validateFor(syn Synthetic) error {
 		return err
 	}
 	found, known := relevantCounts(syn, s.MinGrade)
-	if s.Total != 0 && (s.Total < found || s.Total > MaxTotal) {
-		return &FieldError{Field: "total", Msg: fmt.Sprintf(
+	if s.Total != 0 && (s.Total < found || s.Total > maxTotal) {
+		return &fieldError{Field: "total", Msg: fmt.Sprintf(
 			"%d must be 0 (the qrels' count, %d) or in %d..%d (at least the %d items with grade >= %d in the ranking)",
-			s.Total, known, found, MaxTotal, found, s.MinGrade)}
+			s.Total, known, found, maxTotal, found, s.MinGrade)}
 	}
 	return nil
 }
 
 func (s State) checkRerankQuality() error {
-	if s.RerankQuality < 0 || s.RerankQuality > MaxRerankQuality {
-		return rangeError("rerank_quality", s.RerankQuality, 0, MaxRerankQuality, " (percent: 0 = noise, 75 and above = orders by grade)")
+	if s.RerankQuality < 0 || s.RerankQuality > maxRerankQuality {
+		return rangeError("rerank_quality", s.RerankQuality, 0, maxRerankQuality, " (percent: 0 = noise, 75 and above = orders by grade)")
 	}
 	return nil
 }
@@ -176,17 +176,17 @@ func checkSynthetic(syn Synthetic) error {
 		for i, c := range part.list {
 			field := fmt.Sprintf("%s[%d]", part.name, i)
 			if c.Doc == "" {
-				return &FieldError{Field: field, Msg: "empty doc ID"}
+				return &fieldError{Field: field, Msg: "empty doc ID"}
 			}
 			if seen[c.Doc] {
-				return &FieldError{Field: field, Msg: fmt.Sprintf("doc ID %q appears twice", c.Doc)}
+				return &fieldError{Field: field, Msg: fmt.Sprintf("doc ID %q appears twice", c.Doc)}
 			}
 			seen[c.Doc] = true
 			if math.IsNaN(c.FirstScore) || math.IsInf(c.FirstScore, 0) {
-				return &FieldError{Field: field + ".first_score", Msg: fmt.Sprintf("%v is not a finite number", c.FirstScore)}
+				return &fieldError{Field: field + ".first_score", Msg: fmt.Sprintf("%v is not a finite number", c.FirstScore)}
 			}
 			if math.IsNaN(c.RerankScore) || math.IsInf(c.RerankScore, 0) {
-				return &FieldError{Field: field + ".rerank_score", Msg: fmt.Sprintf("%v is not a finite number", c.RerankScore)}
+				return &fieldError{Field: field + ".rerank_score", Msg: fmt.Sprintf("%v is not a finite number", c.RerankScore)}
 			}
 			if c.Grade < 0 || c.Grade > MaxGrade {
 				return rangeError(field+".grade", c.Grade, 0, MaxGrade, "")
@@ -213,8 +213,8 @@ func relevantCounts(syn Synthetic, minGrade int) (found, known int) {
 	return found, known
 }
 
-// FieldError is an invalid value of one named field of the state: Error prints "field: msg".
-// It is chunking's type, so the chunking panel's errors are FieldErrors too.
-type FieldError = chunking.FieldError
+// fieldError is chunking.FieldError, the error of an invalid value of one named field of the
+// state (Error prints "field: msg"): the chunking panel's errors are the same type.
+type fieldError = chunking.FieldError
 
 var rangeError = chunking.RangeError

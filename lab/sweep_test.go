@@ -81,7 +81,7 @@ func BenchmarkOutcomeDefault(b *testing.B) {
 
 func BenchmarkOutcome1000(b *testing.B) {
 	s := DefaultState()
-	s.Size, s.K, s.Rerank = MaxSize, 10, 100
+	s.Size, s.K, s.Rerank = maxSize, 10, 100
 	for b.Loop() {
 		if _, err := s.Outcome(); err != nil {
 			b.Fatal(err)

@@ -12,13 +12,13 @@ import (
 //
 //	lab.DefaultState().WithValues(map[string]int64{"k": 10, "rerank": 20})
 //
-// An unknown key is a *FieldError naming the keys there are. Like WithLink it does not validate
+// An unknown key is a *chunking.FieldError naming the keys there are. Like WithLink it does not validate
 // the ranges of the result (State.Validate and State.Outcome do).
 func (s State) WithValues(values map[string]int64) (State, error) {
 	for _, key := range slices.Sorted(maps.Keys(values)) {
 		f, ok := FieldByKey(key)
 		if !ok {
-			return State{}, &FieldError{Field: key, Msg: fmt.Sprintf("unknown control (keys: %s)", strings.Join(fieldKeys(), ", "))}
+			return State{}, &fieldError{Field: key, Msg: fmt.Sprintf("unknown control (keys: %s)", strings.Join(fieldKeys(), ", "))}
 		}
 		s = f.Set(s, values[key])
 	}

@@ -23,7 +23,7 @@
 // End, digits): the panel stops their keydown events before JupyterLab's notebook shortcuts,
 // which would cancel them. Reset returns to lab.DefaultState. Copy link shows the state's link
 // (lab.State.Link) and copies it to the clipboard. Export CSV writes lab.WriteCSV of the current
-// outcome to ranklab-lab.csv beside the notebook (GoNB's GONB_DIR, Options.CSVDir) and links it.
+// outcome to ranklab-lab.csv beside the notebook (GoNB's GONB_DIR) and links it.
 // Done ends the panel.
 //
 // # Layout

@@ -37,7 +37,7 @@ const (
 
 // Show displays the lab for state s in the current notebook cell: live controls when a
 // front-end answers, a static snapshot otherwise (see the package doc). The mode and the time
-// limits come from the environment (OptionsFromEnv); a malformed variable is reported in the
+// limits come from the environment (optionsFromEnv); a malformed variable is reported in the
 // output and the snapshot is shown. Outside a notebook Show does nothing.
 func Show(s lab.State) {
 	opt, err := OptionsFromEnv(os.Getenv)
@@ -47,11 +47,11 @@ func Show(s lab.State) {
 		}
 		opt = Options{Mode: Static}.withDefaults()
 	}
-	ShowWith(s, opt)
+	showWith(s, opt)
 }
 
-// ShowWith is Show with explicit options. It returns the final state (s itself in static mode).
-func ShowWith(s lab.State, opt Options) lab.State {
+// showWith is Show with explicit options. It returns the final state (s itself in static mode).
+func showWith(s lab.State, opt Options) lab.State {
 	if !gonbui.IsNotebook {
 		return s
 	}

@@ -17,28 +17,29 @@ import (
 	"time"
 
 	"github.com/ranklab/ranklab/charts"
+	"github.com/ranklab/ranklab/chunking"
 	"github.com/ranklab/ranklab/lab"
 )
 
 func TestParseMode(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want Mode
+		want mode
 		err  bool
 	}{
-		{"", Auto, false}, {"auto", Auto, false}, {" Static ", Static, false}, {"LIVE", Live, false},
+		{"", Auto, false}, {"auto", Auto, false}, {" Static ", Static, false}, {"LIVE", modeLive, false},
 		{"on", Auto, true}, {"1", Auto, true},
 	} {
 		t.Run(fmt.Sprintf("%q", tc.in), func(t *testing.T) {
-			got, err := ParseMode(tc.in)
+			got, err := parseMode(tc.in)
 			if (err != nil) != tc.err {
 				t.Fatalf("ParseMode(%q) error = %v, want error %v", tc.in, err, tc.err)
 			}
 			if err == nil && got != tc.want {
 				t.Errorf("ParseMode(%q) = %v, want %v", tc.in, got, tc.want)
 			}
-			if err != nil && !strings.Contains(err.Error(), EnvMode) {
-				t.Errorf("error %q does not name %s", err, EnvMode)
+			if err != nil && !strings.Contains(err.Error(), envMode) {
+				t.Errorf("error %q does not name %s", err, envMode)
 			}
 		})
 	}
@@ -51,22 +52,22 @@ func TestOptionsFromEnv(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Mode != Auto || o.Probe != HeadlessProbe || o.Idle != DefaultIdle || o.Max != DefaultMax {
+		if o.Mode != Auto || o.Probe != headlessProbe || o.Idle != defaultIdle || o.Max != defaultMax {
 			t.Errorf("got %+v, want the headless probe outside a server session", o)
 		}
 	})
 	t.Run("server session", func(t *testing.T) {
 		// jupyter_server sets JPY_SESSION_NAME for its kernels: a page may come, be patient.
-		o, err := OptionsFromEnv(env(map[string]string{EnvSession: "notebooks/00_lab.ipynb"}))
+		o, err := OptionsFromEnv(env(map[string]string{envSession: "notebooks/00_lab.ipynb"}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Probe != DefaultProbe || DefaultProbe <= HeadlessProbe {
-			t.Errorf("got probe %s in a server session, want %s (> %s)", o.Probe, DefaultProbe, HeadlessProbe)
+		if o.Probe != serverProbe || serverProbe <= headlessProbe {
+			t.Errorf("got probe %s in a server session, want %s (> %s)", o.Probe, serverProbe, headlessProbe)
 		}
 	})
 	t.Run("set", func(t *testing.T) {
-		o, err := OptionsFromEnv(env(map[string]string{EnvMode: "static", EnvIdle: "90s", EnvMax: "2m", EnvProbe: "1s"}))
+		o, err := OptionsFromEnv(env(map[string]string{envMode: "static", envIdle: "90s", EnvMax: "2m", envProbe: "1s"}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +75,7 @@ func TestOptionsFromEnv(t *testing.T) {
 			t.Errorf("got %+v", o)
 		}
 	})
-	for _, bad := range []map[string]string{{EnvIdle: "ten"}, {EnvMax: "-1s"}, {EnvProbe: "0s"}, {EnvMode: "maybe"}} {
+	for _, bad := range []map[string]string{{envIdle: "ten"}, {EnvMax: "-1s"}, {envProbe: "0s"}, {envMode: "maybe"}} {
 		t.Run(fmt.Sprint(bad), func(t *testing.T) {
 			_, err := OptionsFromEnv(env(bad))
 			if err == nil {
@@ -239,7 +240,7 @@ func TestViewsInvalidShowOnlyTheMessage(t *testing.T) {
 }
 
 func TestHTMLEscapes(t *testing.T) {
-	err := &lab.FieldError{Field: `k"><script>`, Msg: `<img src=x onerror=alert(1)>`}
+	err := &chunking.FieldError{Field: `k"><script>`, Msg: `<img src=x onerror=alert(1)>`}
 	h := errorHTML(err)
 	if strings.Contains(h, "<script>") || strings.Contains(h, "<img") {
 		t.Errorf("unescaped error: %s", h)
@@ -542,7 +543,7 @@ func TestPanelKeepsKeys(t *testing.T) {
 
 // A panel that falls back to its snapshot says how long it waited and how to retry.
 func TestFallbackSaysHowToRetry(t *testing.T) {
-	h := headerHTML(lab.DefaultState(), "static", "no-frontend", Options{Probe: DefaultProbe})
+	h := headerHTML(lab.DefaultState(), "static", "no-frontend", Options{Probe: serverProbe})
 	for _, want := range []string{`data-live-reason="no-frontend"`, "within 1m0s", "re-run this cell", "%env RANKLAB_LIVE live", "%env RANKLAB_LIVE_PROBE 2m"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("fallback header lacks %q: %s", want, h)

@@ -7,27 +7,28 @@ import (
 	"time"
 )
 
-// Mode chooses between the live panel and a static snapshot.
-type Mode int
+// mode chooses between the live panel and a static snapshot (Options.Mode: Auto or Static; the
+// live mode is RANKLAB_LIVE=live).
+type mode int
 
 const (
 	// Auto shows the live panel and falls back to a static snapshot when no front-end answers
-	// within Options.Probe.
-	Auto Mode = iota
-	// Live shows the live panel and waits for a front-end without a probe deadline (the loop
+	// within options.Probe.
+	Auto mode = iota
+	// modeLive (RANKLAB_LIVE=live) shows the live panel and waits for a front-end without a probe deadline (the loop
 	// still ends on Done, Idle, Max or an interrupt).
-	Live
+	modeLive
 	// Static shows a snapshot at once and never talks to the front-end.
 	Static
 )
 
-// EnvMode is the environment variable that forces a mode: "static", "live" or "auto".
-const EnvMode = "RANKLAB_LIVE"
+// envMode is the environment variable that forces a mode: "static", "live" or "auto".
+const envMode = "RANKLAB_LIVE"
 
 // String returns "auto", "live" or "static".
-func (m Mode) String() string {
+func (m mode) String() string {
 	switch m {
-	case Live:
+	case modeLive:
 		return "live"
 	case Static:
 		return "static"
@@ -35,24 +36,24 @@ func (m Mode) String() string {
 	return "auto"
 }
 
-// ParseMode reads "auto", "live" or "static" (case and surrounding spaces ignored); the empty
+// parseMode reads "auto", "live" or "static" (case and surrounding spaces ignored); the empty
 // string means Auto.
-func ParseMode(s string) (Mode, error) {
+func parseMode(s string) (mode, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "auto":
 		return Auto, nil
 	case "live":
-		return Live, nil
+		return modeLive, nil
 	case "static":
 		return Static, nil
 	}
-	return Auto, fmt.Errorf("%s=%q: want static, live or auto", EnvMode, s)
+	return Auto, fmt.Errorf("%s=%q: want static, live or auto", envMode, s)
 }
 
-// Options tune ShowWith. The zero value of a duration means its default.
+// Options tune showWith. The zero value of a duration means its default.
 type Options struct {
-	Mode  Mode          // Auto (default), Live or Static
-	Probe time.Duration // Auto: how long to wait for the front-end's first message (default: DefaultProbe or HeadlessProbe)
+	Mode  mode          // Auto (default), Static, or the live mode
+	Probe time.Duration // modeAuto: how long to wait for the front-end's first message (default: serverProbe or headlessProbe)
 	Idle  time.Duration // end the loop after this long without any input (default 10 min)
 	Max   time.Duration // end the loop after this long in total (default 60 min)
 	// CSVDir is where Export CSV writes ranklab-lab.csv; "" means the notebook's folder
@@ -60,25 +61,25 @@ type Options struct {
 	CSVDir string
 }
 
-// Defaults of Options. Auto mode waits DefaultProbe for the page when the kernel belongs to a
+// Defaults of options. Auto mode waits serverProbe for the page when the kernel belongs to a
 // Jupyter server's session (jupyter_server 2 sets JPY_SESSION_NAME for the kernels of JupyterLab
 // and Notebook 7): a page may take long to connect on a busy machine, and a snapshot there
 // would be a false "no front-end". Without a session (nbconvert, nbclient and papermill start
-// kernels themselves, and so does the classic Notebook 6) it waits HeadlessProbe.
+// kernels themselves, and so does the classic Notebook 6) it waits headlessProbe.
 const (
-	DefaultProbe  = 60 * time.Second
-	HeadlessProbe = 8 * time.Second
-	DefaultIdle   = 10 * time.Minute
-	DefaultMax    = 60 * time.Minute
+	serverProbe   = 60 * time.Second
+	headlessProbe = 8 * time.Second
+	defaultIdle   = 10 * time.Minute
+	defaultMax    = 60 * time.Minute
 )
 
 // Environment variables that override the defaults of Show (Go durations such as "90s").
 const (
-	EnvProbe = "RANKLAB_LIVE_PROBE"
-	EnvIdle  = "RANKLAB_LIVE_IDLE"
+	envProbe = "RANKLAB_LIVE_PROBE"
+	envIdle  = "RANKLAB_LIVE_IDLE"
 	EnvMax   = "RANKLAB_LIVE_MAX"
-	// EnvSession is set by jupyter_server for the kernels of its sessions (the notebook's path).
-	EnvSession = "JPY_SESSION_NAME"
+	// envSession is set by jupyter_server for the kernels of its sessions (the notebook's path).
+	envSession = "JPY_SESSION_NAME"
 )
 
 // OptionsFromEnv returns the options Show uses: the mode from RANKLAB_LIVE and the durations
@@ -87,13 +88,13 @@ const (
 func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	var o Options
 	var err error
-	if o.Mode, err = ParseMode(getenv(EnvMode)); err != nil {
+	if o.Mode, err = parseMode(getenv(envMode)); err != nil {
 		return Options{}, err
 	}
 	for _, d := range []struct {
 		name string
 		dst  *time.Duration
-	}{{EnvProbe, &o.Probe}, {EnvIdle, &o.Idle}, {EnvMax, &o.Max}} {
+	}{{envProbe, &o.Probe}, {envIdle, &o.Idle}, {EnvMax, &o.Max}} {
 		v := strings.TrimSpace(getenv(d.name))
 		if v == "" {
 			continue
@@ -108,12 +109,12 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	return o.withDefaults(), nil
 }
 
-// defaultProbe is DefaultProbe inside a Jupyter server's session, HeadlessProbe outside.
+// defaultProbe is serverProbe inside a Jupyter server's session, headlessProbe outside.
 func defaultProbe(getenv func(string) string) time.Duration {
-	if strings.TrimSpace(getenv(EnvSession)) != "" {
-		return DefaultProbe
+	if strings.TrimSpace(getenv(envSession)) != "" {
+		return serverProbe
 	}
-	return HeadlessProbe
+	return headlessProbe
 }
 
 // withDefaults fills the zero durations and CSVDir.
@@ -122,10 +123,10 @@ func (o Options) withDefaults() Options {
 		o.Probe = defaultProbe(os.Getenv)
 	}
 	if o.Idle <= 0 {
-		o.Idle = DefaultIdle
+		o.Idle = defaultIdle
 	}
 	if o.Max <= 0 {
-		o.Max = DefaultMax
+		o.Max = defaultMax
 	}
 	if o.CSVDir == "" {
 		o.CSVDir = os.Getenv("GONB_DIR")

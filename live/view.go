@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/charts"
+	"github.com/ranklab/ranklab/chunking"
 	"github.com/ranklab/ranklab/lab"
 )
 
@@ -93,10 +94,10 @@ func (c *viewCache) get(name string, key lab.State, build func() string) string 
 }
 
 // errorHTML shows a validation error: the message, and the field it names when it is a
-// lab.FieldError.
+// chunking.FieldError.
 func errorHTML(err error) string {
 	field := ""
-	var fe *lab.FieldError
+	var fe *chunking.FieldError
 	if errors.As(err, &fe) {
 		field = fe.Field
 	}
@@ -194,12 +195,12 @@ func reasonText(reason string, opt Options) string {
 	case "interrupt":
 		return "The live panel was interrupted; re-run the cell to continue."
 	case "forced":
-		return EnvMode + "=static: no live controls. Unset it (or set auto) and re-run the cell for sliders."
+		return envMode + "=static: no live controls. Unset it (or set auto) and re-run the cell for sliders."
 	case "no-frontend":
 		return fmt.Sprintf("No live notebook page answered within %s (nbconvert, an exported page or a viewer, or a page whose connection to the Go kernel failed), "+
 			"so this is the state passed to live.Show. To retry: re-run this cell in JupyterLab or Notebook. "+
 			"On a busy machine, run %%env %s live in a cell first (the panel then waits for the page as long as it takes) "+
-			"or give it longer with %%env %s 2m.", opt.Probe, EnvMode, EnvProbe)
+			"or give it longer with %%env %s 2m.", opt.Probe, envMode, envProbe)
 	}
 	return reason
 }

@@ -84,7 +84,8 @@
 // trec_eval, ranklab's eval and every qrels reader read it (a negative grade is "pooled, not
 // judged"); Read reads it back in order. A judging tool shows the pairs in file order and
 // writes the grades it gets as ordinary qrels lines (grade >= 0) to give back as judged;
-// Pending(pairs, judged) lists what is left to judge, in order, so it resumes where it stopped.
+// A judging tool lists what is left to judge (the pool pairs the judged qrels lack), in order, so
+// it resumes where it stopped (package judge does).
 //
 // # Simulated judgments
 //

@@ -60,12 +60,12 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 	return os.Rename(f.Name(), path)
 }
 
-// Read reads a pool file (or any TREC qrels: "query iteration doc grade", 4 fields separated
+// read reads a pool file (or any TREC qrels: "query iteration doc grade", 4 fields separated
 // by white space) and returns its pairs in file order, with every grade. Blank lines and lines
 // starting with "#" are skipped. A line of another field count, a grade that is not an integer
 // or a pair listed twice is an *eval.ParseError "name:line: ..." that unwraps to
 // eval.ErrFieldCount, eval.ErrGrade or eval.ErrDuplicate.
-func Read(r io.Reader, name string) ([]Pair, []int, error) {
+func read(r io.Reader, name string) ([]Pair, []int, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	var pairs []Pair
@@ -113,12 +113,12 @@ func ReadFile(path string) ([]Pair, []int, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	return Read(f, path)
+	return read(f, path)
 }
 
-// Pending returns the pairs of a pool that judged does not grade yet (no grade, or a negative
+// pending returns the pairs of a pool that judged does not grade yet (no grade, or a negative
 // one), in the pool's order: what a judging tool shows next, and where it resumes.
-func Pending(pairs []Pair, judged eval.Qrels) []Pair {
+func pending(pairs []Pair, judged eval.Qrels) []Pair {
 	var out []Pair
 	for _, p := range pairs {
 		if !isJudged(judged, p.Query, p.Doc) {

@@ -6,9 +6,9 @@ import (
 	"github.com/ranklab/ranklab/eval"
 )
 
-// MTFStep is one pair the move-to-front replay of a query reached: the run it came from, and
+// mtfStep is one pair the move-to-front replay of a query reached: the run it came from, and
 // its grade (Grade is meaningless when Next is true: the pair is not judged yet).
-type MTFStep struct {
+type mtfStep struct {
 	Pair
 	Run   int  // index of the run in the order given
 	Grade int  // the judged grade
@@ -27,7 +27,7 @@ func MoveToFront(runs []eval.Run, k int, judged eval.Qrels, relLevel int) Pool {
 	queries, top := tops(runs, k)
 	p.Queries = len(queries)
 	for _, q := range queries {
-		steps := MTFReplay(top[q], q, judged, relLevel)
+		steps := mtfReplay(top[q], q, judged, relLevel)
 		in := map[string]int{} // doc → number of runs with it in their top k
 		for _, docs := range top[q] {
 			for _, d := range docs {
@@ -50,11 +50,11 @@ func MoveToFront(runs []eval.Run, k int, judged eval.Qrels, relLevel int) Pool {
 	return p
 }
 
-// MTFReplay runs the move-to-front steps of the package doc for query q over lists (each run's
+// mtfReplay runs the move-to-front steps of the package doc for query q over lists (each run's
 // top docs in rank order, in the order the runs were given; nil for a run without the query)
 // with judged as the oracle, and returns every pair it reached: the judged ones in order, then
 // the next pair to judge (Next), if any.
-func MTFReplay(lists [][]string, q string, judged eval.Qrels, relLevel int) []MTFStep {
+func mtfReplay(lists [][]string, q string, judged eval.Qrels, relLevel int) []mtfStep {
 	if relLevel <= 0 {
 		relLevel = 1
 	}
@@ -83,7 +83,7 @@ func MTFReplay(lists [][]string, q string, judged eval.Qrels, relLevel int) []MT
 		}
 		return b
 	}
-	var steps []MTFStep
+	var steps []mtfStep
 	c := best(-1)
 	for c >= 0 {
 		if !advance(c) {
@@ -94,9 +94,9 @@ func MTFReplay(lists [][]string, q string, judged eval.Qrels, relLevel int) []MT
 		reached[doc] = true
 		g, ok := judged[q][doc]
 		if !ok || g < 0 {
-			return append(steps, MTFStep{Pair: Pair{q, doc}, Run: c, Next: true})
+			return append(steps, mtfStep{Pair: Pair{q, doc}, Run: c, Next: true})
 		}
-		steps = append(steps, MTFStep{Pair: Pair{q, doc}, Run: c, Grade: g})
+		steps = append(steps, mtfStep{Pair: Pair{q, doc}, Run: c, Grade: g})
 		if g >= relLevel {
 			continue
 		}

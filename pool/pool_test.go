@@ -170,7 +170,7 @@ func TestMoveToFront(t *testing.T) {
 			}
 			_, top := tops(tc.runs, 0)
 			var got []int
-			for _, s := range MTFReplay(top["q"], "q", judged, 1) {
+			for _, s := range mtfReplay(top["q"], "q", judged, 1) {
 				got = append(got, s.Run)
 			}
 			if !reflect.DeepEqual(got, tc.steps) {
@@ -196,7 +196,7 @@ func TestMoveToFrontDepthAndContribution(t *testing.T) {
 		t.Errorf("contributions %+v judged %d, want %+v and 2", p.Runs, p.Judged, want)
 	}
 	// Relevance level 2: grade 1 is not relevant, so a1 already moves A back: B's s, then b2.
-	steps := MTFReplay([][]string{{"a1", "s"}, {"s", "b2"}}, "q", eval.Qrels{"q": {"a1": 1, "s": 2}}, 2)
+	steps := mtfReplay([][]string{{"a1", "s"}, {"s", "b2"}}, "q", eval.Qrels{"q": {"a1": 1, "s": 2}}, 2)
 	var docs []string
 	for _, s := range steps {
 		docs = append(docs, s.Doc)
@@ -263,7 +263,7 @@ func TestReadErrors(t *testing.T) {
 		{"q 0 d -1\nq 0 e 1\nq 0 d 2\n", 3, eval.ErrDuplicate},
 	}
 	for _, tc := range tests {
-		_, _, err := Read(strings.NewReader(tc.in), "f")
+		_, _, err := read(strings.NewReader(tc.in), "f")
 		var pe *eval.ParseError
 		if !errors.As(err, &pe) || pe.Line != tc.line || !errors.Is(err, tc.sentinel) || !strings.HasPrefix(err.Error(), "f:") {
 			t.Errorf("%q: %v, want line %d %v", tc.in, err, tc.line, tc.sentinel)
@@ -276,7 +276,7 @@ func FuzzRead(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		ps, gs, err := Read(strings.NewReader(in), "f")
+		ps, gs, err := read(strings.NewReader(in), "f")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f:") {
 				t.Errorf("error %q does not name the file", err)
@@ -291,7 +291,7 @@ func FuzzRead(f *testing.F) {
 		if err := Write(&b, ps); err != nil {
 			t.Fatalf("pairs read do not write back: %v", err)
 		}
-		back, _, err := Read(strings.NewReader(b.String()), "g")
+		back, _, err := read(strings.NewReader(b.String()), "g")
 		if err != nil || !reflect.DeepEqual(back, ps) {
 			t.Errorf("round trip: %v %v, want %v", back, err, ps)
 		}
@@ -301,11 +301,11 @@ func FuzzRead(f *testing.F) {
 func TestPending(t *testing.T) {
 	ps := pairs("q1 a", "q1 b", "q2 c", "q2 d")
 	// a graded 0 and c graded 2 are judged; b's -1 is not; d has no grade.
-	got := Pending(ps, eval.Qrels{"q1": {"a": 0, "b": -1}, "q2": {"c": 2}, "q3": {"a": 1}})
+	got := pending(ps, eval.Qrels{"q1": {"a": 0, "b": -1}, "q2": {"c": 2}, "q3": {"a": 1}})
 	if want := pairs("q1 b", "q2 d"); !reflect.DeepEqual(got, want) {
 		t.Errorf("pending %v, want %v", got, want)
 	}
-	if got := Pending(ps, nil); !reflect.DeepEqual(got, ps) {
+	if got := pending(ps, nil); !reflect.DeepEqual(got, ps) {
 		t.Errorf("nothing judged: %v", got)
 	}
 }

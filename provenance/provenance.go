@@ -57,7 +57,7 @@ type File struct{ Role, Path string }
 // New returns the stamp of a command run with args under conventions, hashing every file. It
 // returns an error when a file cannot be read.
 func New(command string, args, conventions []string, files ...File) (Stamp, error) {
-	st := Stamp{Tool: "ranklab", Version: Version(), Command: command, Args: append([]string{}, args...), Conventions: append([]string{}, conventions...), Inputs: []Input{}}
+	st := Stamp{Tool: "ranklab", Version: version(), Command: command, Args: append([]string{}, args...), Conventions: append([]string{}, conventions...), Inputs: []Input{}}
 	for _, f := range files {
 		in, err := hashFile(f)
 		if err != nil {
@@ -88,9 +88,9 @@ func hashFile(f File) (Input, error) {
 	return Input{Role: f.Role, Path: f.Path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
 }
 
-// Version returns ranklab's version as the build recorded it: the main module's version (or
+// version returns ranklab's version as the build recorded it: the main module's version (or
 // "devel"), then the VCS revision and "+dirty" when the build embedded them.
-func Version() string {
+func version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown"

@@ -14,7 +14,7 @@ import (
 
 // BudgetMeasure is a document measure cut by what a context of Tokens tokens holds rather than
 // by a rank: R@512tok, nDCG@512tok, Success@512tok. It has eval.Measure's interface: a
-// comparable value whose String parses back (ParseBudgetMeasure) and which Validates, so it keys
+// comparable value whose String is canonical (it parses back) and which Validates, so it keys
 // a comparison's columns (compare.Measure) as eval.Measure does.
 //
 // With C_B the documents of the B-token context of a query (Context, then each document once at
@@ -30,37 +30,37 @@ import (
 //
 // They are computed by the evaluator itself (package eval) on the context's document list:
 // R@Btok is eval.Recall(0), nDCG@Btok eval.NDCG(0) and Success@Btok eval.Success(B) of
-// ContextRun (a B-token context holds at most B documents, so the cutoff B cuts nothing). The
+// the context run (a B-token context holds at most B documents, so the cutoff B cuts nothing). The
 // ideal of nDCG@Btok does not depend on the budget or the system, so two systems at one budget
 // differ by their DCG alone, and every value grows with B.
 type BudgetMeasure struct {
-	Name   string // "R", "nDCG" or "Success" (NameR, NameNDCG, NameSuccess)
+	Name   string // "R", "nDCG" or "Success" (eval's names for the measures they apply)
 	Tokens int    // the budget B, at least 1
 }
 
 // Names of the document budget measures: the evaluator's names of the measures they apply.
 var (
-	NameR       = eval.Recall(0).Name
-	NameNDCG    = eval.NDCG(0).Name
-	NameSuccess = eval.Success(1).Name
+	nameR       = eval.Recall(0).Name
+	nameNDCG    = eval.NDCG(0).Name
+	nameSuccess = eval.Success(1).Name
 )
 
-// RecallAt returns R@Btok, the share of the relevant documents in a context of tokens tokens.
-func RecallAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: NameR, Tokens: tokens} }
+// recallAt returns R@Btok, the share of the relevant documents in a context of tokens tokens.
+func recallAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: nameR, Tokens: tokens} }
 
 // NDCGAt returns nDCG@Btok of a context of tokens tokens.
-func NDCGAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: NameNDCG, Tokens: tokens} }
+func NDCGAt(tokens int) BudgetMeasure { return BudgetMeasure{Name: nameNDCG, Tokens: tokens} }
 
-// SuccessAt returns Success@Btok: 1 when a context of tokens tokens holds a relevant document.
-func SuccessAt(tokens int) BudgetMeasure {
-	return BudgetMeasure{Name: NameSuccess, Tokens: tokens}
+// successAt returns Success@Btok: 1 when a context of tokens tokens holds a relevant document.
+func successAt(tokens int) BudgetMeasure {
+	return BudgetMeasure{Name: nameSuccess, Tokens: tokens}
 }
 
 // BudgetMeasures returns nDCG, R and Success at each budget, budget-major.
 func BudgetMeasures(budgets ...int) []BudgetMeasure {
 	var out []BudgetMeasure
 	for _, b := range budgets {
-		out = append(out, NDCGAt(b), RecallAt(b), SuccessAt(b))
+		out = append(out, NDCGAt(b), recallAt(b), successAt(b))
 	}
 	return out
 }
@@ -70,7 +70,7 @@ func (m BudgetMeasure) String() string { return m.Name + "@" + strconv.Itoa(m.To
 
 // Validate reports an error when Name is not R, nDCG or Success or Tokens is below 1.
 func (m BudgetMeasure) Validate() error {
-	if m.Name != NameR && m.Name != NameNDCG && m.Name != NameSuccess {
+	if m.Name != nameR && m.Name != nameNDCG && m.Name != nameSuccess {
 		return fmt.Errorf("budget measure %q: want R, nDCG or Success", m.Name)
 	}
 	if m.Tokens < 1 {
@@ -79,9 +79,9 @@ func (m BudgetMeasure) Validate() error {
 	return nil
 }
 
-// ParseBudgetMeasure reads "R@512tok", "nDCG@512tok" or "Success@512tok";
-// ParseBudgetMeasure(m.String()) == m.
-func ParseBudgetMeasure(s string) (BudgetMeasure, error) {
+// parseBudgetMeasure reads "R@512tok", "nDCG@512tok" or "Success@512tok";
+// parseBudgetMeasure(m.String()) == m.
+func parseBudgetMeasure(s string) (BudgetMeasure, error) {
 	name, rest, ok := strings.Cut(s, "@")
 	digits, ok2 := strings.CutSuffix(rest, "tok")
 	if !ok || !ok2 {
@@ -98,9 +98,9 @@ func ParseBudgetMeasure(s string) (BudgetMeasure, error) {
 // docMeasure is the evaluator's measure that computes m on the context's document list.
 func (m BudgetMeasure) docMeasure() eval.Measure {
 	switch {
-	case m.Name == NameR:
+	case m.Name == nameR:
 		return eval.Recall(0)
-	case m.Name == NameNDCG:
+	case m.Name == nameNDCG:
 		return eval.NDCG(0)
 	}
 	return eval.Success(m.Tokens)
@@ -125,7 +125,7 @@ func Context(chunks []eval.ScoredDoc, m ChunkMap, budget int) (ids []string, use
 	ids = make([]string, len(taken))
 	for i, c := range taken {
 		ids[i] = c.id
-		used += c.span.Len()
+		used += c.span.len()
 	}
 	return ids, used, nil
 }
@@ -139,21 +139,21 @@ func contextOf(cs []chunked, budget int) []chunked {
 		if seen[c.span] {
 			continue
 		}
-		if c.span.Len() > budget-used { // used <= budget: no overflow, whatever the span
+		if c.span.len() > budget-used { // used <= budget: no overflow, whatever the span
 			break
 		}
 		seen[c.span] = true
-		used += c.span.Len()
+		used += c.span.len()
 		out = append(out, c)
 	}
 	return out
 }
 
-// ContextRun is the document run of what a context of budget tokens holds, for every query of a
+// contextRun is the document run of what a context of budget tokens holds, for every query of a
 // chunk run: Context, then each document once at the place of its first chunk, the i-th of n
 // documents scored n − i (so every evaluator keeps that order). A query whose context is empty
 // keeps an empty ranking. It returns an error naming the query and chunk when a chunk is not in m.
-func ContextRun(run eval.Run, m ChunkMap, budget int) (eval.Run, error) {
+func contextRun(run eval.Run, m ChunkMap, budget int) (eval.Run, error) {
 	if budget < 1 {
 		return eval.Run{}, fmt.Errorf("rag: ContextRun: budget %d: must be at least 1 token", budget)
 	}
@@ -202,7 +202,7 @@ func (r BudgetResult) Column(m BudgetMeasure) []float64 {
 	return out
 }
 
-// Scores returns r as package compare reads it (compare.FromScores), named by its Tag.
+// Scores returns r as package compare reads it (compare.Options.FromScores), named by its Tag.
 func (r BudgetResult) Scores() compare.Scores {
 	ms := make([]compare.Measure, len(r.Measures))
 	for j, m := range r.Measures {
@@ -212,7 +212,7 @@ func (r BudgetResult) Scores() compare.Scores {
 }
 
 // EvaluateBudgets evaluates a chunk run on document qrels at token budgets: for each budget B of
-// the measures, the documents of ContextRun(run, m, B) are evaluated by eval with opt (RelLevel
+// the measures, the documents of the B-token context run are evaluated by eval with opt (RelLevel
 // applies; Depth must be 0) on every qrels query — a query the run lacks, or whose context is
 // empty, scores 0 — and the measures are looked up in the result. Inputs are not modified.
 func EvaluateBudgets(qrels eval.Qrels, run eval.Run, m ChunkMap, opt eval.Options, measures ...BudgetMeasure) (BudgetResult, error) {
@@ -234,7 +234,7 @@ func EvaluateBudgets(qrels eval.Qrels, run eval.Run, m ChunkMap, opt eval.Option
 		budgets[bm.Tokens] = append(budgets[bm.Tokens], j)
 	}
 	for _, b := range slices.Sorted(maps.Keys(budgets)) {
-		ctx, err := ContextRun(run, m, b)
+		ctx, err := contextRun(run, m, b)
 		if err != nil {
 			return BudgetResult{}, err
 		}

@@ -50,8 +50,8 @@ func TestContextStopsAndDedups(t *testing.T) {
 }
 
 func TestBudgetMeasureNames(t *testing.T) {
-	for _, m := range []BudgetMeasure{RecallAt(512), NDCGAt(1), SuccessAt(4096)} {
-		back, err := ParseBudgetMeasure(m.String())
+	for _, m := range []BudgetMeasure{recallAt(512), NDCGAt(1), successAt(4096)} {
+		back, err := parseBudgetMeasure(m.String())
 		if err != nil || back != m {
 			t.Errorf("ParseBudgetMeasure(%q) = %v, %v", m, back, err)
 		}
@@ -60,7 +60,7 @@ func TestBudgetMeasureNames(t *testing.T) {
 		t.Errorf("String = %q", NDCGAt(512))
 	}
 	for _, bad := range []string{"nDCG@512", "nDCG@tok", "P@5tok", "R@0tok", "R@-1tok", "R@05tok", "nDCG", "SpanR@5tok"} {
-		if _, err := ParseBudgetMeasure(bad); err == nil {
+		if _, err := parseBudgetMeasure(bad); err == nil {
 			t.Errorf("ParseBudgetMeasure(%q): want an error", bad)
 		}
 	}
@@ -69,7 +69,7 @@ func TestBudgetMeasureNames(t *testing.T) {
 func TestEvaluateBudgets(t *testing.T) {
 	// q1: d2 grade 1, d3 grade 2 (never retrieved); q2: d1; q3 is not in the run.
 	qrels := eval.Qrels{"q1": {"d2": 1, "d3": 2}, "q2": {"d1": 1}, "q3": {"d1": 1}}
-	ms := []BudgetMeasure{NDCGAt(9), RecallAt(9), SuccessAt(9), NDCGAt(25), RecallAt(25), SuccessAt(25)}
+	ms := []BudgetMeasure{NDCGAt(9), recallAt(9), successAt(9), NDCGAt(25), recallAt(25), successAt(25)}
 	res, err := EvaluateBudgets(qrels, testRun, testMap, eval.Options{}, ms...)
 	if err != nil {
 		t.Fatal(err)
@@ -92,18 +92,18 @@ func TestEvaluateBudgets(t *testing.T) {
 			}
 		}
 	}
-	if got, w := res.Mean(RecallAt(25)), (0.5+1+0)/3; math.Abs(got-w) > 1e-15 {
+	if got, w := res.Mean(recallAt(25)), (0.5+1+0)/3; math.Abs(got-w) > 1e-15 {
 		t.Errorf("mean R@25tok = %v, want %v", got, w)
 	}
-	if res.Column(SuccessAt(25))[1] != 1 || res.Column(NDCGAt(25))[1] != 1 {
+	if res.Column(successAt(25))[1] != 1 || res.Column(NDCGAt(25))[1] != 1 {
 		t.Error("lookups disagree with Values")
 	}
-	for _, bad := range [][]BudgetMeasure{nil, {{Name: "P", Tokens: 5}}, {RecallAt(0)}} {
+	for _, bad := range [][]BudgetMeasure{nil, {{Name: "P", Tokens: 5}}, {recallAt(0)}} {
 		if _, err := EvaluateBudgets(qrels, testRun, testMap, eval.Options{}, bad...); err == nil {
 			t.Errorf("EvaluateBudgets(%v): want an error", bad)
 		}
 	}
-	if _, err := EvaluateBudgets(qrels, testRun, testMap, eval.Options{Depth: 5}, RecallAt(5)); err == nil {
+	if _, err := EvaluateBudgets(qrels, testRun, testMap, eval.Options{Depth: 5}, recallAt(5)); err == nil {
 		t.Error("Depth with a budget: want an error")
 	}
 }
@@ -114,12 +114,12 @@ func TestBudgetWholeDocuments(t *testing.T) {
 	m := ChunkMap{"a": {"a", 0, 300}, "b": {"b", 0, 120}}
 	run := eval.Run{Queries: map[string][]eval.ScoredDoc{"q": {{Doc: "a", Score: 2}, {Doc: "b", Score: 1}}}}
 	qrels := eval.Qrels{"q": {"b": 1}}
-	res, err := EvaluateBudgets(qrels, run, m, eval.Options{}, SuccessAt(256), SuccessAt(420))
+	res, err := EvaluateBudgets(qrels, run, m, eval.Options{}, successAt(256), successAt(420))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Mean(SuccessAt(256)) != 0 || res.Mean(SuccessAt(420)) != 1 {
-		t.Errorf("Success@256tok %v, @420tok %v; want 0, 1", res.Mean(SuccessAt(256)), res.Mean(SuccessAt(420)))
+	if res.Mean(successAt(256)) != 0 || res.Mean(successAt(420)) != 1 {
+		t.Errorf("Success@256tok %v, @420tok %v; want 0, 1", res.Mean(successAt(256)), res.Mean(successAt(420)))
 	}
 }
 
@@ -127,7 +127,7 @@ func TestBudgetWholeDocuments(t *testing.T) {
 // and looked up by budget measure; the difference is the one of TestEvaluateBudgets' values.
 func TestBudgetScoresCompare(t *testing.T) {
 	qrels := eval.Qrels{"q1": {"d2": 1, "d3": 2}, "q2": {"d1": 1}, "q3": {"d1": 1}}
-	small, err := EvaluateBudgets(qrels, testRun, testMap, eval.Options{}, RecallAt(25))
+	small, err := EvaluateBudgets(qrels, testRun, testMap, eval.Options{}, recallAt(25))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestBudgetScoresCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := r.Comparison("copy", RecallAt(25))
+	c, err := r.Comparison("copy", recallAt(25))
 	if err != nil || math.Abs(c.Diff-1.0/3) > 1e-15 {
 		t.Errorf("Δ R@25tok = %v (%v), want 1/3", c.Diff, err)
 	}

@@ -15,9 +15,9 @@ import (
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-// ErrSpan is the sentinel of a span that is not two integers 0 <= start < end (chunk maps and
+// errSpan is the sentinel of a span that is not two integers 0 <= start < end (chunk maps and
 // passage qrels); a *eval.ParseError unwraps to it.
-var ErrSpan = errors.New("bad span")
+var errSpan = errors.New("bad span")
 
 // Span is a half-open range [Start, End) of one document's tokens. Package retrieval counts
 // cl100k_base tokens of the document's Content (title, newline, text); any unit works as long as
@@ -27,8 +27,8 @@ type Span struct {
 	Start, End int
 }
 
-// Len returns the span's length, End − Start.
-func (s Span) Len() int { return s.End - s.Start }
+// len returns the span's length, End − Start.
+func (s Span) len() int { return s.End - s.Start }
 
 // Overlap returns how many units s and o share: 0 for spans of different documents.
 func (s Span) Overlap(o Span) int {
@@ -45,28 +45,14 @@ type ChunkMap map[string]Span
 // mapHeader is the optional first line of a chunk map file.
 const mapHeader = "chunk-id doc-id start end"
 
-// ReadChunkMap reads a chunk map: one chunk a line, exactly 4 fields separated by spaces or tabs
-//
-//	chunk-id doc-id start end
-//
-// where start and end are decimal integers with 0 <= start < end: the chunk covers tokens
-// [start, end) of document doc-id (package retrieval writes cl100k_base token offsets into the
-// document's Content). The first line may be the header "chunk-id doc-id start end" (fields
-// separated by any spaces or tabs). A chunk ID is unique; two chunks may cover the same span.
-// Lines are read as every ranklab reader reads them (readRecords: a leading byte-order mark
-// dropped, CRLF read, '#' comment lines skipped); an empty line, a wrong field count, a bad span, a chunk listed twice or a
-// file without chunks is a *eval.ParseError ("name:line: msg") unwrapping to eval.ErrEmptyLine,
-// eval.ErrFieldCount, ErrSpan, eval.ErrDuplicate or eval.ErrEmpty.
-//
-//	d7#0 d7 0 128      (chunk d7#0 is tokens 0..127 of document d7)
-//	d7#1 d7 96 224     (the next window, overlapping the first by 32 tokens)
-func ReadChunkMap(r io.Reader, name string) (ChunkMap, error) {
+// readChunkMap is ReadChunkMapFile on a reader; its errors name the file name.
+func readChunkMap(r io.Reader, name string) (ChunkMap, error) {
 	m := ChunkMap{}
 	seen := map[string]int{}
 	err := readRecords(r, name, mapHeader, func(f [][]byte, line int) error {
 		start, end, err := parseSpan(f[2], f[3])
 		if err != nil {
-			return parseErr(name, line, ErrSpan, "%v", err)
+			return parseErr(name, line, errSpan, "%v", err)
 		}
 		id := string(f[0])
 		if prev, dup := seen[id]; dup {
@@ -121,14 +107,30 @@ func readRecords(r io.Reader, name, header string, fn func(f [][]byte, line int)
 	return nil
 }
 
-// ReadChunkMapFile reads a chunk map file, gunzipping it when it starts with gzip's magic bytes.
+// ReadChunkMapFile reads a chunk map: one chunk a line, exactly 4 fields separated by spaces or tabs
+//
+//	chunk-id doc-id start end
+//
+// where start and end are decimal integers with 0 <= start < end: the chunk covers tokens
+// [start, end) of document doc-id (package retrieval writes cl100k_base token offsets into the
+// document's Content). The first line may be the header "chunk-id doc-id start end" (fields
+// separated by any spaces or tabs). A chunk ID is unique; two chunks may cover the same span.
+// Lines are read as every ranklab reader reads them (readRecords: a leading byte-order mark
+// dropped, CRLF read, '#' comment lines skipped); an empty line, a wrong field count, a bad span, a chunk listed twice or a
+// file without chunks is a *eval.ParseError ("name:line: msg") unwrapping to eval.ErrEmptyLine,
+// eval.ErrFieldCount, a bad span, eval.ErrDuplicate or eval.ErrEmpty.
+//
+//	d7#0 d7 0 128      (chunk d7#0 is tokens 0..127 of document d7)
+//	d7#1 d7 96 224     (the next window, overlapping the first by 32 tokens)
+//
+// The file is gunzipped when it starts with gzip's magic bytes.
 func ReadChunkMapFile(path string) (ChunkMap, error) {
 	r, closeFn, err := scan.Open(path)
 	if err != nil {
 		return nil, openErr(path, err)
 	}
 	defer closeFn()
-	return ReadChunkMap(r, path)
+	return readChunkMap(r, path)
 }
 
 // openErr keeps an *fs.PathError (it names the file) and makes an error of the content's
@@ -177,11 +179,11 @@ func compareChunks(a string, sa Span, b string, sb Span) int {
 	return strings.Compare(a, b)
 }
 
-// MaxSpanEnd bounds the end of a span read from a file: 2^40 units (a trillion tokens) is far
+// maxSpanEnd bounds the end of a span read from a file: 2^40 units (a trillion tokens) is far
 // beyond any document, and keeps every sum of span lengths far from integer overflow.
-const MaxSpanEnd = 1 << 40
+const maxSpanEnd = 1 << 40
 
-// parseSpan parses start and end: decimal integers with 0 <= start < end <= MaxSpanEnd.
+// parseSpan parses start and end: decimal integers with 0 <= start < end <= maxSpanEnd.
 func parseSpan(a, b []byte) (start, end int, err error) {
 	start, err = strconv.Atoi(string(a))
 	if err != nil || start < 0 {
@@ -191,7 +193,7 @@ func parseSpan(a, b []byte) (start, end int, err error) {
 	if err != nil || end <= start {
 		return 0, 0, fmt.Errorf("end %q is not an integer > start %d", b, start)
 	}
-	if end > MaxSpanEnd {
+	if end > maxSpanEnd {
 		return 0, 0, fmt.Errorf("end %d is beyond 2^40 units: not an offset into a document", end)
 	}
 	return start, end, nil

@@ -14,7 +14,7 @@ import (
 
 func TestReadChunkMap(t *testing.T) {
 	in := "chunk-id\tdoc-id\tstart\tend\r\nd1#0 d1 0 10\nd1#1\td1\t8\t18\r\nd2#0 d2 0 3\nd2@x d2 0 3\n"
-	m, err := ReadChunkMap(strings.NewReader(in), "m.tsv")
+	m, err := readChunkMap(strings.NewReader(in), "m.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,11 +22,11 @@ func TestReadChunkMap(t *testing.T) {
 	if !maps.Equal(m, want) {
 		t.Errorf("ReadChunkMap = %v, want %v", m, want)
 	}
-	if m["d1#1"].Len() != 10 || m["d1#0"].Overlap(m["d1#1"]) != 2 || m["d1#0"].Overlap(m["d2#0"]) != 0 {
+	if m["d1#1"].len() != 10 || m["d1#0"].Overlap(m["d1#1"]) != 2 || m["d1#0"].Overlap(m["d2#0"]) != 0 {
 		t.Errorf("Len/Overlap wrong: %v", m)
 	}
 	// Without the header too.
-	if m2, err := ReadChunkMap(strings.NewReader("a d 0 1\n"), "m"); err != nil || m2["a"] != (Span{"d", 0, 1}) {
+	if m2, err := readChunkMap(strings.NewReader("a d 0 1\n"), "m"); err != nil || m2["a"] != (Span{"d", 0, 1}) {
 		t.Errorf("headerless map: %v, %v", m2, err)
 	}
 }
@@ -42,16 +42,16 @@ func TestReadChunkMapErrors(t *testing.T) {
 		{"empty line", "a d 0 1\n\nb d 1 2\n", eval.ErrEmptyLine, "m:2: empty line"},
 		{"three fields", "a d 0\n", eval.ErrFieldCount, "m:1: wrong number of fields: got 3, want 4"},
 		{"five fields", "a d 0 1 x\n", eval.ErrFieldCount, "m:1: wrong number of fields: got 5"},
-		{"negative start", "a d -1 4\n", ErrSpan, `m:1: bad span: start "-1"`},
-		{"empty span", "a d 4 4\n", ErrSpan, `m:1: bad span: end "4" is not an integer > start 4`},
-		{"reversed", "a d 5 4\n", ErrSpan, "m:1: bad span"},
-		{"float", "a d 0 1.5\n", ErrSpan, "m:1: bad span"},
+		{"negative start", "a d -1 4\n", errSpan, `m:1: bad span: start "-1"`},
+		{"empty span", "a d 4 4\n", errSpan, `m:1: bad span: end "4" is not an integer > start 4`},
+		{"reversed", "a d 5 4\n", errSpan, "m:1: bad span"},
+		{"float", "a d 0 1.5\n", errSpan, "m:1: bad span"},
 		{"duplicate", "a d 0 1\nb d 0 1\na e 0 1\n", eval.ErrDuplicate, `m:3: duplicate doc: chunk "a" listed twice (first on line 1)`},
-		{"header later", "a d 0 1\nchunk-id doc-id start end\n", ErrSpan, "m:2: bad span"},
+		{"header later", "a d 0 1\nchunk-id doc-id start end\n", errSpan, "m:2: bad span"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadChunkMap(strings.NewReader(tc.in), "m")
+			_, err := readChunkMap(strings.NewReader(tc.in), "m")
 			var pe *eval.ParseError
 			if !errors.As(err, &pe) || !errors.Is(err, tc.sentinel) || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("err = %v, want a ParseError %q wrapping %v", err, tc.want, tc.sentinel)
@@ -70,7 +70,7 @@ func TestWriteChunkMapRoundTrip(t *testing.T) {
 	if buf.String() != want {
 		t.Errorf("WriteChunkMap =\n%s\nwant\n%s", buf.String(), want)
 	}
-	back, err := ReadChunkMap(&buf, "back")
+	back, err := readChunkMap(&buf, "back")
 	if err != nil || !maps.Equal(back, m) {
 		t.Errorf("round trip: %v, %v", back, err)
 	}
@@ -105,7 +105,7 @@ func FuzzReadChunkMap(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		m, err := ReadChunkMap(strings.NewReader(in), "f")
+		m, err := readChunkMap(strings.NewReader(in), "f")
 		if err != nil {
 			var pe *eval.ParseError
 			if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "f:") {
@@ -122,7 +122,7 @@ func FuzzReadChunkMap(f *testing.F) {
 		if err := WriteChunkMap(&buf, m); err != nil {
 			t.Fatalf("a map that was read does not write: %v", err)
 		}
-		back, err := ReadChunkMap(&buf, "back")
+		back, err := readChunkMap(&buf, "back")
 		if err != nil || !maps.Equal(back, m) {
 			t.Errorf("round trip changed the map: %v", err)
 		}

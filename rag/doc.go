@@ -9,12 +9,12 @@
 //	run, err := eval.ReadRunFile("chunks.run")
 //	vs, err := rag.Variants(run, m, 10) // top-10 chunks deduplicated, MaxP, FirstP, SumP
 //	r, err := compare.Runs(qrels, []eval.Measure{eval.NDCG(10)}, vs...)
-//	res, err := rag.EvaluateBudgets(qrels, run, m, eval.Options{}, rag.NDCGAt(512), rag.RecallAt(512))
+//	res, err := rag.EvaluateBudgets(qrels, run, m, eval.Options{}, rag.BudgetMeasures(512)...) // nDCG, R, Success
 //	res.Mean(rag.NDCGAt(512))
 //
 // Decisions made once for the whole package:
 //
-//   - A chunk map (ReadChunkMap) says which span [start, end) of which document each chunk ID
+//   - A chunk map (ReadChunkMapFile) says which span [start, end) of which document each chunk ID
 //     covers. Package retrieval's spans are cl100k_base tokens of the document's Content (title,
 //     newline, text); a user's map may use another unit as long as budgets and passage qrels use
 //     the same one. A chunk run naming a chunk the map lacks is an error, never skipped.
@@ -28,7 +28,7 @@
 //     chunks per document by MaxP, FirstP or SumP (Aggregation.Score, the one implementation,
 //     which package retrieval's searcher calls as well). A view is an eval.Run, evaluated by
 //     package eval and compared by package compare like any run.
-//   - Budgets (Context, ContextRun, BudgetMeasure): a B-token context is the longest prefix of
+//   - Budgets (Context, BudgetMeasure): a B-token context is the longest prefix of
 //     the ranked chunk list, deduplicated (a chunk with the same document and span as one already
 //     taken is dropped at no cost), whose chunk lengths sum to at most B. A chunk counts only when
 //     it fits whole; the first chunk that does not fit ends the context (no skipping ahead to a
@@ -37,7 +37,7 @@
 //     nDCG@Btok and Success@Btok are the evaluator's R, nDCG (uncut ideal) and Success on the
 //     documents of that context (formulas on BudgetMeasure); every qrels query is evaluated, and
 //     one whose context is empty scores 0.
-//   - Passage qrels (ReadPassageQrels) judge spans. A chunk's grade is the largest grade of the
+//   - Passage qrels (ReadPassageQrelsFile) judge spans. A chunk's grade is the largest grade of the
 //     judged spans it overlaps by at least one unit (ChunkQrels); span recall and precision of a
 //     context count distinct units (EvaluatePassages). Neither BEIR SciFact nor Cranfield as
 //     stored in ../shared/data has judged spans (SciFact's rationale sentences are in its

@@ -22,8 +22,8 @@ const (
 	SumP
 )
 
-// Aggregations are the three aggregations in the order reports show them.
-var Aggregations = []Aggregation{MaxP, FirstP, SumP}
+// aggregations are the three aggregations in the order reports show them.
+var aggregations = []Aggregation{MaxP, FirstP, SumP}
 
 // String returns "maxp", "firstp" or "sump".
 func (a Aggregation) String() string {
@@ -53,7 +53,7 @@ func (a Aggregation) Label() string {
 
 // ParseAggregation parses "maxp", "firstp" or "sump".
 func ParseAggregation(s string) (Aggregation, error) {
-	for _, a := range Aggregations {
+	for _, a := range aggregations {
 		if s == a.String() {
 			return a, nil
 		}

@@ -47,7 +47,7 @@ func TestAggregationScore(t *testing.T) {
 			t.Errorf("%v.Score(%v, %v) = %v, %v; want %v, %v", tc.agg, tc.scores, tc.first, got, ok, tc.want, tc.ok)
 		}
 	}
-	for _, a := range Aggregations {
+	for _, a := range aggregations {
 		if b, err := ParseAggregation(a.String()); err != nil || b != a {
 			t.Errorf("ParseAggregation(%q) = %v, %v", a, b, err)
 		}
@@ -117,7 +117,7 @@ func TestDocRunErrors(t *testing.T) {
 	for name, fn := range map[string]func() error{
 		"DocRun":     func() error { _, err := DocRun(bad, testMap, MaxP); return err },
 		"Dedup":      func() error { _, err := Dedup(bad, testMap, 5); return err },
-		"ContextRun": func() error { _, err := ContextRun(bad, testMap, 5); return err },
+		"ContextRun": func() error { _, err := contextRun(bad, testMap, 5); return err },
 	} {
 		if err := fn(); err == nil || !strings.Contains(err.Error(), `query "q9": chunk "nope" is not in the chunk map`) {
 			t.Errorf("%s: err = %v", name, err)

@@ -15,15 +15,15 @@ import (
 // its ID and its judged spans.
 func TestPassageQrelsBOM(t *testing.T) {
 	plain := "q1 d1 0 10 2\nq2 d2 5 9 1\n"
-	want, err := ReadPassageQrels(strings.NewReader(plain), "p")
+	want, err := readPassageQrels(strings.NewReader(plain), "p")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadPassageQrels(strings.NewReader("\ufeff"+plain), "p")
+	got, err := readPassageQrels(strings.NewReader("\ufeff"+plain), "p")
 	if err != nil || len(got["q1"]) != 1 || got["q1"][0] != want["q1"][0] || len(got) != 2 {
 		t.Errorf("with a BOM: %v, %v; want %v", got, err, want)
 	}
-	m, err := ReadChunkMap(strings.NewReader("\ufeffd1#0 d1 0 10\n"), "m")
+	m, err := readChunkMap(strings.NewReader("\ufeffd1#0 d1 0 10\n"), "m")
 	if err != nil || m["d1#0"] != (Span{"d1", 0, 10}) {
 		t.Errorf("chunk map with a BOM: %v, %v", m, err)
 	}
@@ -55,15 +55,15 @@ func TestBudgetOverflow(t *testing.T) {
 	}
 	// From files: an end beyond 2^40 is ErrSpan at its line.
 	for name, read := range map[string]func(string) error{
-		"passages":  func(s string) error { _, err := ReadPassageQrels(strings.NewReader(s+" 1\n"), "f"); return err },
-		"chunk map": func(s string) error { _, err := ReadChunkMap(strings.NewReader(s+"\n"), "f"); return err },
+		"passages":  func(s string) error { _, err := readPassageQrels(strings.NewReader(s+" 1\n"), "f"); return err },
+		"chunk map": func(s string) error { _, err := readChunkMap(strings.NewReader(s+"\n"), "f"); return err },
 	} {
 		if err := read("q d 0 1099511627776"); err != nil {
 			t.Errorf("%s: end 2^40 refused: %v", name, err)
 		}
 		err := read("q d 0 1099511627777")
 		var pe *eval.ParseError
-		if !errors.Is(err, ErrSpan) || !errors.As(err, &pe) || pe.Line != 1 || pe.File != "f" {
+		if !errors.Is(err, errSpan) || !errors.As(err, &pe) || pe.Line != 1 || pe.File != "f" {
 			t.Errorf("%s: end 2^40+1: %v; want f:1: bad span", name, err)
 		}
 	}

@@ -26,29 +26,15 @@ type PassageQrels map[string][]Passage
 // passageHeader is the optional first line of a passage qrels file.
 const passageHeader = "query-id doc-id start end grade"
 
-// ReadPassageQrels reads passage qrels: one judged span a line, exactly 5 fields separated by
-// spaces or tabs
-//
-//	query-id doc-id start end grade
-//
-// where [start, end) is a span of the document in the unit of the chunk map it is used with
-// (0 <= start < end) and grade an integer. The first line may be the header
-// "query-id doc-id start end grade". Lines are read as every ranklab reader reads them (a
-// leading byte-order mark dropped, CRLF read, '#' comment lines skipped); an empty line, a wrong
-// field count, a bad span (an end beyond MaxSpanEnd included), a grade that is not an integer,
-// the same span judged twice for a query, or a file without judgments is a *eval.ParseError
-// ("name:line: msg") unwrapping to eval.ErrEmptyLine, eval.ErrFieldCount, ErrSpan, eval.ErrGrade,
-// eval.ErrDuplicate or eval.ErrEmpty.
-//
-//	q1 d7 40 95 2     (tokens 40..94 of d7 answer q1, grade 2)
-func ReadPassageQrels(r io.Reader, name string) (PassageQrels, error) {
+// readPassageQrels is ReadPassageQrelsFile on a reader; its errors name the file name.
+func readPassageQrels(r io.Reader, name string) (PassageQrels, error) {
 	pq := PassageQrels{}
 	seen := map[string]map[Span]int{}
 	n := 0
 	err := readRecords(r, name, passageHeader, func(f [][]byte, line int) error {
 		start, end, err := parseSpan(f[2], f[3])
 		if err != nil {
-			return parseErr(name, line, ErrSpan, "%v", err)
+			return parseErr(name, line, errSpan, "%v", err)
 		}
 		g, err := strconv.ParseInt(string(f[4]), 10, 32)
 		if err != nil || g == eval.Unjudged {
@@ -76,20 +62,35 @@ func ReadPassageQrels(r io.Reader, name string) (PassageQrels, error) {
 	return pq, nil
 }
 
-// ReadPassageQrelsFile reads a passage qrels file, gunzipping it when it starts with gzip's magic
-// bytes.
+// ReadPassageQrelsFile reads passage qrels: one judged span a line, exactly 5 fields separated by
+// spaces or tabs
+//
+//	query-id doc-id start end grade
+//
+// where [start, end) is a span of the document in the unit of the chunk map it is used with
+// (0 <= start < end) and grade an integer. The first line may be the header
+// "query-id doc-id start end grade". Lines are read as every ranklab reader reads them (a
+// leading byte-order mark dropped, CRLF read, '#' comment lines skipped); an empty line, a wrong
+// field count, a bad span (an end beyond 2^40 included), a grade that is not an integer,
+// the same span judged twice for a query, or a file without judgments is a *eval.ParseError
+// ("name:line: msg") unwrapping to eval.ErrEmptyLine, eval.ErrFieldCount, a bad span, eval.ErrGrade,
+// eval.ErrDuplicate or eval.ErrEmpty.
+//
+//	q1 d7 40 95 2     (tokens 40..94 of d7 answer q1, grade 2)
+//
+// The file is gunzipped when it starts with gzip's magic bytes.
 func ReadPassageQrelsFile(path string) (PassageQrels, error) {
 	r, closeFn, err := scan.Open(path)
 	if err != nil {
 		return nil, openErr(path, err)
 	}
 	defer closeFn()
-	return ReadPassageQrels(r, path)
+	return readPassageQrels(r, path)
 }
 
-// DocQrels are the document-level judgments the passages imply: a document's grade is the
+// docQrels are the document-level judgments the passages imply: a document's grade is the
 // largest grade of its judged spans.
-func (pq PassageQrels) DocQrels() eval.Qrels {
+func (pq PassageQrels) docQrels() eval.Qrels {
 	out := eval.Qrels{}
 	for q, ps := range pq {
 		docs := map[string]int{}
@@ -133,20 +134,20 @@ func (pq PassageQrels) ChunkQrels(m ChunkMap) eval.Qrels {
 
 // Names of the span measures (EvaluatePassages).
 const (
-	NameSpanRecall    = "SpanR"
-	NameSpanPrecision = "SpanP"
+	nameSpanRecall    = "SpanR"
+	nameSpanPrecision = "SpanP"
 )
 
 // SpanRecallAt returns SpanR@Btok, the share of the relevant judged units that a context of
 // tokens tokens covers.
 func SpanRecallAt(tokens int) BudgetMeasure {
-	return BudgetMeasure{Name: NameSpanRecall, Tokens: tokens}
+	return BudgetMeasure{Name: nameSpanRecall, Tokens: tokens}
 }
 
 // SpanPrecisionAt returns SpanP@Btok, the share of a context's distinct units that lie in a
 // relevant judged span.
 func SpanPrecisionAt(tokens int) BudgetMeasure {
-	return BudgetMeasure{Name: NameSpanPrecision, Tokens: tokens}
+	return BudgetMeasure{Name: nameSpanPrecision, Tokens: tokens}
 }
 
 // EvaluatePassages scores a chunk run against passage qrels by span overlap, at token budgets.
@@ -165,7 +166,7 @@ func EvaluatePassages(pq PassageQrels, run eval.Run, m ChunkMap, opt eval.Option
 		return BudgetResult{}, fmt.Errorf("rag: EvaluatePassages: no measure")
 	}
 	for _, bm := range measures {
-		if (bm.Name != NameSpanRecall && bm.Name != NameSpanPrecision) || bm.Tokens < 1 {
+		if (bm.Name != nameSpanRecall && bm.Name != nameSpanPrecision) || bm.Tokens < 1 {
 			return BudgetResult{}, fmt.Errorf("rag: EvaluatePassages: %s: want SpanR@Btok or SpanP@Btok with B >= 1", bm)
 		}
 	}
@@ -207,9 +208,9 @@ func EvaluatePassages(pq PassageQrels, run eval.Run, m ChunkMap, opt eval.Option
 				return BudgetResult{}, fmt.Errorf("rag: EvaluatePassages: query %q: the spans add up to more than 2^63 units", q)
 			}
 			switch {
-			case bm.Name == NameSpanRecall && relSize > 0:
+			case bm.Name == nameSpanRecall && relSize > 0:
 				row[j] = float64(hit) / float64(relSize)
-			case bm.Name == NameSpanPrecision && size > 0:
+			case bm.Name == nameSpanPrecision && size > 0:
 				row[j] = float64(hit) / float64(size)
 			}
 		}
@@ -257,7 +258,7 @@ func intersection(a, b []Span) (n int, ok bool) {
 func total(spans []Span) (n int, ok bool) {
 	ok = true
 	for _, s := range spans {
-		n, ok = addChecked(n, s.Len(), ok)
+		n, ok = addChecked(n, s.len(), ok)
 	}
 	return n, ok
 }

@@ -11,7 +11,7 @@ import (
 
 func TestReadPassageQrels(t *testing.T) {
 	in := "query-id doc-id start end grade\nq1 d1 5 12 1\nq1\td2\t0\t3\t2\r\nq2 d1 0 4 -1\n"
-	pq, err := ReadPassageQrels(strings.NewReader(in), "p")
+	pq, err := readPassageQrels(strings.NewReader(in), "p")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,13 +27,13 @@ func TestReadPassageQrels(t *testing.T) {
 		{"header only", "query-id doc-id start end grade\n", eval.ErrEmpty, "p: empty file"},
 		{"blank line", "q d 0 1 1\n\n", eval.ErrEmptyLine, "p:2: empty line"},
 		{"four fields", "q d 0 1\n", eval.ErrFieldCount, "p:1: wrong number of fields: got 4, want 5"},
-		{"bad span", "q d 3 1 1\n", ErrSpan, "p:1: bad span"},
+		{"bad span", "q d 3 1 1\n", errSpan, "p:1: bad span"},
 		{"bad grade", "q d 0 1 high\n", eval.ErrGrade, `p:1: grade is not an integer: "high"`},
 		{"duplicate", "q d 0 1 1\nq d 0 1 2\n", eval.ErrDuplicate, `p:2: duplicate doc: span d [0, 1) judged twice for query "q" (first on line 1)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadPassageQrels(strings.NewReader(tc.in), "p")
+			_, err := readPassageQrels(strings.NewReader(tc.in), "p")
 			var pe *eval.ParseError
 			if !errors.As(err, &pe) || !errors.Is(err, tc.sentinel) || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q wrapping %v", err, tc.want, tc.sentinel)
@@ -57,7 +57,7 @@ func TestChunkAndDocQrels(t *testing.T) {
 			t.Errorf("chunk %s grade %d, want %d", id, cq["q1"][id], g)
 		}
 	}
-	dq := pq.DocQrels()
+	dq := pq.docQrels()
 	if dq["q1"]["d1"] != 2 || dq["q1"]["d2"] != 0 || len(dq["q1"]) != 2 {
 		t.Errorf("DocQrels = %v", dq)
 	}
@@ -88,7 +88,7 @@ func TestEvaluatePassages(t *testing.T) {
 	if len(res.Missing) != 1 || res.Missing[0] != "q3" || len(res.Ignored) != 1 || res.Ignored[0] != "q2" {
 		t.Errorf("missing %v, ignored %v", res.Missing, res.Ignored)
 	}
-	if _, err := EvaluatePassages(pq, testRun, testMap, eval.Options{}, RecallAt(5)); err == nil {
+	if _, err := EvaluatePassages(pq, testRun, testMap, eval.Options{}, recallAt(5)); err == nil {
 		t.Error("a document measure in EvaluatePassages: want an error")
 	}
 }
@@ -98,7 +98,7 @@ func FuzzReadPassageQrels(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		pq, err := ReadPassageQrels(strings.NewReader(in), "f")
+		pq, err := readPassageQrels(strings.NewReader(in), "f")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f:") {
 				t.Errorf("error without position: %v", err)

@@ -23,9 +23,9 @@ func Variants(run eval.Run, m ChunkMap, k int) ([]eval.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	dedup.Tag = DedupName(k)
+	dedup.Tag = dedupName(k)
 	out := []eval.Run{dedup}
-	for _, agg := range Aggregations {
+	for _, agg := range aggregations {
 		r, err := DocRun(run, m, agg)
 		if err != nil {
 			return nil, err
@@ -36,5 +36,5 @@ func Variants(run eval.Run, m ChunkMap, k int) ([]eval.Run, error) {
 	return out, nil
 }
 
-// DedupName is the name Variants gives Dedup(run, m, k): "top-k chunks, dedup".
-func DedupName(k int) string { return fmt.Sprintf("top-%d chunks, dedup", k) }
+// dedupName is the name Variants gives Dedup(run, m, k): "top-k chunks, dedup".
+func dedupName(k int) string { return fmt.Sprintf("top-%d chunks, dedup", k) }

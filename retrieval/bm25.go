@@ -9,17 +9,8 @@ import (
 	"sync"
 )
 
-// BM25 holds the two parameters of the BM25 ranking function.
-type BM25 struct {
-	K1, B float64
-}
-
-// Anserini is the BM25 setting of Anserini's BEIR regressions: k1 = 0.9, b = 0.4.
-var Anserini = BM25{K1: 0.9, B: 0.4}
-
-// Index is an in-memory inverted index of units (whole documents or chunks), each unit one
-// field of analyzed terms, scored with Lucene's BM25 (the formula of Lucene 8 and later,
-// which Anserini uses):
+// BM25 holds the two parameters of Lucene's BM25 ranking function (the formula of Lucene 8 and
+// later, which Anserini uses):
 //
 //	score(q, u) = Σ_{t ∈ q} n(t, q) · idf(t) · tf(t, u) / (tf(t, u) + k1 · (1 − b + b · dl(u) / avgdl))
 //	idf(t)      = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))
@@ -37,11 +28,19 @@ var Anserini = BM25{K1: 0.9, B: 0.4}
 // Why not bleve's BM25: bleve v2.6.3 (scoring model "bm25", scorch only) takes the "average
 // field length" to be unique terms per document and its statistics move with the indexing
 // batch size, so its scores cannot reproduce Anserini's published figures (SciFact nDCG@10
-// varies between 0.674 and 0.684 with the batch size). This index uses bleve only for text
+// varies between 0.674 and 0.684 with the batch size). This package uses bleve only for text
 // analysis.
-//
-// An Index is immutable once built and safe for concurrent searches.
-type Index struct {
+type BM25 struct {
+	K1, B float64
+}
+
+// Anserini is the BM25 setting of Anserini's BEIR regressions: k1 = 0.9, b = 0.4.
+var Anserini = BM25{K1: 0.9, B: 0.4}
+
+// invIndex is an in-memory inverted index of units (whole documents or chunks), each unit one
+// field of analyzed terms, scored with BM25 (see its doc for the formula) or QLDirichlet. It is
+// immutable once built and safe for concurrent searches.
+type invIndex struct {
 	params     BM25
 	terms      map[string]int32
 	postings   [][]posting // by term ID, units ascending
@@ -62,9 +61,9 @@ type unitTerms struct {
 	length int
 }
 
-// NewIndex analyzes texts with a and indexes each as one unit; unit i is texts[i].
+// newInvIndex analyzes texts with a and indexes each as one unit; unit i is texts[i].
 // Analysis runs on all CPUs; the index does not depend on their number.
-func NewIndex(a Analyzer, p BM25, texts []string) *Index {
+func newInvIndex(a Analyzer, p BM25, texts []string) *invIndex {
 	analyzed := make([]unitTerms, len(texts))
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(texts)))
 	var wg sync.WaitGroup
@@ -102,8 +101,8 @@ func (Analyzer) count(terms []string) unitTerms {
 	return u
 }
 
-func newIndexAnalyzed(p BM25, units []unitTerms) *Index {
-	ix := &Index{params: p, terms: map[string]int32{}, norms: make([]uint8, len(units))}
+func newIndexAnalyzed(p BM25, units []unitTerms) *invIndex {
+	ix := &invIndex{params: p, terms: map[string]int32{}, norms: make([]uint8, len(units))}
 	for u, ut := range units {
 		ix.norms[u] = intToByte4(ut.length)
 		ix.sumTF += int64(ut.length)
@@ -128,13 +127,13 @@ func newIndexAnalyzed(p BM25, units []unitTerms) *Index {
 }
 
 // Len returns the number of units.
-func (ix *Index) Len() int { return len(ix.norms) }
+func (ix *invIndex) Len() int { return len(ix.norms) }
 
 // TotalTerms returns the number of terms indexed (stop words excluded), summed over units.
-func (ix *Index) TotalTerms() int64 { return ix.sumTF }
+func (ix *invIndex) TotalTerms() int64 { return ix.sumTF }
 
 // AvgLength returns avgdl, the exact mean number of terms per unit (0 for an empty index).
-func (ix *Index) AvgLength() float64 {
+func (ix *invIndex) AvgLength() float64 {
 	if len(ix.norms) == 0 {
 		return 0
 	}
@@ -144,14 +143,14 @@ func (ix *Index) AvgLength() float64 {
 // IDF returns Lucene's idf of a term held by df of the index's units:
 //
 //	idf = ln(1 + (N − df + 0.5) / (df + 0.5))
-func (ix *Index) IDF(df int) float64 {
+func (ix *invIndex) IDF(df int) float64 {
 	n := float64(len(ix.norms))
 	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 }
 
 // queryTerms groups analyzed query terms into distinct terms (byte order) with counts,
 // keeping only terms the index holds. The fixed order makes score sums reproducible.
-func (ix *Index) queryTerms(terms []string) (ids []int32, counts []float64) {
+func (ix *invIndex) queryTerms(terms []string) (ids []int32, counts []float64) {
 	terms = slices.Clone(terms)
 	slices.Sort(terms)
 	for i := 0; i < len(terms); {
@@ -169,16 +168,16 @@ func (ix *Index) queryTerms(terms []string) (ids []int32, counts []float64) {
 }
 
 // Scores returns the BM25 score of every unit for the analyzed query terms (the formula
-// in the Index doc), as a slice indexed by unit, and the units that match at least one
+// in the BM25 doc), as a slice indexed by unit, and the units that match at least one
 // term, in ascending order. Units that match no term score 0.
-func (ix *Index) Scores(terms []string) (scores []float64, matched []int32) {
+func (ix *invIndex) Scores(terms []string) (scores []float64, matched []int32) {
 	return ix.scoresBM25(terms, &ix.lengthNorm)
 }
 
 // scoresWith is Scores with the parameters p instead of the index's own: only the length
 // normalisation k1 · (1 − b + b · dl / avgdl) depends on them, so p's table is computed here
 // (256 entries) when p differs from the index's.
-func (ix *Index) scoresWith(terms []string, p BM25) ([]float64, []int32) {
+func (ix *invIndex) scoresWith(terms []string, p BM25) ([]float64, []int32) {
 	if p == ix.params {
 		return ix.Scores(terms)
 	}
@@ -191,7 +190,7 @@ func (ix *Index) scoresWith(terms []string, p BM25) ([]float64, []int32) {
 }
 
 // scoresBM25 scores every unit with the length normalisation table lengthNorm.
-func (ix *Index) scoresBM25(terms []string, lengthNorm *[256]float64) (scores []float64, matched []int32) {
+func (ix *invIndex) scoresBM25(terms []string, lengthNorm *[256]float64) (scores []float64, matched []int32) {
 	scores = make([]float64, len(ix.norms))
 	seen := make([]bool, len(ix.norms))
 	ids, counts := ix.queryTerms(terms)

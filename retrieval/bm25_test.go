@@ -98,7 +98,7 @@ func TestIndexScores(t *testing.T) {
 
 func TestNewIndexAnalyzes(t *testing.T) {
 	a := mustEnglish(t)
-	ix := NewIndex(a, Anserini, []string{"Running dogs", "The cat runs", ""})
+	ix := newInvIndex(a, Anserini, []string{"Running dogs", "The cat runs", ""})
 	scores, matched := ix.Scores(a.Terms("run"))
 	if !slices.Equal(matched, []int32{0, 1}) || scores[0] <= 0 || scores[2] != 0 {
 		t.Errorf("matched %v scores %v: want units 0 and 1 to match the stem run", matched, scores)

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/rag"
 )
 
 // Build tokenizes c's documents (cl100k_base), cuts them by ch and indexes the chunks for model
@@ -26,7 +27,7 @@ func Build(c Collection, ch Chunking, m Model, agg Aggregation) (*Searcher, erro
 // BuildTokenized is Build on a corpus already tokenized by Tokenize (a sweep tokenizes once for
 // all its configurations).
 func BuildTokenized(tz Tokenized, ch Chunking, m Model, agg Aggregation) (*Searcher, error) {
-	if agg < MaxP || agg > SumP {
+	if agg < MaxP || agg > rag.SumP {
 		return nil, fmt.Errorf("retrieval: invalid %v", agg)
 	}
 	if ql, ok := m.(QLDirichlet); ok && !(ql.Mu > 0) {

@@ -67,8 +67,8 @@ func Tokenize(tok *Tokenizer, docs []Document) Tokenized {
 	return t
 }
 
-// Lengths returns the token count of each document.
-func (t Tokenized) Lengths() []int {
+// lengths returns the token count of each document.
+func (t Tokenized) lengths() []int {
 	out := make([]int, len(t.Tokens))
 	for i, toks := range t.Tokens {
 		out[i] = len(toks)
@@ -83,13 +83,13 @@ type Chunk struct {
 	Text   string // the decoded tokens [Window.Start, Window.End)
 }
 
-// Len returns the chunk's length in tokens.
-func (c Chunk) Len() int { return c.Window.End - c.Window.Start }
+// len returns the chunk's length in tokens.
+func (c Chunk) len() int { return c.Window.End - c.Window.Start }
 
 // Chunks cuts every document into the windows of c, in document order then window order.
 // For whole documents each document is one chunk holding its Content. An empty document
 // (no tokens) gives no chunk in either case, so it is never retrieved. The sum of chunk
-// lengths equals chunking.FootprintOf(t.Lengths(), c.Chunk, c.Overlap).Indexed (for whole
+// lengths equals chunking.FootprintOf(t.lengths(), c.Chunk, c.Overlap).Indexed (for whole
 // documents: the corpus's token count). It returns an error when c is invalid, or when a
 // document's tokens are not its content's (t was not built by Tokenize with tok).
 func (t Tokenized) Chunks(tok *Tokenizer, c Chunking) ([]Chunk, error) {

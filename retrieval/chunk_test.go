@@ -21,11 +21,11 @@ func TestChunks(t *testing.T) {
 	}
 	docs = append(docs, Document{ID: "empty"})
 	tz := Tokenize(tok, docs)
-	lengths := tz.Lengths()
+	lengths := tz.lengths()
 	if lengths[len(lengths)-1] != 0 {
 		t.Fatalf("empty document has %d tokens", lengths[len(lengths)-1])
 	}
-	configs := append(SweepChunkings(), Chunking{Chunk: 1}, Chunking{Chunk: 5, Overlap: 4}, Chunking{Chunk: 3, Overlap: 1})
+	configs := append(sweepChunkings(), Chunking{Chunk: 1}, Chunking{Chunk: 5, Overlap: 4}, Chunking{Chunk: 3, Overlap: 1})
 	for _, c := range configs {
 		t.Run(c.String(), func(t *testing.T) {
 			if c.Chunk == 0 {
@@ -68,12 +68,12 @@ func TestChunkingValidate(t *testing.T) {
 			t.Errorf("Validate(%+v) = nil, want an error", c)
 		}
 	}
-	for _, c := range SweepChunkings() {
+	for _, c := range sweepChunkings() {
 		if err := c.Validate(); err != nil {
 			t.Errorf("Validate(%+v) = %v", c, err)
 		}
 	}
-	if got := len(SweepChunkings()); got != 11 {
+	if got := len(sweepChunkings()); got != 11 {
 		t.Errorf("SweepChunkings has %d configurations, want 11", got)
 	}
 }
@@ -86,7 +86,7 @@ func cutChunks(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) (chunks [
 		t.Fatal(err)
 	}
 	for _, ch := range chunks {
-		indexed += ch.Len()
+		indexed += ch.len()
 	}
 	return chunks, indexed
 }
@@ -97,7 +97,7 @@ func cutChunks(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) (chunks [
 func chunksAsModelled(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) []Chunk {
 	t.Helper()
 	chunks, indexed := cutChunks(t, tok, tz, c)
-	f, err := chunking.FootprintOf(tz.Lengths(), c.Chunk, c.Overlap)
+	f, err := chunking.FootprintOf(tz.lengths(), c.Chunk, c.Overlap)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,16 +8,12 @@ import (
 )
 
 // Aggregation turns the scores of a document's chunks into the document's score; it is
-// package rag's (MaxP, FirstP, SumP), so a searcher and a chunk run read by rag.DocRun
+// package rag's (rag.MaxP, rag.FirstP, rag.SumP), so a searcher and a chunk run read by rag.DocRun
 // aggregate alike.
 type Aggregation = rag.Aggregation
 
-// The aggregations, as package rag defines them.
-const (
-	MaxP   = rag.MaxP
-	FirstP = rag.FirstP
-	SumP   = rag.SumP
-)
+// MaxP is rag.MaxP, the default aggregation (rag.FirstP and rag.SumP are the others).
+const MaxP = rag.MaxP
 
 // ParseAggregation parses "maxp", "firstp" or "sump" (rag.ParseAggregation).
 func ParseAggregation(s string) (Aggregation, error) { return rag.ParseAggregation(s) }
@@ -27,7 +23,7 @@ func ParseAggregation(s string) (Aggregation, error) { return rag.ParseAggregati
 // are chunk 0 of themselves.
 func ChunkID(doc string, i int) string { return doc + "#" + strconv.Itoa(i) }
 
-// Searcher is a retriever over a corpus cut by a Chunking: every chunk is one unit of an Index
+// Searcher is a retriever over a corpus cut by a Chunking: every chunk is one unit of an inverted index
 // (document frequencies, N and avgdl are counted over chunks), a query scores every chunk with
 // the Model, and a document's score aggregates the scores of all its matching chunks
 // (Aggregation.Score; no chunk-level cut-off before aggregation). With whole documents each
@@ -41,7 +37,7 @@ type Searcher struct {
 	Model       Model
 
 	analyzer Analyzer
-	index    *Index
+	index    *invIndex
 	docIDs   []string
 	unitDoc  []int32  // document of each unit
 	notFirst []bool   // true unless the unit is its document's first chunk
@@ -74,21 +70,18 @@ func NewSearcher(a Analyzer, m Model, docs []Document, chunks []Chunk, c Chunkin
 		s.unitID[u] = ChunkID(docs[ch.Doc].ID, n)
 		n++
 		s.window[u] = [2]int32{int32(ch.Window.Start), int32(ch.Window.End)}
-		s.indexed += ch.Len()
+		s.indexed += ch.len()
 	}
 	p := Anserini // the index's own parameters: the BM25 model's, if it is one (QL ignores them)
 	if b, ok := m.(BM25); ok {
 		p = b
 	}
-	s.index = NewIndex(a, p, texts)
+	s.index = newInvIndex(a, p, texts)
 	return s
 }
 
-// Index returns the index of the chunks.
-func (s *Searcher) Index() *Index { return s.index }
-
-// IndexedTokens returns the number of cl100k_base tokens in all indexed chunks.
-func (s *Searcher) IndexedTokens() int { return s.indexed }
+// indexedTokens returns the number of cl100k_base tokens in all indexed chunks.
+func (s *Searcher) indexedTokens() int { return s.indexed }
 
 // ChunkMap returns the chunk map of the indexed chunks: ChunkID → document and token window
 // (cl100k_base tokens of the document's Content). rag.WriteChunkMap writes it.
@@ -107,9 +100,9 @@ func (s *Searcher) Search(q Query, k int) []eval.ScoredDoc {
 	return s.docs(scores, matched, k)
 }
 
-// SearchChunks returns the top k chunks for q (all matching chunks when k <= 0), IDs ChunkID,
+// searchChunks returns the top k chunks for q (all matching chunks when k <= 0), IDs ChunkID,
 // ranked as trec_eval ranks them.
-func (s *Searcher) SearchChunks(q Query, k int) []eval.ScoredDoc {
+func (s *Searcher) searchChunks(q Query, k int) []eval.ScoredDoc {
 	scores, matched := s.Model.scores(s.index, s.analyzer.Terms(q.Text))
 	return s.chunks(scores, matched, k, 0)
 }

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/rag"
 	"math"
 	"slices"
 	"testing"
@@ -17,17 +18,17 @@ func TestSearcherAggregation(t *testing.T) {
 		{Doc: 2, Text: "lion"},
 	}
 	q := Query{ID: "q", Text: "zebra"}
-	for _, agg := range []Aggregation{MaxP, FirstP, SumP} {
+	for _, agg := range []Aggregation{MaxP, rag.FirstP, rag.SumP} {
 		t.Run(agg.String(), func(t *testing.T) {
 			s := NewSearcher(a, Anserini, docs, chunks, Chunking{Chunk: 8}, agg)
-			unit, _ := s.Index().Scores(a.Terms(q.Text))
+			unit, _ := s.index.Scores(a.Terms(q.Text))
 			var want []eval.ScoredDoc
 			switch agg {
 			case MaxP:
 				want = []eval.ScoredDoc{{Doc: "b", Score: math.Max(unit[2], unit[3])}, {Doc: "a", Score: math.Max(unit[0], unit[1])}}
-			case FirstP: // b's first chunk has no zebra: b is not retrieved
+			case rag.FirstP: // b's first chunk has no zebra: b is not retrieved
 				want = []eval.ScoredDoc{{Doc: "a", Score: unit[0]}}
-			case SumP:
+			case rag.SumP:
 				want = []eval.ScoredDoc{{Doc: "b", Score: unit[3]}, {Doc: "a", Score: unit[0] + unit[1]}}
 				if want[1].Score > want[0].Score {
 					want[0], want[1] = want[1], want[0]
@@ -44,7 +45,7 @@ func TestSearcherAggregation(t *testing.T) {
 	if _, err := ParseAggregation("avgp"); err == nil {
 		t.Error("ParseAggregation(avgp): want an error")
 	}
-	for _, agg := range []Aggregation{MaxP, FirstP, SumP} {
+	for _, agg := range []Aggregation{MaxP, rag.FirstP, rag.SumP} {
 		if got, err := ParseAggregation(agg.String()); err != nil || got != agg {
 			t.Errorf("ParseAggregation(%q) = %v, %v", agg, got, err)
 		}

@@ -24,7 +24,7 @@
 //     Chunk text is exactly the decoded tokens. Empty documents have no chunk.
 //   - Analysis is bleve's English analyzer ("en": Unicode words, possessive filter, lower case,
 //     stop words, Porter stemmer), applied alike to chunks and queries.
-//   - Scoring is Lucene's BM25 (see Index) with k1 = 0.9, b = 0.4, or Lucene's query likelihood
+//   - Scoring is Lucene's BM25 (see BM25) with k1 = 0.9, b = 0.4, or Lucene's query likelihood
 //     with Dirichlet smoothing (QLDirichlet, μ = 1000 as Anserini); chunk statistics (N, df,
 //     avgdl, collection frequencies) are counted over chunks. A document's score aggregates all
 //     its matching chunks (rag.Aggregation: MaxP, FirstP or SumP); no chunk-level cut-off.

@@ -63,7 +63,7 @@ func (a Archive) Ensure(ctx context.Context, client *http.Client, dir string, pr
 	if HasCorpus(target) {
 		return target, nil
 	}
-	return a.Download(ctx, client, dir, progress)
+	return a.download(ctx, client, dir, progress)
 }
 
 // Download times: connecting (and the TLS handshake, and the response headers) may take up to
@@ -85,7 +85,7 @@ var downloadClient = &http.Client{Transport: &http.Transport{
 	ResponseHeaderTimeout: connectTimeout,
 }}
 
-// Download fetches the archive from a.URL (client nil: a client that gives up after 30 s
+// download fetches the archive from a.URL (client nil: a client that gives up after 30 s
 // without a connection or response headers), cancelling the transfer when no byte arrives for
 // 60 s or ctx is done (Ctrl-C in the command line), showing the
 // bytes received on progress (nil: nothing) at most every 200 ms and once at the end,
@@ -93,7 +93,7 @@ var downloadClient = &http.Client{Transport: &http.Transport{
 // only then moves the folder to dir/<Name>, which it returns. Without network the error
 // says so and names the folder where the files can be put by hand. A failed download
 // leaves nothing behind.
-func (a Archive) Download(ctx context.Context, client *http.Client, dir string, progress io.Writer) (string, error) {
+func (a Archive) download(ctx context.Context, client *http.Client, dir string, progress io.Writer) (string, error) {
 	if client == nil {
 		client = downloadClient
 	}

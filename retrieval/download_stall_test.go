@@ -34,7 +34,7 @@ func TestDownloadStallAndInterrupt(t *testing.T) {
 	stallTimeout = 200 * time.Millisecond
 	defer func() { stallTimeout = saved }()
 	dir := t.TempDir()
-	_, err := a.Download(context.Background(), nil, dir, nil)
+	_, err := a.download(context.Background(), nil, dir, nil)
 	if err == nil || !strings.Contains(err.Error(), "no data received for 200ms") {
 		t.Errorf("stalled download: %v, want a stall error", err)
 	}
@@ -46,7 +46,7 @@ func TestDownloadStallAndInterrupt(t *testing.T) {
 	dir = t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
-	_, err = a.Download(ctx, nil, dir, nil)
+	_, err = a.download(ctx, nil, dir, nil)
 	if err == nil || !strings.Contains(err.Error(), "context canceled") {
 		t.Errorf("interrupted download: %v, want the cancellation", err)
 	}

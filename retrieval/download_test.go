@@ -118,7 +118,7 @@ func TestDownloadErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			_, err := tc.a.Download(context.Background(), nil, dir, nil)
+			_, err := tc.a.download(context.Background(), nil, dir, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tc.want)
 			}

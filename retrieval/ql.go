@@ -35,21 +35,23 @@ func (p BM25) String() string { return fmt.Sprintf("bm25 k1=%g b=%g", p.K1, p.B)
 // Model is a ranking function of a Searcher: BM25 or QLDirichlet.
 type Model interface {
 	String() string
-	scores(ix *Index, terms []string) ([]float64, []int32)
+	scores(ix *invIndex, terms []string) ([]float64, []int32)
 }
 
 // scores ranks by BM25 with p's own k1 and b, whatever parameters the index was built with (a
 // Searcher copied with another BM25 model scores with that model).
-func (p BM25) scores(ix *Index, terms []string) ([]float64, []int32) { return ix.scoresWith(terms, p) }
+func (p BM25) scores(ix *invIndex, terms []string) ([]float64, []int32) {
+	return ix.scoresWith(terms, p)
+}
 
-func (m QLDirichlet) scores(ix *Index, terms []string) ([]float64, []int32) {
+func (m QLDirichlet) scores(ix *invIndex, terms []string) ([]float64, []int32) {
 	return ix.QLScores(terms, m)
 }
 
 // QLScores returns the QLDirichlet score of every unit for the analyzed query terms (the
 // formula on QLDirichlet), indexed by unit, and the units that hold at least one term, in
 // ascending order. It panics when m.Mu is not positive.
-func (ix *Index) QLScores(terms []string, m QLDirichlet) (scores []float64, matched []int32) {
+func (ix *invIndex) QLScores(terms []string, m QLDirichlet) (scores []float64, matched []int32) {
 	if !(m.Mu > 0) {
 		panic(fmt.Sprintf("retrieval: QLDirichlet mu = %v: must be positive", m.Mu))
 	}

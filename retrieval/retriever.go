@@ -7,7 +7,7 @@ import (
 // Retriever returns the documents it finds for a query, best first, at most k of them
 // (all it finds when k <= 0). Any system plugs into the same evaluation through this
 // interface: the BM25 Searcher of this package, or a TREC run written by another engine
-// (RunRetriever).
+// (runRetriever).
 type Retriever interface {
 	Search(q Query, k int) []eval.ScoredDoc
 }
@@ -25,13 +25,13 @@ func RunQueries(r Retriever, queries []Query, k int, tag string) eval.Run {
 	return run
 }
 
-// RunRetriever answers queries from a finished TREC run (for instance one written by
+// runRetriever answers queries from a finished TREC run (for instance one written by
 // Anserini or Pyserini): Search looks the query up by ID, ranks its docs in trec_eval's
 // order (eval.Rank) and keeps the first k. A query absent from the run gets no docs.
-type RunRetriever eval.Run
+type runRetriever eval.Run
 
 // Search implements Retriever.
-func (r RunRetriever) Search(q Query, k int) []eval.ScoredDoc {
+func (r runRetriever) Search(q Query, k int) []eval.ScoredDoc {
 	ranked := eval.Rank(r.Queries[q.ID])
 	if k > 0 && len(ranked) > k {
 		ranked = ranked[:k]

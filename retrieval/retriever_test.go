@@ -10,7 +10,7 @@ func TestRunRetriever(t *testing.T) {
 	run := eval.Run{Tag: "other", Queries: map[string][]eval.ScoredDoc{
 		"q1": {{Doc: "a", Score: 1}, {Doc: "b", Score: 3}, {Doc: "c", Score: 3}},
 	}}
-	r := RunRetriever(run)
+	r := runRetriever(run)
 	got := RunQueries(r, []Query{{ID: "q1"}, {ID: "q2"}}, 2, "again")
 	want := []eval.ScoredDoc{{Doc: "c", Score: 3}, {Doc: "b", Score: 3}}
 	if !slices.Equal(got.Queries["q1"], want) || len(got.Queries["q2"]) != 0 || got.Tag != "again" {

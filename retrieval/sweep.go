@@ -12,10 +12,10 @@ import (
 	"github.com/ranklab/ranklab/rag"
 )
 
-// SweepChunkings are the configurations of the standard sweep: whole documents, then chunk
+// sweepChunkings are the configurations of the standard sweep: whole documents, then chunk
 // sizes 32, 64, 128, 256 and 512 tokens, each without overlap and with 25 % overlap
 // (Overlap = Chunk / 4).
-func SweepChunkings() []Chunking {
+func sweepChunkings() []Chunking {
 	out := []Chunking{Whole}
 	for _, size := range []int{32, 64, 128, 256, 512} {
 		out = append(out, Chunking{Chunk: size}, Chunking{Chunk: size, Overlap: size / 4})
@@ -23,22 +23,24 @@ func SweepChunkings() []Chunking {
 	return out
 }
 
-// SweepMeasures are the document measures of a sweep: nDCG@10 (linear gain, graded qrels use
+// sweepMeasures are the document measures of a sweep: nDCG@10 (linear gain, graded qrels use
 // their grades), R@100 and RR@10.
-func SweepMeasures() []eval.Measure {
+func sweepMeasures() []eval.Measure {
 	return []eval.Measure{eval.NDCG(10), eval.Recall(100), eval.RRAt(10)}
 }
 
-// SweepBudgets are the context budgets of the standard sweep, in cl100k_base tokens: 128, 256,
+// sweepBudgets are the context budgets of the standard sweep, in cl100k_base tokens: 128, 256,
 // 512, 1024, 2048 and 4096.
-func SweepBudgets() []int { return []int{128, 256, 512, 1024, 2048, 4096} }
+func sweepBudgets() []int { return []int{128, 256, 512, 1024, 2048, 4096} }
 
-// SweepOptions configure RunSweep. The zero value means: SweepChunkings, SweepBudgets, MaxP,
-// Anserini's BM25, depth 1000, package compare's defaults for the tests (10000 sign flips and
-// bootstrap resamples, seed 42).
+// SweepOptions configure RunSweep. The zero value means: the standard chunkings (whole
+// documents, then chunk sizes 32, 64, 128, 256 and 512 tokens, each without overlap and with
+// 25 % overlap), the standard budgets (128, 256, 512, 1024, 2048 and 4096 cl100k_base tokens),
+// MaxP, Anserini's BM25, depth 1000, package compare's defaults for the tests (10000 sign flips
+// and bootstrap resamples, seed 42). The document measures are nDCG@10, R@100 and RR@10.
 type SweepOptions struct {
-	Chunkings    []Chunking // nil: SweepChunkings(); the first one is the baseline
-	Budgets      []int      // nil: SweepBudgets(); empty (not nil): no budgets, document measures only
+	Chunkings    []Chunking // nil: the standard chunkings; the first one is the baseline
+	Budgets      []int      // nil: the standard budgets; empty (not nil): no budgets, document measures only
 	Aggregation  Aggregation
 	Model        Model  // nil: Anserini's BM25
 	Depth        int    // documents retrieved per query; 0: 1000
@@ -78,7 +80,7 @@ type SweepRow struct {
 	Footprint chunking.Footprint
 	// Result and Budget are tagged with the Chunking's String, the row's name in the Sweep's
 	// reports.
-	Result eval.Result      // per-query values of SweepMeasures (document run, Aggregation), with means
+	Result eval.Result      // per-query values of the document measures (document run, Aggregation), with means
 	Budget rag.BudgetResult // per-query values of the budget measures (chunk run), with means
 	Stages Stages
 }
@@ -170,10 +172,10 @@ func (s Sweep) report(ch Chunking, m compare.Measure) (compare.Report, error) {
 // modified.
 func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	if opt.Chunkings == nil {
-		opt.Chunkings = SweepChunkings()
+		opt.Chunkings = sweepChunkings()
 	}
 	if opt.Budgets == nil {
-		opt.Budgets = SweepBudgets()
+		opt.Budgets = sweepBudgets()
 	}
 	if len(opt.Chunkings) == 0 {
 		return Sweep{}, fmt.Errorf("sweep: no configurations")
@@ -201,13 +203,13 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		return Sweep{}, err
 	}
 	sw := Sweep{Collection: c.Dir, Split: c.Split, Docs: len(c.Docs), Aggregation: opt.Aggregation,
-		Model: opt.Model.String(), Measures: SweepMeasures(), Budgets: slices.Clone(opt.Budgets)}
+		Model: opt.Model.String(), Measures: sweepMeasures(), Budgets: slices.Clone(opt.Budgets)}
 	budgetMeasures := sw.BudgetMeasures()
 
 	t0 := time.Now()
 	tz := Tokenize(tok, c.Docs)
 	sw.Stages.Tokenize = time.Since(t0)
-	lengths := tz.Lengths()
+	lengths := tz.lengths()
 	for _, n := range lengths {
 		sw.Tokens += n
 	}
@@ -220,7 +222,7 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 			return Sweep{}, err
 		}
 		row.Stages.Index = time.Since(t0)
-		row.Chunks, row.Indexed = s.Index().Len(), s.IndexedTokens()
+		row.Chunks, row.Indexed = s.index.Len(), s.indexedTokens()
 		if sw.Tokens > 0 {
 			row.Duplication = float64(row.Indexed-sw.Tokens) / float64(sw.Tokens)
 		}

@@ -18,7 +18,7 @@ import (
 // model summed over the documents' token lengths, computed here from a fresh tokenization.
 func checkSweep(t *testing.T, c Collection, sw Sweep, configs []Chunking) {
 	t.Helper()
-	lengths := Tokenize(mustTokenizer(t), c.Docs).Lengths()
+	lengths := Tokenize(mustTokenizer(t), c.Docs).lengths()
 	total := 0
 	for _, n := range lengths {
 		total += n
@@ -132,7 +132,7 @@ func TestSweepSmall(t *testing.T) {
 	c0, err0 := sw.Comparison(configs[1], rag.NDCGAt(512))
 	d1, _ := gs.Comparison(configs[1], sw.Measures[0])
 	d0, _ := sw.Comparison(configs[1], sw.Measures[0])
-	if err0 != nil || err1 != nil || gs.Rows[2].Budget.Mean(rag.RecallAt(256)) != sw.Rows[2].Budget.Mean(rag.RecallAt(256)) || c1.PTHolm != c0.PTHolm || d1.PTHolm != d0.PTHolm {
+	if err0 != nil || err1 != nil || gs.Rows[2].Budget.Mean(rag.BudgetMeasure{Name: "R", Tokens: 256}) != sw.Rows[2].Budget.Mean(rag.BudgetMeasure{Name: "R", Tokens: 256}) || c1.PTHolm != c0.PTHolm || d1.PTHolm != d0.PTHolm {
 		t.Errorf("a sweep read back differs (%v, %v)", err0, err1)
 	}
 	// No budgets: the document measures and their tests only.
@@ -182,7 +182,7 @@ func TestSweepCranfield(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkSweep(t, c, sw, SweepChunkings())
+	checkSweep(t, c, sw, sweepChunkings())
 	for _, r := range sw.Rows {
 		t.Logf("%-22v nDCG@10 %.4f R@100 %.4f RR@10 %.4f", r.Chunking, r.Result.Means[0], r.Result.Means[1], r.Result.Means[2])
 	}
@@ -201,10 +201,10 @@ func TestFootprintSciFact(t *testing.T) {
 	}
 	tok := mustTokenizer(t)
 	tz := Tokenize(tok, docs)
-	if total := sum(tz.Lengths()); len(docs) != 5183 || total != 1660493 {
+	if total := sum(tz.lengths()); len(docs) != 5183 || total != 1660493 {
 		t.Errorf("SciFact: %d documents, %d tokens; want 5183, 1660493", len(docs), total)
 	}
-	for _, c := range SweepChunkings()[1:] {
+	for _, c := range sweepChunkings()[1:] {
 		chunksAsModelled(t, tok, tz, c)
 	}
 }

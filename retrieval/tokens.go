@@ -8,9 +8,9 @@ import (
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
 )
 
-// Encoding is the token vocabulary used to count and cut text: OpenAI's cl100k_base,
+// encoding is the token vocabulary used to count and cut text: OpenAI's cl100k_base,
 // loaded from the vocabulary embedded in tiktoken-go-loader, so no network is needed.
-const Encoding = "cl100k_base"
+const encoding = "cl100k_base"
 
 // Tokenizer counts and cuts text in cl100k_base tokens. The zero value is not usable;
 // call NewTokenizer. A Tokenizer is safe for concurrent use.
@@ -32,9 +32,9 @@ var (
 func NewTokenizer() (*Tokenizer, error) {
 	loaderOnce.Do(func() {
 		tiktoken.SetBpeLoader(tiktokenloader.NewOfflineLoader())
-		enc, err := tiktoken.GetEncoding(Encoding)
+		enc, err := tiktoken.GetEncoding(encoding)
 		if err != nil {
-			sharedErr = fmt.Errorf("retrieval: load %s: %w", Encoding, err)
+			sharedErr = fmt.Errorf("retrieval: load %s: %w", encoding, err)
 			return
 		}
 		sharedTok = &Tokenizer{enc: enc}

@@ -3,7 +3,7 @@
 //
 // Opens each exported notebook (or any ranklab page) in headless Chromium (playwright-core
 // driving /usr/bin/chromium, network blocked so only offline charts can draw) and counts the
-// chart containers (class "ranklab-chart", written by charts.HTML) and how many of them report
+// chart containers (class "ranklab-chart", written by package charts) and how many of them report
 // data-drawn="1". --min=N (default 0) sets the least number of containers the pages after it
 // must have. Prints one line per page:
 //   <page>: containers=N drawn=M errors=E

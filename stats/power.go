@@ -16,7 +16,7 @@ import (
 //
 //   - paired t-test (PowerPairedT, TopicsPairedT): two systems; the true mean difference diff,
 //     the standard deviation sd of the per-query differences;
-//   - ANOVA over m systems with queries as blocks (PowerANOVA, TopicsANOVA): the smallest
+//   - ANOVA over m systems with queries as blocks (TopicsANOVA): the smallest
 //     difference between the best and the worst system that matters, diff, and the residual
 //     standard deviation sd;
 //   - confidence interval (TopicsCI): the expected width of the interval of the mean difference.
@@ -138,7 +138,7 @@ func smallestN(from int, power func(int) float64, want float64) (int, error) {
 	return hi, nil
 }
 
-// PowerANOVA computes the power of the F test of "all m systems are equal" in a two-way ANOVA
+// powerANOVA computes the power of the F test of "all m systems are equal" in a two-way ANOVA
 // without replication (queries as blocks, the paired design of IR experiments) at level alpha
 // with n queries, when the best and the worst system differ by diff and the others lie halfway
 // between (the least favourable configuration for a given diff, as in Sakai's ANOVA-based design),
@@ -152,7 +152,7 @@ func smallestN(from int, power func(int) float64, want float64) (int, error) {
 // √2·sd. Sakai's tool uses the one-way ANOVA's φ2 = m(n − 1) instead; blocks cost m − 1 degrees
 // of freedom and remove the queries' own variance from sd. m < 2, n < 2, sd ≤ 0 or alpha
 // outside (0, 1) is an error.
-func PowerANOVA(m, n int, diff, sd, alpha float64) (float64, error) {
+func powerANOVA(m, n int, diff, sd, alpha float64) (float64, error) {
 	if err := checkDesign(diff, sd, alpha); err != nil {
 		return 0, err
 	}
@@ -184,8 +184,8 @@ func noncentralFCDF(x, d1, d2, lambda float64) float64 {
 	return sum
 }
 
-// TopicsANOVA returns the smallest number of queries n ≥ 2 at which PowerANOVA(m, n, diff, sd,
-// alpha) reaches power.
+// TopicsANOVA returns the smallest number of queries n ≥ 2 at which the power of the
+// ANOVA, powerANOVA(m, n, diff, sd, alpha), reaches power.
 func TopicsANOVA(m int, diff, sd, alpha, power float64) (int, error) {
 	if err := checkPower(diff, sd, alpha, power); err != nil {
 		return 0, err
@@ -193,7 +193,7 @@ func TopicsANOVA(m int, diff, sd, alpha, power float64) (int, error) {
 	if m < 2 {
 		return 0, fmt.Errorf("stats: ANOVA needs at least 2 systems, got %d", m)
 	}
-	return smallestN(2, func(n int) float64 { p, _ := PowerANOVA(m, n, diff, sd, alpha); return p }, power)
+	return smallestN(2, func(n int) float64 { p, _ := powerANOVA(m, n, diff, sd, alpha); return p }, power)
 }
 
 // ExpectedCIWidth computes the expected width of the level confidence interval of a mean

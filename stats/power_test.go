@@ -65,7 +65,7 @@ func TestTopicsPairedTSciPy(t *testing.T) {
 func TestPowerANOVASciPy(t *testing.T) {
 	for _, c := range readPowerRef(t, "power_anova") {
 		t.Run(fmt.Sprintf("m=%d n=%d diff=%v sd=%v alpha=%v", c.M, c.N, c.Diff, c.SD, c.Alpha), func(t *testing.T) {
-			got, err := PowerANOVA(c.M, c.N, c.Diff, c.SD, c.Alpha)
+			got, err := powerANOVA(c.M, c.N, c.Diff, c.SD, c.Alpha)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +131,7 @@ func TestPowerByHand(t *testing.T) {
 	near("power of -diff", b, a, 0)
 	// Two systems: the ANOVA's F = t², and the differences' sd is √2 · the residual sd.
 	for _, n := range []int{2, 5, 30, 300} {
-		f, _ := PowerANOVA(2, n, 0.05, 0.1, 0.05)
+		f, _ := powerANOVA(2, n, 0.05, 0.1, 0.05)
 		tt, _ := PowerPairedT(n, 0.05, 0.1*math.Sqrt2, 0.05)
 		near(fmt.Sprintf("ANOVA(m=2, n=%d) vs paired t", n), f, tt, 1e-8)
 	}
@@ -161,8 +161,8 @@ func TestPowerErrors(t *testing.T) {
 		{"topics at diff 0", sharedtest.Err(TopicsPairedT(0, 0.1, 0.05, 0.8))},
 		{"power below alpha", sharedtest.Err(TopicsPairedT(0.1, 0.1, 0.05, 0.01))},
 		{"power 1", sharedtest.Err(TopicsPairedT(0.1, 0.1, 0.05, 1))},
-		{"one system", sharedtest.Err(PowerANOVA(1, 10, 0.1, 0.1, 0.05))},
-		{"ANOVA n = 1", sharedtest.Err(PowerANOVA(3, 1, 0.1, 0.1, 0.05))},
+		{"one system", sharedtest.Err(powerANOVA(1, 10, 0.1, 0.1, 0.05))},
+		{"ANOVA n = 1", sharedtest.Err(powerANOVA(3, 1, 0.1, 0.1, 0.05))},
 		{"width 0", sharedtest.Err(TopicsCI(0, 0.1, 0.95))},
 		{"level 1", sharedtest.Err(ExpectedCIWidth(10, 0.1, 1))},
 		{"too many queries", sharedtest.Err(TopicsPairedT(1e-9, 1, 0.05, 0.8))},

@@ -21,7 +21,7 @@ import (
 //	f_ν(s)   = 2 (ν/2)^(ν/2) / Γ(ν/2) · s^(ν−1) e^(−ν s²/2)        (s = sqrt(χ²_ν/ν))
 //
 // The second form of G_K has no cancellation, so small upper-tail probabilities (p-values) keep
-// their relative precision. The test checks Survival and Quantile against SciPy's
+// their relative precision. The test checks Survival and the quantile against SciPy's
 // studentized_range.sf and ppf.
 type StudentizedRange struct {
 	K  int     // number of means whose range is taken (≥ 2)
@@ -64,16 +64,16 @@ func (d StudentizedRange) Survival(q float64) float64 {
 	return clamp01(integrate(f, lo, hi, 8, 1e-9))
 }
 
-// CDF returns P(Q ≤ q).
-func (d StudentizedRange) CDF(q float64) float64 { return 1 - d.Survival(q) }
+// cdf returns P(Q ≤ q).
+func (d StudentizedRange) cdf(q float64) float64 { return 1 - d.Survival(q) }
 
-// Quantile returns the q with P(Q ≤ q) = p (the critical value of Tukey's test at level p),
+// quantile returns the q with P(Q ≤ q) = p (the critical value of Tukey's test at level p),
 // found on Survival by the Illinois variant of regula falsi to a relative 1e-11 in q.
 // p must be in (0, 1).
-func (d StudentizedRange) Quantile(p float64) float64 {
+func (d StudentizedRange) quantile(p float64) float64 {
 	d.check()
 	if !(p > 0 && p < 1) {
-		panic(fmt.Sprintf("stats: StudentizedRange.Quantile: p = %v is not in (0, 1)", p))
+		panic(fmt.Sprintf("stats: StudentizedRange quantile: p = %v is not in (0, 1)", p))
 	}
 	g := func(q float64) float64 { return d.Survival(q) - (1 - p) } // decreasing in q
 	lo, hi := 0.0, 4.0

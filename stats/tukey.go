@@ -140,7 +140,7 @@ func TukeyHSDOneWay(groups [][]float64, level float64) (AllPairs, error) {
 func tukeyPairs(means []float64, se func(a, b int) float64, mse, df, level float64) AllPairs {
 	m := len(means)
 	dist := StudentizedRange{K: m, Nu: df}
-	crit := dist.Quantile(level)
+	crit := dist.quantile(level)
 	r := AllPairs{Means: means, MSE: mse, DF: df, Critical: crit}
 	for a := range m {
 		for b := a + 1; b < m; b++ {

@@ -110,7 +110,7 @@ func TestTukeyAgainstSciPy(t *testing.T) {
 	}
 	for i, c := range in.PPF {
 		d := StudentizedRange{K: c[1].(int), Nu: df(c[2])}
-		if got := d.Quantile(df(c[0])); !closeRel(got, out.PPF[i], 1e-8, 1) {
+		if got := d.quantile(df(c[0])); !closeRel(got, out.PPF[i], 1e-8, 1) {
 			t.Errorf("studentized range ppf(%v; k=%v, df=%v) = %.15g, SciPy %.15g", c[0], c[1], c[2], got, out.PPF[i])
 		}
 	}

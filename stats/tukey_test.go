@@ -26,8 +26,8 @@ func TestStudentizedRangeTwoMeans(t *testing.T) {
 		}
 	}
 	d := StudentizedRange{K: 4, Nu: 20}
-	if q := d.Quantile(0.95); math.Abs(d.CDF(q)-0.95) > 1e-9 {
-		t.Errorf("CDF(Quantile(0.95)) = %v", d.CDF(q))
+	if q := d.quantile(0.95); math.Abs(d.cdf(q)-0.95) > 1e-9 {
+		t.Errorf("CDF(Quantile(0.95)) = %v", d.cdf(q))
 	}
 }
 
@@ -50,7 +50,7 @@ func TestTukeyHSDByHand(t *testing.T) {
 	if want := (StudentizedRange{K: 3, Nu: 4}).Survival(2 / se); math.Abs(p.P-want) > 1e-15 {
 		t.Errorf("pair (0,2): p %v, want P(Q_{3,4} > 2√3) = %v", p.P, want)
 	}
-	crit := StudentizedRange{K: 3, Nu: 4}.Quantile(0.95)
+	crit := StudentizedRange{K: 3, Nu: 4}.quantile(0.95)
 	if math.Abs(p.Low-(-2-crit*se)) > 1e-12 || math.Abs(p.High-(-2+crit*se)) > 1e-12 {
 		t.Errorf("pair (0,2): interval [%v, %v], want −2 ∓ %v·√(1/3)", p.Low, p.High, crit)
 	}

@@ -59,7 +59,7 @@ func renderLab(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	frags := append(charts.RankingPanel(o), charts.ChunkingPanel(o)...)
+	frags := charts.LabPanels(o)
 	if !*noStamp {
 		st, err := provenance.New("ranklab render lab", args, []string{"lab state " + s.Link()})
 		if err != nil {

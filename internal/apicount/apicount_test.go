@@ -8,6 +8,9 @@ import (
 	"testing"
 )
 
+// maxNames is issue 21's ceiling on the exported names of the public packages.
+const maxNames = 450
+
 // TestCounts prints the exported names per package (go test -v ./internal/apicount) and holds
 // the targets of issue 21: eval at most 90 exported names, the public API at most 450.
 func TestCounts(t *testing.T) {
@@ -34,13 +37,14 @@ func TestCounts(t *testing.T) {
 	if byPath["eval"] == 0 {
 		t.Fatal("no package eval counted")
 	}
-	// Issue 21's targets: eval at most 90 names (160 before), the whole API at most 450 (562
-	// before; other packages' share is reported, not held here).
+	// Issue 21's targets: eval at most 90 names (160 before), the whole API at most 450 (578
+	// before the cut; each package's share is printed above, not held one by one). A new
+	// exported name past 450 means unexporting or folding one elsewhere (see the issue).
 	if n := byPath["eval"]; n > 90 {
 		t.Errorf("eval exports %d names, want at most 90", n)
 	}
-	if total > 450 {
-		t.Logf("the public API has %d names, above issue 21's target of 450", total)
+	if total > maxNames {
+		t.Errorf("the public API has %d names, want at most %d (issue 21)", total, maxNames)
 	}
 }
 
