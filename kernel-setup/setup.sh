@@ -226,6 +226,8 @@ if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
   fi
 fi
 
+bash "$here/dense.sh" >/dev/null || die "kernel-setup/dense.sh could not install the dense model (all-MiniLM-L6-v2, ONNX Runtime; output above)"
+
 # --- 4. Browser checks (CI) ----------------------------------------------------------------
 if [ "$ci" = 1 ]; then
   apt_install chromium fonts-dejavu-core python3-scipy make gcc libc6-dev procps   # gcc: cgo for go test -race
