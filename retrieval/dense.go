@@ -1,0 +1,112 @@
+package retrieval
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+
+	"github.com/ranklab/ranklab/embed"
+	"github.com/ranklab/ranklab/eval"
+)
+
+// DenseText is the text a dense model embeds for d: the title, a space and the text, trimmed
+// (what BEIR's and sentence-transformers' evaluations embed; the model cuts it at its token
+// limit, 256 for all-MiniLM-L6-v2).
+func (d Document) DenseText() string { return strings.TrimSpace(d.Title + " " + d.Text) }
+
+// Dense is exact cosine search over unit vectors, one per document (or chunk):
+//
+//	score(q, d) = q · d = cos(q, d)
+//
+// computed for every vector (no approximate index). Rank ties at the cut-off go to the vector
+// that comes first (array order); the kept documents are returned in trec_eval's order.
+type Dense struct {
+	IDs  []string
+	Dim  int
+	Vecs []float32 // row-major: vector i is Vecs[i*Dim : (i+1)*Dim]
+}
+
+// NewDense packs vectors (all of one dimension) under their IDs.
+func NewDense(ids []string, vecs [][]float32) (Dense, error) {
+	if len(ids) != len(vecs) {
+		return Dense{}, fmt.Errorf("retrieval: %d IDs for %d vectors", len(ids), len(vecs))
+	}
+	x := Dense{IDs: ids}
+	if len(vecs) > 0 {
+		x.Dim = len(vecs[0])
+	}
+	x.Vecs = make([]float32, 0, len(vecs)*x.Dim)
+	for i, v := range vecs {
+		if len(v) != x.Dim {
+			return Dense{}, fmt.Errorf("retrieval: vector %s has %d dimensions, the first %d", ids[i], len(v), x.Dim)
+		}
+		x.Vecs = append(x.Vecs, v...)
+	}
+	return x, nil
+}
+
+// EmbedDocs embeds every document's DenseText with e.
+func EmbedDocs(docs []Document, e embed.Embedder) (Dense, error) {
+	texts := make([]string, len(docs))
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		texts[i], ids[i] = d.DenseText(), d.ID
+	}
+	vecs, err := e.Embed(texts)
+	if err != nil {
+		return Dense{}, err
+	}
+	return NewDense(ids, vecs)
+}
+
+// Search returns the k vectors with the largest dot product with q (all when k <= 0), in
+// trec_eval's order.
+func (x Dense) Search(q []float32, k int) []eval.ScoredDoc {
+	if len(q) != x.Dim {
+		panic(fmt.Sprintf("retrieval: query of %d dimensions, index of %d", len(q), x.Dim))
+	}
+	type hit struct {
+		i     int
+		score float32
+	}
+	hits := make([]hit, len(x.IDs))
+	for i := range hits {
+		v := x.Vecs[i*x.Dim : (i+1)*x.Dim]
+		var s float32
+		for j, a := range q {
+			s += a * v[j]
+		}
+		hits[i] = hit{i, s}
+	}
+	top := topK(hits, k, func(a, b hit) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	out := make([]eval.ScoredDoc, len(top))
+	for r, h := range top {
+		out[r] = eval.ScoredDoc{Doc: x.IDs[h.i], Score: float64(h.score)}
+	}
+	return eval.Rank(out)
+}
+
+// DenseRun embeds the queries with e and searches x for each: the top k documents (k > 0) of
+// every query, as a run tagged tag.
+func DenseRun(x Dense, e embed.Embedder, queries []Query, k int, tag string) (eval.Run, error) {
+	texts := make([]string, len(queries))
+	for i, q := range queries {
+		texts[i] = q.Text
+	}
+	vecs, err := e.Embed(texts)
+	if err != nil {
+		return eval.Run{}, err
+	}
+	run := eval.Run{Tag: tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))}
+	results := make([][]eval.ScoredDoc, len(queries))
+	parallel(len(queries), func(i int) { results[i] = x.Search(vecs[i], k) })
+	for i, q := range queries {
+		run.Queries[q.ID] = results[i]
+	}
+	return run, nil
+}
