@@ -34,6 +34,42 @@ func (c *Cache) Key() string { return c.Inner.Key() }
 // Embed implements Embedder: vectors on disk are read, the others embedded by Inner (in one
 // call) and stored.
 func (c *Cache) Embed(texts []string) ([][]float32, error) {
+	return c.embed(texts, c.Inner.Embed)
+}
+
+// WordPiece implements TokenEmbedder when Inner does (it panics otherwise).
+func (c *Cache) WordPiece() WordPiece { return c.Inner.(TokenEmbedder).WordPiece() }
+
+// EmbedTokens implements TokenEmbedder when Inner does: a token list is cached as if it were the
+// text "\x00tokens" followed by its IDs (4 bytes each, little endian); a real text would have to
+// be those bytes, NUL first, to share its file.
+func (c *Cache) EmbedTokens(toks [][]int32) ([][]float32, error) {
+	inner, ok := c.Inner.(TokenEmbedder)
+	if !ok {
+		return nil, fmt.Errorf("embed: %s does not take token IDs", c.Inner.Key())
+	}
+	keys := make([]string, len(toks))
+	back := make(map[string][]int32, len(toks))
+	for i, t := range toks {
+		b := make([]byte, 0, 7+4*len(t))
+		b = append(b, "\x00tokens"...)
+		for _, id := range t {
+			b = binary.LittleEndian.AppendUint32(b, uint32(id))
+		}
+		keys[i] = string(b)
+		back[keys[i]] = t
+	}
+	return c.embed(keys, func(ks []string) ([][]float32, error) {
+		ts := make([][]int32, len(ks))
+		for i, k := range ks {
+			ts[i] = back[k]
+		}
+		return inner.EmbedTokens(ts)
+	})
+}
+
+// embed looks texts up on disk and embeds the missing ones with fn.
+func (c *Cache) embed(texts []string, fn func([]string) ([][]float32, error)) ([][]float32, error) {
 	dir := c.Dir
 	if dir == "" {
 		dir = filepath.Join(DenseDir(), "cache")
@@ -68,7 +104,7 @@ func (c *Cache) Embed(texts []string) ([][]float32, error) {
 	if len(todo) == 0 {
 		return out, nil
 	}
-	vecs, err := c.Inner.Embed(todo)
+	vecs, err := fn(todo)
 	if err != nil {
 		return nil, err
 	}

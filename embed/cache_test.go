@@ -93,3 +93,37 @@ func FuzzDecodeVector(f *testing.F) {
 		_ = fmt.Sprint(v)
 	})
 }
+
+// tokenEmbedder is countingEmbedder taking token IDs: the vector of IDs t is (len(t), t[0]).
+type tokenEmbedder struct{ countingEmbedder }
+
+func (e *tokenEmbedder) WordPiece() WordPiece { return WordPiece{Vocab: toyVocab(), MaxTokens: 8} }
+func (e *tokenEmbedder) EmbedTokens(toks [][]int32) ([][]float32, error) {
+	out := make([][]float32, len(toks))
+	for i, t := range toks {
+		e.calls = append(e.calls, []string{fmt.Sprint(t)})
+		out[i] = []float32{float32(len(t)), float32(t[0])}
+	}
+	return out, nil
+}
+
+func TestCacheTokens(t *testing.T) {
+	inner := &tokenEmbedder{countingEmbedder{key: "toy/v1"}}
+	c := &Cache{Inner: inner, Dir: t.TempDir()}
+	for round, wantCalls := range []int{2, 0} {
+		got, err := c.EmbedTokens([][]int32{{101, 7, 102}, {101, 102}, {101, 7, 102}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got[0], []float32{3, 101}) || !slices.Equal(got[1], []float32{2, 101}) || !slices.Equal(got[2], got[0]) {
+			t.Errorf("round %d: got %v", round, got)
+		}
+		if len(inner.calls) != wantCalls {
+			t.Errorf("round %d: %d token lists embedded, want %d", round, len(inner.calls), wantCalls)
+		}
+		inner.calls = nil
+	}
+	if _, err := (&Cache{Inner: &countingEmbedder{key: "x"}, Dir: t.TempDir()}).EmbedTokens([][]int32{{1}}); err == nil {
+		t.Error("EmbedTokens over an Embedder without tokens: no error")
+	}
+}

@@ -16,6 +16,16 @@ type Embedder interface {
 	Key() string
 }
 
+// TokenEmbedder is an Embedder that also takes texts as token IDs (chunks cut in the model's
+// own tokens): Model, and a Cache over one.
+type TokenEmbedder interface {
+	Embedder
+	// WordPiece returns the model's tokenizer (MaxTokens: the model's limit).
+	WordPiece() WordPiece
+	// EmbedTokens embeds token ID lists ([CLS] … [SEP], at most WordPiece().MaxTokens each).
+	EmbedTokens(toks [][]int32) ([][]float32, error)
+}
+
 // Options are a Model's settings; the zero value is the model's own.
 type Options struct {
 	MaxTokens int // tokens per text incl. [CLS] and [SEP]; 0 means the model's max_seq_length, 256
@@ -80,6 +90,9 @@ func (m *Model) Key() string {
 	return fmt.Sprintf("%s/%s/max%d", MiniLM, m.Manifest.ModelKey, m.opts.MaxTokens)
 }
 
+// WordPiece implements TokenEmbedder.
+func (m *Model) WordPiece() WordPiece { return m.Tokenizer }
+
 // Close releases the ONNX Runtime session.
 func (m *Model) Close() {
 	m.mu.Lock()
@@ -97,8 +110,14 @@ func (m *Model) Embed(texts []string) ([][]float32, error) {
 	return m.EmbedTokens(toks)
 }
 
-// EmbedTokens embeds texts given as token IDs ([CLS] … [SEP], as Tokenize returns them).
+// EmbedTokens implements TokenEmbedder: texts given as token IDs ([CLS] … [SEP], as Tokenize
+// returns them, at most MaxTokens each).
 func (m *Model) EmbedTokens(toks [][]int32) ([][]float32, error) {
+	for i, t := range toks {
+		if len(t) == 0 || len(t) > m.opts.MaxTokens {
+			return nil, fmt.Errorf("embed: text %d has %d tokens, want 1..%d", i, len(t), m.opts.MaxTokens)
+		}
+	}
 	order := make([]int, len(toks))
 	for i := range order {
 		order[i] = i
