@@ -62,20 +62,13 @@ func EmbedDocs(docs []Document, e embed.Embedder) (Dense, error) {
 // Search returns the k vectors with the largest dot product with q (all when k <= 0), in
 // trec_eval's order.
 func (x Dense) Search(q []float32, k int) []eval.ScoredDoc {
-	if len(q) != x.Dim {
-		panic(fmt.Sprintf("retrieval: query of %d dimensions, index of %d", len(q), x.Dim))
-	}
 	type hit struct {
 		i     int
 		score float32
 	}
+	scores := x.Scores(q)
 	hits := make([]hit, len(x.IDs))
-	for i := range hits {
-		v := x.Vecs[i*x.Dim : (i+1)*x.Dim]
-		var s float32
-		for j, a := range q {
-			s += a * v[j]
-		}
+	for i, s := range scores {
 		hits[i] = hit{i, s}
 	}
 	top := topK(hits, k, func(a, b hit) int {
@@ -89,6 +82,24 @@ func (x Dense) Search(q []float32, k int) []eval.ScoredDoc {
 		out[r] = eval.ScoredDoc{Doc: x.IDs[h.i], Score: float64(h.score)}
 	}
 	return eval.Rank(out)
+}
+
+// Scores returns the dot product of q with every vector, in array order (float32 products
+// summed in float32, as a float32 matrix product computes them).
+func (x Dense) Scores(q []float32) []float32 {
+	if len(q) != x.Dim {
+		panic(fmt.Sprintf("retrieval: query of %d dimensions, index of %d", len(q), x.Dim))
+	}
+	out := make([]float32, len(x.IDs))
+	for i := range out {
+		v := x.Vecs[i*x.Dim : (i+1)*x.Dim]
+		var s float32
+		for j, a := range q {
+			s += a * v[j]
+		}
+		out[i] = s
+	}
+	return out
 }
 
 // DenseRun embeds the queries with e and searches x for each: the top k documents (k > 0) of
