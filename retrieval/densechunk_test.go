@@ -66,11 +66,11 @@ func TestDenseSearcher(t *testing.T) {
 		agg  Aggregation
 		want []eval.ScoredDoc
 	}{
-		{"maxp", Chunking{Chunk: 2}, MaxP, []eval.ScoredDoc{{"d5", 1}, {"d3", 1}, {"d1", 1}, {"d2", r2}}},
-		{"firstp", Chunking{Chunk: 2}, FirstP, []eval.ScoredDoc{{"d1", 1}, {"d2", r2}, {"d5", 0}, {"d3", 0}}},
-		{"sump", Chunking{Chunk: 2}, SumP, []eval.ScoredDoc{{"d5", 1}, {"d3", 1}, {"d1", 1}, {"d2", r2}}},
+		{"maxp", Chunking{Chunk: 2}, MaxP, []eval.ScoredDoc{{Doc: "d5", Score: 1}, {Doc: "d3", Score: 1}, {Doc: "d1", Score: 1}, {Doc: "d2", Score: r2}}},
+		{"firstp", Chunking{Chunk: 2}, FirstP, []eval.ScoredDoc{{Doc: "d1", Score: 1}, {Doc: "d2", Score: r2}, {Doc: "d5", Score: 0}, {Doc: "d3", Score: 0}}},
+		{"sump", Chunking{Chunk: 2}, SumP, []eval.ScoredDoc{{Doc: "d5", Score: 1}, {Doc: "d3", Score: 1}, {Doc: "d1", Score: 1}, {Doc: "d2", Score: r2}}},
 		// whole documents: d1 = d3 = (√½,√½), d2 too; d5 truncated to "b b b b" = (0,1)
-		{"whole", Whole, MaxP, []eval.ScoredDoc{{"d3", r2}, {"d2", r2}, {"d1", r2}, {"d5", 0}}},
+		{"whole", Whole, MaxP, []eval.ScoredDoc{{Doc: "d3", Score: r2}, {Doc: "d2", Score: r2}, {Doc: "d1", Score: r2}, {Doc: "d5", Score: 0}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
