@@ -9,8 +9,8 @@ import (
 
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
-	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/internal/sharedtest"
+	"github.com/ranklab/ranklab/rag"
 )
 
 // TestBEIRRunSciFact reproduces Anserini's published BM25 flat figures on SciFact test
