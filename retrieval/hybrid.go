@@ -33,9 +33,10 @@ func (h Hybrid) Fuse(lexical, dense eval.Run, depth int) (eval.Run, error) {
 		Weights: []float64{1 - h.Weight, h.Weight}, Depth: depth, Top: 1000, Tag: h.String()})
 }
 
-// HybridTest is a paired comparison on the test half: mean difference (fused − input), its 95 %
-// bootstrap interval, the t-test and randomization p-values and both Holm-adjusted over the study.
-type HybridTest struct {
+// PairedTest is a paired comparison of per-query values a and b: the mean difference mean(a − b),
+// its 95 % percentile bootstrap interval, the paired t-test's and the randomization test's
+// p-values (10,000 draws, seed 42), and (in a HybridStudy) both Holm-adjusted over the study.
+type PairedTest struct {
 	Diff, CILow, CIHigh float64
 	PT, PPerm           float64
 	PTHolm, PPermHolm   float64
@@ -45,7 +46,7 @@ type HybridTest struct {
 type HybridRow struct {
 	Hybrid
 	Tune, Test         float64 // mean of the measure on each half
-	VsLexical, VsDense HybridTest
+	VsLexical, VsDense PairedTest
 }
 
 // HybridStudy is StudyHybrid's result.
@@ -127,10 +128,10 @@ func StudyHybrid(qrels eval.Qrels, lexical, dense eval.Run, m eval.Measure, dept
 		}
 		row.Test = meanOver(best, st.TestQueries)
 		f := valuesOver(best, st.TestQueries)
-		if row.VsLexical, err = pairedTest(f, valuesOver(lex, st.TestQueries)); err != nil {
+		if row.VsLexical, err = Paired(f, valuesOver(lex, st.TestQueries)); err != nil {
 			return HybridStudy{}, err
 		}
-		if row.VsDense, err = pairedTest(f, valuesOver(den, st.TestQueries)); err != nil {
+		if row.VsDense, err = Paired(f, valuesOver(den, st.TestQueries)); err != nil {
 			return HybridStudy{}, err
 		}
 		pT = append(pT, row.VsLexical.PT, row.VsDense.PT)
@@ -162,8 +163,8 @@ func meanOver(v map[string]float64, qs []string) float64 {
 }
 
 // pairedTest compares a with b query by query (a − b).
-func pairedTest(a, b []float64) (HybridTest, error) {
-	var t HybridTest
+func Paired(a, b []float64) (PairedTest, error) {
+	var t PairedTest
 	for i := range a {
 		t.Diff += (a[i] - b[i]) / float64(len(a))
 	}
