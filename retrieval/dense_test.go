@@ -69,20 +69,19 @@ func openMiniLM(t testing.TB) *embed.Model {
 func TestDenseMatchesReference(t *testing.T) {
 	cases := []struct {
 		name, split string
-		short       bool // runs under -short too
 		want        map[eval.Measure]float64
 	}{
-		{"cranfield", "test", false, map[eval.Measure]float64{eval.NDCG(10): 0.3995, eval.Recall(100): 0.7724}},
-		{"cranfield", "test.graded", false, map[eval.Measure]float64{eval.NDCG(10): 0.3817}},
-		{"scifact", "test", false, map[eval.Measure]float64{eval.NDCG(10): 0.6451, eval.Recall(100): 0.9250}},
+		{"cranfield", "test", map[eval.Measure]float64{eval.NDCG(10): 0.3995, eval.Recall(100): 0.7724}},
+		{"cranfield", "test.graded", map[eval.Measure]float64{eval.NDCG(10): 0.3817}},
+		{"scifact", "test", map[eval.Measure]float64{eval.NDCG(10): 0.6451, eval.Recall(100): 0.9250}},
+	}
+	if testing.Short() {
+		t.Skip("-short: embedding a collection runs in the full pass (Cranfield about 60 CPU-seconds, SciFact about 280)")
 	}
 	m := openMiniLM(t)
 	indexes := map[string]Dense{}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.split, func(t *testing.T) {
-			if testing.Short() && !c.short {
-				t.Skip("-short: embedding a collection runs in the full pass (Cranfield about 60 CPU-seconds, SciFact about 280)")
-			}
 			col, err := ReadCollection(sharedData(t, c.name), c.split)
 			if err != nil {
 				t.Fatal(err)
