@@ -37,6 +37,7 @@ if peers_py=$(bash scripts/peers.sh --check 2>/dev/null | tail -1) && [ -x "$pee
 else
   need+=("the peer evaluators (scripts/peers.sh)")
 fi
+bash kernel-setup/dense.sh --check >/dev/null 2>&1 || need+=("the dense model (kernel-setup/dense.sh)")
 if [ ${#need[@]} -gt 0 ]; then
   echo "make test: not set up for the browser and notebook checks (missing: ${need[*]})."
   echo "Run this once (installs them; about a minute, needs root or sudo for Debian's packages):"
