@@ -31,19 +31,10 @@ type AllPairsOptions struct {
 	Eval eval.Options
 }
 
+// withDefaults fills the zero fields with the defaults of Options (one place decides them).
 func (o AllPairsOptions) withDefaults() AllPairsOptions {
-	if o.Permutations == 0 {
-		o.Permutations = stats.DefaultPermutations
-	}
-	if o.Seed == 0 {
-		o.Seed = stats.DefaultSeed
-	}
-	if o.Level == 0 {
-		o.Level = stats.DefaultLevel
-	}
-	if o.Alpha == 0 {
-		o.Alpha = 0.05
-	}
+	d := Options{Permutations: o.Permutations, Seed: o.Seed, Level: o.Level, Alpha: o.Alpha}.withDefaults()
+	o.Permutations, o.Seed, o.Level, o.Alpha = d.Permutations, d.Seed, d.Level, d.Alpha
 	return o
 }
 
