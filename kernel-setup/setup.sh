@@ -313,6 +313,8 @@ if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
   fi
 fi
 
+bash "$here/dense.sh" >/dev/null || die "kernel-setup/dense.sh could not install the dense model (all-MiniLM-L6-v2, ONNX Runtime; output above)"
+
 # --- 4. What the checks need (--ci, make test) ---------------------------------------------
 # The Debian packages were installed at the start (see "With --ci" above).
 if [ "$ci" = 1 ]; then

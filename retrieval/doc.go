@@ -33,6 +33,11 @@
 //     chunk map gives each chunk's document and token window.
 //   - Rankings follow trec_eval's order (score descending, then ID descending), so a run cut at
 //     depth k agrees with what the evaluator reads back.
+//   - Dense retrieval (DenseSearcher, package embed's all-MiniLM-L6-v2) embeds a document's
+//     DenseText (title + " " + text, trimmed), cut at the model's 256 tokens, or windows of the
+//     model's own WordPiece tokens (its chunk maps count those tokens, not cl100k_base), and
+//     searches exactly: the cosine with every vector. StudyHybrid fuses a lexical and a dense run
+//     (package fusion) with the weight chosen on half of the queries and tested on the other.
 //   - Sweeps evaluate the document run with eval.Evaluate (AllQueries) on nDCG@10, R@100 and
 //     RR@10, and the chunk run at token budgets with rag.EvaluateBudgets (R, nDCG and Success of
 //     what a B-token context holds); package compare then compares every configuration with

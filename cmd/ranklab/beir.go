@@ -12,6 +12,9 @@ import (
 	"strings"
 	"syscall"
 	"text/tabwriter"
+	"time"
+
+	"github.com/ranklab/ranklab/embed"
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/internal/numflag"
@@ -28,7 +31,7 @@ func init() {
 }
 
 const beirUsage = `usage:
-  ranklab beir run   [--data DIR] [--split test] [--chunk N --overlap N --agg maxp|firstp|sump] [--model bm25|qld] [--mu 1000]
+  ranklab beir run   [--data DIR] [--split test] [--chunk N --overlap N --agg maxp|firstp|sump] [--model bm25|qld|minilm] [--mu 1000]
                      [--k 1000] [--tag T] --out RUN [--chunks CHUNK_RUN --map MAP [--chunk-k 1000]]
   ranklab beir sweep [--data DIR] [--split test] [--agg maxp|firstp|sump] [--model bm25|qld] [--mu 1000] [--k 1000]
                      [--budgets 128,256,...] [--permutations N] [--resamples N] [-f text|json|csv]
@@ -38,6 +41,10 @@ DIR is a BEIR collection (corpus.jsonl[.gz], queries.jsonl, qrels/<split>.tsv). 
 user cache directory (SHA-256 of corpus.jsonl checked). BM25 is Lucene's (k1=0.9, b=0.4), qld
 Lucene's query likelihood with Dirichlet smoothing (mu 1000, Anserini's default); title and
 text as one field, bleve's English analyzer; chunks are cl100k_base token windows.
+minilm is dense retrieval with all-MiniLM-L6-v2 (exact cosine search; installed by ` + "`make lab`" + `):
+a document is title + " " + text cut at the model's 256 tokens; chunks are windows of the
+model's own WordPiece tokens (at most 254), and its chunk map counts those tokens. Vectors are
+cached under the user cache directory, so a second run embeds nothing.
 run --chunks also writes the chunk run (IDs DOC#i) and --map its chunk map (chunk-id doc-id
 start end, token offsets in title+"\n"+text), the input of ` + "`ranklab rag`" + `.
 The sweep compares whole documents with chunks of 32..512 tokens, overlap 0 and 25 %, on
@@ -64,7 +71,7 @@ func newBEIRFlags(name string, stderr io.Writer) (*flag.FlagSet, beirFlags) {
 		split: fs.String("split", "test", "qrels split: the file qrels/`SPLIT`.tsv"),
 		agg:   fs.String("agg", "maxp", "document score from its chunks: maxp, firstp or sump"),
 		k:     numflag.NewInt(fs, "k", 1000, "documents retrieved per query"),
-		model: fs.String("model", "bm25", "ranking function: bm25 (k1=0.9, b=0.4) or qld (query likelihood, Dirichlet)"),
+		model: fs.String("model", "bm25", "ranking function: bm25 (k1=0.9, b=0.4) qld (query likelihood, Dirichlet) or, for run, minilm (dense)"),
 		mu:    numflag.NewFloat64(fs, "mu", retrieval.AnseriniQL.Mu, "Dirichlet prior of qld"),
 	}
 }
@@ -127,9 +134,12 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(2, "--agg: %v", err)
 	}
-	model, err := f.rankingModel()
-	if err != nil {
-		return fail(2, "%v", err)
+	dense := *f.model == "minilm"
+	var model retrieval.Model
+	if !dense {
+		if model, err = f.rankingModel(); err != nil {
+			return fail(2, "%v", err)
+		}
 	}
 	ch := retrieval.Chunking{Chunk: *chunk, Overlap: *overlap}
 	if err := ch.Validate(); err != nil {
@@ -148,11 +158,22 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	s, err := retrieval.Build(c, ch, model, agg)
-	if err != nil {
-		return fail(1, "%v", err)
+	opt := retrieval.RunOptions{Depth: *f.k, ChunkDepth: *chunkK, Tag: *tag}
+	var runs retrieval.Runs
+	var chunkMap func() rag.ChunkMap
+	if dense {
+		ds, r, err := denseRuns(c, ch, agg, opt, stderr)
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		runs, chunkMap = r, ds.ChunkMap
+	} else {
+		s, err := retrieval.Build(c, ch, model, agg)
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		runs, chunkMap = s.Run(c.Queries, opt), s.ChunkMap
 	}
-	runs := s.Run(c.Queries, retrieval.RunOptions{Depth: *f.k, ChunkDepth: *chunkK, Tag: *tag})
 	if err := writeRunTo(*out, runs.Docs, stdout); err != nil {
 		return fail(1, "%v", err)
 	}
@@ -162,11 +183,34 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *mapOut != "" {
-		if err := writeTo(*mapOut, stdout, func(w io.Writer) error { return rag.WriteChunkMap(w, s.ChunkMap()) }); err != nil {
+		if err := writeTo(*mapOut, stdout, func(w io.Writer) error { return rag.WriteChunkMap(w, chunkMap()) }); err != nil {
 			return fail(1, "%v", err)
 		}
 	}
 	return 0
+}
+
+// denseRuns embeds the collection with all-MiniLM-L6-v2 through the on-disk cache and searches
+// its queries, saying on stderr how many units were embedded and how long it took.
+func denseRuns(c retrieval.Collection, ch retrieval.Chunking, agg retrieval.Aggregation, opt retrieval.RunOptions, stderr io.Writer) (*retrieval.DenseSearcher, retrieval.Runs, error) {
+	t0 := time.Now()
+	m, err := embed.Open(embed.Options{})
+	if err != nil {
+		return nil, retrieval.Runs{}, err
+	}
+	defer m.Close()
+	cache := &embed.Cache{Inner: m}
+	s, err := retrieval.BuildDense(c.Docs, cache, ch, agg)
+	if err != nil {
+		return nil, retrieval.Runs{}, err
+	}
+	runs, err := s.Run(c.Queries, opt)
+	if err != nil {
+		return nil, retrieval.Runs{}, err
+	}
+	fmt.Fprintf(stderr, "ranklab beir run: %s, %d units (%d documents, %d truncated at the model's limit); embedded %d texts, %d from the cache; %.1f s\n",
+		embed.MiniLM, len(s.ChunkMap()), len(c.Docs), s.Truncated, cache.Misses.Load(), cache.Hits.Load(), time.Since(t0).Seconds())
+	return s, runs, nil
 }
 
 // beirSweep prints the chunking sweep.

@@ -2,12 +2,15 @@ package main
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/sharedtest"
+	"github.com/ranklab/ranklab/rag"
 )
 
 // TestBEIRRunSciFact reproduces Anserini's published BM25 flat figures on SciFact test
@@ -79,5 +82,61 @@ func TestBEIRUsageErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want non-zero and %q", code, stderr, tc.want)
 			}
 		})
+	}
+}
+
+// TestBEIRRunMiniLM runs `ranklab beir run --model minilm` on Cranfield and wants the reference
+// implementation's nDCG@10 (0.3995 ± 0.0005, ../shared/anchors/dense/README.md); then with
+// chunks of 64 WordPiece tokens, whose chunk map must hold spans of at most 64 tokens.
+func TestBEIRRunMiniLM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: embedding Cranfield runs in the full pass")
+	}
+	model, err := embed.Open(embed.Options{})
+	if err != nil {
+		if os.Getenv("RANKLAB_PEERS") != "1" && os.Getenv("RANKLAB_DENSE") != "1" {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	model.Close()
+	dir := sharedtest.Path(t, "data", "cranfield")
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "minilm.run")
+	if _, stderr, code := runCmd("beir", "run", "--model", "minilm", "--data", dir, "--k", "100", "--out", out); code != 0 {
+		t.Fatalf("beir run: exit %d: %s", code, stderr)
+	}
+	run, err := eval.ReadRunFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qrels, err := eval.ReadQrelsFile(filepath.Join(dir, "qrels", "test.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := eval.Options{AllQueries: true}.Evaluate(qrels, run, eval.NDCG(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Mean(eval.NDCG(10)); math.Abs(got-0.3995) > 0.0005 || run.Tag != "minilm" {
+		t.Errorf("Cranfield nDCG@10 %.4f (reference 0.3995), tag %q", got, run.Tag)
+	}
+
+	chunks, cmap := filepath.Join(tmp, "chunks.run"), filepath.Join(tmp, "chunks.map")
+	if _, stderr, code := runCmd("beir", "run", "--model", "minilm", "--data", dir, "--chunk", "64", "--overlap", "16",
+		"--out", filepath.Join(tmp, "docs.run"), "--chunks", chunks, "--map", cmap); code != 0 {
+		t.Fatalf("beir run --chunk 64: exit %d: %s", code, stderr)
+	}
+	m, err := rag.ReadChunkMapFile(cmap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, sp := range m {
+		if sp.End-sp.Start > 64 || sp.End <= sp.Start {
+			t.Fatalf("%s: span %v: want 1..64 tokens", id, sp)
+		}
+	}
+	if _, stderr, code := runCmd("beir", "run", "--model", "minilm", "--data", dir, "--chunk", "300", "--out", filepath.Join(tmp, "x.run")); code == 0 || !strings.Contains(stderr, "254") {
+		t.Errorf("--chunk 300: exit %d, stderr %q: want an error naming the model's 254 tokens", code, stderr)
 	}
 }

@@ -1,0 +1,67 @@
+package embed
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ErrNotInstalled is returned (wrapped) when the model or the runtime is missing.
+var ErrNotInstalled = errors.New("the dense model is not installed: run `make lab` (or `bash kernel-setup/dense.sh`), which installs all-MiniLM-L6-v2 and ONNX Runtime")
+
+// manifest says where kernel-setup/dense.sh put the model and the runtime (its dense.json).
+type manifest struct {
+	Model          string `json:"model"`           // "all-MiniLM-L6-v2"
+	ModelDir       string `json:"model_dir"`       // model.onnx, vocab.txt, tokenizer.json, configs
+	ModelKey       string `json:"model_key"`       // hash of the safetensors and the exporter
+	Runtime        string `json:"runtime"`         // libonnxruntime.so
+	RuntimeVersion string `json:"runtime_version"` // "1.32.0"
+	Python         string `json:"python"`          // the set-up's Python (onnxruntime, numpy)
+}
+
+// denseDir is where kernel-setup/dense.sh installs: $RANKLAB_DENSE_DIR, else
+// <user cache dir>/ranklab/dense (~/.cache/ranklab/dense on Linux).
+func denseDir() string {
+	if d := os.Getenv("RANKLAB_DENSE_DIR"); d != "" {
+		return d
+	}
+	c, err := os.UserCacheDir()
+	if err != nil {
+		c = filepath.Join(os.Getenv("HOME"), ".cache")
+	}
+	return filepath.Join(c, "ranklab", "dense")
+}
+
+// findManifest reads denseDir()/dense.json and checks that the files it names exist. A missing
+// file gives an error wrapping ErrNotInstalled.
+func findManifest() (manifest, error) {
+	path := filepath.Join(denseDir(), "dense.json")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return manifest{}, fmt.Errorf("%s is missing: %w", path, ErrNotInstalled)
+	}
+	if err != nil {
+		return manifest{}, err
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return manifest{}, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, f := range []string{m.Runtime, m.onnxPath(), m.vocabPath()} {
+		if _, err := os.Stat(f); err != nil {
+			return manifest{}, fmt.Errorf("%s names %s, which is missing: %w", path, f, ErrNotInstalled)
+		}
+	}
+	return m, nil
+}
+
+// onnxPath is the model's ONNX graph.
+func (m manifest) onnxPath() string { return filepath.Join(m.ModelDir, "model.onnx") }
+
+// vocabPath is the model's WordPiece vocabulary.
+func (m manifest) vocabPath() string { return filepath.Join(m.ModelDir, "vocab.txt") }
+
+// tokenizerPath is the model's tokenizer.json (what the reference tokenizer reads).
+func (m manifest) tokenizerPath() string { return filepath.Join(m.ModelDir, "tokenizer.json") }

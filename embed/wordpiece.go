@@ -1,0 +1,213 @@
+package embed
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Special token IDs of the BERT uncased vocabulary (vocab.txt lines 0, 100, 101, 102).
+const (
+	padID = 0
+	unkID = 100
+	clsID = 101
+	sepID = 102
+)
+
+// maxWordChars is WordPiece's max_input_chars_per_word: a longer word becomes one [UNK].
+const maxWordChars = 100
+
+// WordPiece is BERT's uncased tokenizer as the model's tokenizer.json declares it (Hugging Face
+// tokenizers: BertNormalizer, BertPreTokenizer, WordPiece, the [CLS] A [SEP] template):
+//
+//  1. clean: drop U+0000, U+FFFD and every "other" character (Unicode Cc, Cf, Co, Cs and
+//     unassigned) except tab, newline and carriage return; every white-space character becomes
+//     a space;
+//  2. put spaces around CJK ideographs;
+//  3. strip accents: NFD, then drop non-spacing marks (Mn), so "naïve" → "naive" (the normaliser's
+//     strip_accents is unset and so follows lowercase = true);
+//  4. lower-case each character;
+//  5. split on white space, and make every punctuation character (ASCII punctuation or Unicode P*)
+//     a word of its own;
+//  6. WordPiece: each word becomes the longest vocabulary prefix, then the longest "##"
+//     continuation, and so on; a word with a piece not in the vocabulary, or longer than 100
+//     characters, becomes one [UNK];
+//  7. keep the first MaxTokens-2 pieces and wrap them in [CLS] … [SEP].
+type WordPiece struct {
+	Vocab     map[string]int32
+	MaxTokens int // including [CLS] and [SEP]; all-MiniLM-L6-v2's max_seq_length is 256
+}
+
+// readVocab reads a vocab.txt: one token per line, the token's ID being its 0-based line number.
+func readVocab(path string) (map[string]int32, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	vocab := make(map[string]int32, 32000)
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		n++
+		tok := strings.TrimRight(sc.Text(), "\r")
+		if tok == "" {
+			return nil, fmt.Errorf("%s:%d: empty token", path, n)
+		}
+		if _, dup := vocab[tok]; dup {
+			return nil, fmt.Errorf("%s:%d: token %q appears twice", path, n, tok)
+		}
+		vocab[tok] = int32(n - 1)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+	}
+	for tok, id := range map[string]int32{"[PAD]": padID, "[UNK]": unkID, "[CLS]": clsID, "[SEP]": sepID} {
+		if vocab[tok] != id {
+			return nil, fmt.Errorf("%s: %s is not on line %d: not a BERT uncased vocabulary", path, tok, id+1)
+		}
+	}
+	return vocab, nil
+}
+
+// Tokenize returns the token IDs of text, [CLS] first and [SEP] last, at most MaxTokens of them
+// (no limit when MaxTokens <= 0).
+func (w WordPiece) Tokenize(text string) []int32 {
+	ids := []int32{clsID}
+	limit := -1
+	if w.MaxTokens > 0 {
+		limit = w.MaxTokens - 2
+	}
+	for _, word := range preTokenize(normalize(text)) {
+		if limit >= 0 && len(ids)-1 >= limit {
+			break
+		}
+		ids = w.appendWord(ids, word)
+	}
+	if limit >= 0 && len(ids)-1 > limit {
+		ids = ids[:limit+1]
+	}
+	return append(ids, sepID)
+}
+
+// appendWord appends word's WordPiece IDs (greedy longest match first).
+func (w WordPiece) appendWord(ids []int32, word string) []int32 {
+	if utf8.RuneCountInString(word) > maxWordChars {
+		return append(ids, unkID)
+	}
+	start := len(ids)
+	for i := 0; i < len(word); {
+		found := false
+		for j := len(word); j > i; {
+			piece := word[i:j]
+			if i > 0 {
+				piece = "##" + piece
+			}
+			if id, ok := w.Vocab[piece]; ok {
+				ids = append(ids, id)
+				i, found = j, true
+				break
+			}
+			_, size := utf8.DecodeLastRuneInString(word[i:j])
+			j -= size
+		}
+		if !found {
+			return append(ids[:start], unkID)
+		}
+	}
+	return ids
+}
+
+// normalize applies steps 1 to 4 of WordPiece: clean, space out CJK ideographs, strip accents,
+// lower-case.
+func normalize(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	for _, c := range text {
+		switch {
+		case c == 0 || c == utf8.RuneError || isOther(c):
+		case isSpace(c):
+			b.WriteByte(' ')
+		case isCJK(c):
+			b.WriteByte(' ')
+			b.WriteRune(c)
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(c)
+		}
+	}
+	s := norm.NFD.String(b.String())
+	b.Reset()
+	for _, c := range s {
+		if unicode.Is(unicode.Mn, c) {
+			continue
+		}
+		b.WriteRune(unicode.ToLower(c))
+	}
+	return b.String()
+}
+
+// preTokenize splits normalised text on white space and isolates punctuation (step 5).
+func preTokenize(s string) []string {
+	var words []string
+	start := -1
+	for i, c := range s {
+		switch {
+		case isSpace(c):
+			if start >= 0 {
+				words = append(words, s[start:i])
+			}
+			start = -1
+		case isPunct(c):
+			if start >= 0 {
+				words = append(words, s[start:i])
+			}
+			words = append(words, s[i:i+utf8.RuneLen(c)])
+			start = -1
+		default:
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	if start >= 0 {
+		words = append(words, s[start:])
+	}
+	return words
+}
+
+// isSpace is Unicode White_Space (Go's unicode.IsSpace; tab, newline and carriage return included).
+func isSpace(c rune) bool { return unicode.IsSpace(c) }
+
+// isOther is the normaliser's "control" test: Unicode category C (Cc, Cf, Co, Cs, and unassigned
+// code points), tab, newline and carriage return excepted.
+func isOther(c rune) bool {
+	if c == '\t' || c == '\n' || c == '\r' {
+		return false
+	}
+	if unicode.In(c, unicode.Cc, unicode.Cf, unicode.Co, unicode.Cs) {
+		return true
+	}
+	return !unicode.In(c, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z)
+}
+
+// isPunct is ASCII punctuation (which includes $ + < = > ^ ` | ~) or Unicode P*.
+func isPunct(c rune) bool {
+	if c < 128 {
+		return c > ' ' && c < 127 && !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z')
+	}
+	return unicode.IsPunct(c)
+}
+
+// isCJK is BERT's "Chinese character" test: the CJK Unified Ideographs blocks and extensions
+// A to E, and the compatibility ideographs.
+func isCJK(c rune) bool {
+	return 0x4E00 <= c && c <= 0x9FFF || 0x3400 <= c && c <= 0x4DBF || 0x20000 <= c && c <= 0x2A6DF ||
+		0x2A700 <= c && c <= 0x2B73F || 0x2B740 <= c && c <= 0x2B81F || 0x2B820 <= c && c <= 0x2CEAF ||
+		0xF900 <= c && c <= 0xFAFF || 0x2F800 <= c && c <= 0x2FA1F
+}

@@ -1,0 +1,200 @@
+package retrieval
+
+import (
+	"fmt"
+
+	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/embed"
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/rag"
+)
+
+// DenseSearcher is dense retrieval over a corpus cut by a Chunking in the model's own tokens
+// (WordPiece IDs of each document's DenseText, [CLS] and [SEP] left out):
+//
+//   - whole documents (Chunk 0): each document is one unit, embedded as the model sees it, cut
+//     at its token limit (256 with [CLS] and [SEP] for all-MiniLM-L6-v2); its span is the
+//     tokens the model read;
+//   - Chunk N (1..limit−2): the windows of chunking.WindowSeq over the document's tokens, each
+//     embedded as [CLS] window [SEP], so no chunk is truncated and every token is read.
+//
+// A query scores every unit (cosine); a document's score aggregates the scores of all its units
+// (Aggregation.Score: MaxP, FirstP or SumP). Chunk IDs are ChunkID(doc, i); ChunkMap gives their
+// spans in WordPiece tokens (not cl100k_base: the budgets of package rag then count the model's
+// tokens). Rankings follow trec_eval's order.
+type DenseSearcher struct {
+	Chunking    Chunking
+	Aggregation Aggregation
+	Embedder    embed.Embedder
+
+	index   denseIndex
+	docIDs  []string
+	unitDoc []int32
+	first   []bool
+	window  [][2]int32
+	unitOf  map[string]int32
+	// Truncated counts the documents whose tokens do not all fit the model's limit (whole
+	// documents only: their tail is never read).
+	Truncated int
+	// Tokens counts every document's WordPiece tokens ([CLS] and [SEP] left out).
+	Tokens int
+}
+
+// BuildDense tokenizes docs with e's WordPiece, cuts them by ch and embeds every unit with e
+// (a Cache over the model embeds each unit once across runs).
+func BuildDense(docs []Document, e embed.Embedder, ch Chunking, agg Aggregation) (*DenseSearcher, error) {
+	if err := ch.Validate(); err != nil {
+		return nil, err
+	}
+	if agg < MaxP || agg > rag.SumP {
+		return nil, fmt.Errorf("retrieval: invalid %v", agg)
+	}
+	wp := e.WordPiece()
+	limit := wp.MaxTokens - 2
+	if ch.Chunk > limit {
+		return nil, fmt.Errorf("chunk %d: the model reads at most %d tokens besides [CLS] and [SEP]", ch.Chunk, limit)
+	}
+	s := &DenseSearcher{Chunking: ch, Aggregation: agg, Embedder: e, docIDs: make([]string, len(docs))}
+	full := embed.WordPiece{Vocab: wp.Vocab} // no token limit: a document's every token, for cutting chunks
+	toks := make([][]int32, len(docs))
+	parallel(len(docs), func(i int) {
+		t := full.Tokenize(docs[i].DenseText())
+		toks[i] = t[1 : len(t)-1]
+	})
+	var units [][]int32
+	var ids []string
+	for i, d := range docs {
+		s.docIDs[i] = d.ID
+		t := toks[i]
+		s.Tokens += len(t)
+		if len(t) == 0 {
+			continue
+		}
+		add := func(n int, w chunking.Window) {
+			u := make([]int32, 0, w.End-w.Start+2)
+			u = append(append(append(u, 101), t[w.Start:w.End]...), 102)
+			units = append(units, u)
+			ids = append(ids, ChunkID(d.ID, n))
+			s.unitDoc = append(s.unitDoc, int32(i))
+			s.first = append(s.first, n == 0)
+			s.window = append(s.window, [2]int32{int32(w.Start), int32(w.End)})
+		}
+		if ch.Chunk == 0 || len(t) <= ch.Chunk {
+			end := len(t)
+			if end > limit {
+				end = limit
+				s.Truncated++
+			}
+			add(0, chunking.Window{Start: 0, End: end})
+			continue
+		}
+		n := 0
+		for w := range chunking.WindowSeq(len(t), ch.Chunk, ch.Overlap) {
+			add(n, w)
+			n++
+		}
+	}
+	vecs, err := e.EmbedTokens(units)
+	if err != nil {
+		return nil, err
+	}
+	if s.index, err = newDenseIndex(ids, vecs); err != nil {
+		return nil, err
+	}
+	s.unitOf = make(map[string]int32, len(ids))
+	for u, id := range ids {
+		s.unitOf[id] = int32(u)
+	}
+	return s, nil
+}
+
+// ChunkMap returns every unit's document and span in WordPiece tokens.
+func (s *DenseSearcher) ChunkMap() rag.ChunkMap {
+	m := make(rag.ChunkMap, len(s.index.IDs))
+	for u, id := range s.index.IDs {
+		m[id] = rag.Span{Doc: s.docIDs[s.unitDoc[u]], Start: int(s.window[u][0]), End: int(s.window[u][1])}
+	}
+	return m
+}
+
+// Run embeds the queries and returns the document run (units aggregated) and the chunk run
+// (Depth, ChunkDepth and Tag as for Searcher.Run; ChunkTokens cuts the chunk ranking once its
+// chunks hold more than that many WordPiece tokens).
+func (s *DenseSearcher) Run(queries []Query, opt RunOptions) (Runs, error) {
+	if opt.Depth == 0 {
+		opt.Depth = 1000
+	}
+	if opt.ChunkDepth == 0 {
+		opt.ChunkDepth = 1000
+	}
+	if opt.Tag == "" {
+		opt.Tag = "run"
+	}
+	texts := make([]string, len(queries))
+	for i, q := range queries {
+		texts[i] = q.Text
+	}
+	qv, err := s.Embedder.Embed(texts)
+	if err != nil {
+		return Runs{}, err
+	}
+	docs := make([][]eval.ScoredDoc, len(queries))
+	chunks := make([][]eval.ScoredDoc, len(queries))
+	parallel(len(queries), func(i int) {
+		scores := s.index.Scores(qv[i])
+		docs[i] = s.aggregate(scores, opt.Depth)
+		if opt.ChunkDepth > 0 {
+			chunks[i] = s.chunks(scores, opt.ChunkDepth, opt.ChunkTokens)
+		}
+	})
+	r := Runs{
+		Docs:   eval.Run{Tag: opt.Tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))},
+		Chunks: eval.Run{Tag: opt.Tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))},
+	}
+	for i, q := range queries {
+		r.Docs.Queries[q.ID] = docs[i]
+		if opt.ChunkDepth > 0 {
+			r.Chunks.Queries[q.ID] = chunks[i]
+		}
+	}
+	return r, nil
+}
+
+// aggregate turns the units' scores into the top k documents.
+func (s *DenseSearcher) aggregate(scores []float32, k int) []eval.ScoredDoc {
+	out := make([]eval.ScoredDoc, 0, len(s.docIDs))
+	var group []float64
+	for u := 0; u < len(scores); {
+		d := s.unitDoc[u]
+		group = group[:0]
+		for ; u < len(scores) && s.unitDoc[u] == d; u++ {
+			group = append(group, float64(scores[u]))
+		}
+		if sc, ok := s.Aggregation.Score(group, true); ok {
+			out = append(out, eval.ScoredDoc{Doc: s.docIDs[d], Score: sc})
+		}
+	}
+	return topK(out, k, func(a, b eval.ScoredDoc) int { return compareDocs(a.Score, a.Doc, b.Score, b.Doc) })
+}
+
+// chunks returns the top k units in trec_eval's order and, with tokens > 0, the shortest prefix
+// of them holding more than tokens tokens.
+func (s *DenseSearcher) chunks(scores []float32, k, tokens int) []eval.ScoredDoc {
+	all := make([]eval.ScoredDoc, len(scores))
+	for u, sc := range scores {
+		all[u] = eval.ScoredDoc{Doc: s.index.IDs[u], Score: float64(sc)}
+	}
+	top := topK(all, k, func(a, b eval.ScoredDoc) int { return compareDocs(a.Score, a.Doc, b.Score, b.Doc) })
+	if tokens <= 0 {
+		return top
+	}
+	used := 0
+	for i, h := range top {
+		if used > tokens {
+			return top[:i]
+		}
+		w := s.window[s.unitOf[h.Doc]]
+		used += int(w[1] - w[0])
+	}
+	return top
+}
