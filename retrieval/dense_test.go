@@ -76,12 +76,18 @@ func TestDenseMatchesReference(t *testing.T) {
 		{"scifact", "test", map[eval.Measure]float64{eval.NDCG(10): 0.6451, eval.Recall(100): 0.9250}},
 	}
 	if testing.Short() {
-		t.Skip("-short: embedding a collection runs in the full pass (Cranfield about 60 CPU-seconds, SciFact about 280)")
+		t.Skip("-short: embedding a collection runs in the full pass (Cranfield about 60 CPU-seconds)")
 	}
 	m := openMiniLM(t)
 	searchers := map[string]*DenseSearcher{}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.split, func(t *testing.T) {
+			if c.name == "scifact" && os.Getenv("RANKLAB_DENSE_SCIFACT") != "1" {
+				// 5,183 abstracts: about 150 s on an idle 2-core machine. CI checks the same two
+				// figures through notebooks/20_dense_retrieval, whose text quotes them and whose
+				// output must print them (scripts/check-notebook-numbers.py).
+				t.Skip("SciFact runs with RANKLAB_DENSE_SCIFACT=1 (about 150 s)")
+			}
 			col, err := ReadCollection(sharedData(t, c.name), c.split)
 			if err != nil {
 				t.Fatal(err)
