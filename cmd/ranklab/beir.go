@@ -71,7 +71,7 @@ func newBEIRFlags(name string, stderr io.Writer) (*flag.FlagSet, beirFlags) {
 		split: fs.String("split", "test", "qrels split: the file qrels/`SPLIT`.tsv"),
 		agg:   fs.String("agg", "maxp", "document score from its chunks: maxp, firstp or sump"),
 		k:     numflag.NewInt(fs, "k", 1000, "documents retrieved per query"),
-		model: fs.String("model", "bm25", "ranking function: bm25 (k1=0.9, b=0.4) qld (query likelihood, Dirichlet) or, for run, minilm (dense)"),
+		model: fs.String("model", "bm25", "ranking function: bm25 (k1=0.9, b=0.4), qld (query likelihood, Dirichlet) or, for run, minilm (dense)"),
 		mu:    numflag.NewFloat64(fs, "mu", retrieval.AnseriniQL.Mu, "Dirichlet prior of qld"),
 	}
 }
