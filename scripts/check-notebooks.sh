@@ -34,7 +34,7 @@ PY=${PYTHON:-python3}
 JPY=$(dirname "$JUPYTER")/python   # the Jupyter environment's Python (export-html.py)
 offline_math=0
 [ -x "$JPY" ] && "$JPY" -c 'import latex2mathml, nbconvert' 2>/dev/null && offline_math=1
-TIMEOUT=${NOTEBOOK_TIMEOUT:-600}        # seconds per cell, and 2x per notebook
+TIMEOUT=${NOTEBOOK_TIMEOUT:-1500}       # seconds per cell, and 2x per notebook (notebook 20 embeds SciFact in one cell: about 5 min idle, more while CI runs the Go tests beside it)
 
 die() { echo "check-notebooks: $*" >&2; exit 1; }
 [ -x "$JUPYTER" ] || die "$JUPYTER not found: run 'make setup-ci' (or set JUPYTER)"

@@ -93,6 +93,12 @@ def main(argv):
     pid, fd = pty.fork()
     if pid == 0:
         try:
+            # A terminal's shell starts a command with SIGINT and SIGQUIT at their defaults. A
+            # test launched from a background job of a non-interactive shell (nohup ... &, some
+            # CI runners) inherits them ignored, and an ignored SIGINT stays ignored across exec:
+            # reset them as the shell would, so the test sees what a user at a terminal sees.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGQUIT, signal.SIG_DFL)
             os.execvpe(cmd[0], cmd, env)
         finally:
             os._exit(127)
