@@ -41,26 +41,50 @@ type DenseSearcher struct {
 }
 
 // BuildDense tokenizes docs with e's WordPiece, cuts them by ch and embeds every unit with e
-// (a Cache over the model embeds each unit once across runs).
+// (a Cache over the model embeds each unit once across runs). A chunk size above the model's
+// limit minus 2 ([CLS] and [SEP]) is an error naming that limit.
 func BuildDense(docs []Document, e embed.Embedder, ch Chunking, agg Aggregation) (*DenseSearcher, error) {
-	if err := ch.Validate(); err != nil {
+	if _, err := checkDense(e, ch, agg); err != nil {
 		return nil, err
 	}
+	return buildDense(docs, wordPieces(docs, e), e, ch, agg)
+}
+
+// checkDense returns the most tokens a unit of e holds besides [CLS] and [SEP]
+// (WordPiece().MaxTokens − 2), or an error when ch or agg is invalid or ch's chunks are longer.
+func checkDense(e embed.Embedder, ch Chunking, agg Aggregation) (int, error) {
+	if err := ch.Validate(); err != nil {
+		return 0, err
+	}
 	if agg < MaxP || agg > rag.SumP {
-		return nil, fmt.Errorf("retrieval: invalid %v", agg)
+		return 0, fmt.Errorf("retrieval: invalid %v", agg)
 	}
-	wp := e.WordPiece()
-	limit := wp.MaxTokens - 2
+	limit := e.WordPiece().MaxTokens - 2
 	if ch.Chunk > limit {
-		return nil, fmt.Errorf("chunk %d: the model reads at most %d tokens besides [CLS] and [SEP]", ch.Chunk, limit)
+		return 0, fmt.Errorf("chunk %d: the model reads at most %d tokens besides [CLS] and [SEP]", ch.Chunk, limit)
 	}
-	s := &DenseSearcher{Chunking: ch, Aggregation: agg, Embedder: e, docIDs: make([]string, len(docs))}
-	full := embed.WordPiece{Vocab: wp.Vocab} // no token limit: a document's every token, for cutting chunks
+	return limit, nil
+}
+
+// wordPieces returns every document's DenseText in e's WordPiece IDs, with no token limit and
+// [CLS] and [SEP] left out: the tokens a DenseSearcher cuts (and a dense sweep counts).
+func wordPieces(docs []Document, e embed.Embedder) [][]int32 {
+	full := embed.WordPiece{Vocab: e.WordPiece().Vocab} // no token limit: a document's every token
 	toks := make([][]int32, len(docs))
 	parallel(len(docs), func(i int) {
 		t := full.Tokenize(docs[i].DenseText())
 		toks[i] = t[1 : len(t)-1]
 	})
+	return toks
+}
+
+// buildDense is BuildDense over docs already tokenized by wordPieces (toks[i]: docs[i]'s tokens).
+func buildDense(docs []Document, toks [][]int32, e embed.Embedder, ch Chunking, agg Aggregation) (*DenseSearcher, error) {
+	limit, err := checkDense(e, ch, agg)
+	if err != nil {
+		return nil, err
+	}
+	s := &DenseSearcher{Chunking: ch, Aggregation: agg, Embedder: e, docIDs: make([]string, len(docs))}
 	var units [][]int32
 	var ids []string
 	for i, d := range docs {
@@ -106,6 +130,16 @@ func BuildDense(docs []Document, e embed.Embedder, ch Chunking, agg Aggregation)
 		s.unitOf[id] = int32(u)
 	}
 	return s, nil
+}
+
+// indexedTokens returns the WordPiece tokens of every unit ([CLS] and [SEP] left out): for
+// whole documents the tokens the model reads, at most its limit minus 2 per document.
+func (s *DenseSearcher) indexedTokens() int {
+	n := 0
+	for _, w := range s.window {
+		n += int(w[1] - w[0])
+	}
+	return n
 }
 
 // ChunkMap returns every unit's document and span in WordPiece tokens.

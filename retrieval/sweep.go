@@ -8,6 +8,7 @@ import (
 
 	"github.com/ranklab/ranklab/chunking"
 	"github.com/ranklab/ranklab/compare"
+	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/rag"
 )
@@ -15,9 +16,17 @@ import (
 // sweepChunkings are the configurations of the standard sweep: whole documents, then chunk
 // sizes 32, 64, 128, 256 and 512 tokens, each without overlap and with 25 % overlap
 // (Overlap = Chunk / 4).
-func sweepChunkings() []Chunking {
+func sweepChunkings() []Chunking { return chunkingsOf(32, 64, 128, 256, 512) }
+
+// denseSweepChunkings are the configurations of the standard dense sweep: whole documents, then
+// chunk sizes 32, 64, 128 and 192 WordPiece tokens, each without overlap and with 25 % overlap
+// (256 and 512 do not fit all-MiniLM-L6-v2's 254 tokens besides [CLS] and [SEP]).
+func denseSweepChunkings() []Chunking { return chunkingsOf(32, 64, 128, 192) }
+
+// chunkingsOf returns whole documents, then each size without overlap and with Overlap = size / 4.
+func chunkingsOf(sizes ...int) []Chunking {
 	out := []Chunking{Whole}
-	for _, size := range []int{32, 64, 128, 256, 512} {
+	for _, size := range sizes {
 		out = append(out, Chunking{Chunk: size}, Chunking{Chunk: size, Overlap: size / 4})
 	}
 	return out
@@ -29,8 +38,8 @@ func sweepMeasures() []eval.Measure {
 	return []eval.Measure{eval.NDCG(10), eval.Recall(100), eval.RRAt(10)}
 }
 
-// sweepBudgets are the context budgets of the standard sweep, in cl100k_base tokens: 128, 256,
-// 512, 1024, 2048 and 4096.
+// sweepBudgets are the context budgets of the standard sweep, in cl100k_base tokens (WordPiece
+// tokens for a dense sweep): 128, 256, 512, 1024, 2048 and 4096.
 func sweepBudgets() []int { return []int{128, 256, 512, 1024, 2048, 4096} }
 
 // SweepOptions configure RunSweep. The zero value means: the standard chunkings (whole
@@ -38,22 +47,35 @@ func sweepBudgets() []int { return []int{128, 256, 512, 1024, 2048, 4096} }
 // 25 % overlap), the standard budgets (128, 256, 512, 1024, 2048 and 4096 cl100k_base tokens),
 // MaxP, Anserini's BM25, depth 1000, package compare's defaults for the tests (10000 sign flips
 // and bootstrap resamples, seed 42). The document measures are nDCG@10, R@100 and RR@10.
+//
+// With an Embedder the sweep is dense (BuildDense instead of BuildTokenized): every token count,
+// chunk size and budget is then in the model's WordPiece tokens, and the standard chunkings are
+// whole documents (cut at the model's limit), then 32, 64, 128 and 192 tokens, each without
+// overlap and with 25 % overlap; a chunk size above the model's limit minus 2 is an error.
 type SweepOptions struct {
 	Chunkings    []Chunking // nil: the standard chunkings; the first one is the baseline
 	Budgets      []int      // nil: the standard budgets; empty (not nil): no budgets, document measures only
 	Aggregation  Aggregation
-	Model        Model  // nil: Anserini's BM25
+	Model        Model  // nil: Anserini's BM25 (lexical sweeps only: set Model or Embedder, not both)
 	Depth        int    // documents retrieved per query; 0: 1000
 	Permutations int    // randomization-test sign flips; 0: stats.DefaultPermutations
 	Resamples    int    // bootstrap resamples of the intervals; 0: stats.DefaultResamples
 	Seed         uint64 // seed of the randomization test and the bootstrap; 0: stats.DefaultSeed
+	// Embedder, when not nil, makes the sweep dense: each configuration is
+	// BuildDense(c.Docs, Embedder, chunking, Aggregation) (an embed.Cache over the model embeds a
+	// unit once across configurations and runs). nil: lexical (Model).
+	Embedder embed.Embedder
+	// Progress, when not nil, is called with each row once it is evaluated, before the next
+	// configuration is built (the comparisons, which need every row, come after the last).
+	Progress func(SweepRow)
 }
 
-// Stages is the wall time spent per stage: tokenize (cl100k_base encoding of the corpus, done
-// once and shared by every configuration), index (cutting and decoding the chunks, English
-// analysis and building the index: BuildTokenized), search (every query, documents and chunks
-// from one scoring), evaluate (the project's evaluator, the budget contexts and the paired tests
-// of package compare).
+// Stages is the wall time spent per stage: tokenize (cl100k_base encoding of the corpus, or for
+// a dense sweep WordPiece, done once and shared by every configuration), index (cutting and
+// decoding the chunks, English analysis and building the index: BuildTokenized; dense: cutting
+// and embedding every unit), search (every query, documents and chunks from one scoring; dense:
+// embedding the queries and the cosine with every unit), evaluate (the project's evaluator, the
+// budget contexts and the paired tests of package compare).
 type Stages struct {
 	Tokenize, Index, Search, Evaluate time.Duration
 }
@@ -71,12 +93,19 @@ func (s *Stages) add(o Stages) {
 // SweepRow is one configuration of a sweep.
 type SweepRow struct {
 	Chunking Chunking
-	// Measured from the chunks actually indexed: Chunks units, Indexed cl100k_base tokens,
-	// Duplication = (Indexed − corpus tokens) / corpus tokens.
+	// Measured from the chunks actually indexed: Chunks units, Indexed tokens (cl100k_base, or
+	// WordPiece for a dense sweep: the tokens the model reads, [CLS] and [SEP] left out),
+	// Duplication = (Indexed − corpus tokens) / corpus tokens (negative for dense whole documents
+	// longer than the model's limit: their tail is not read).
 	Chunks, Indexed int
 	Duplication     float64
+	// Truncated counts the documents cut at the dense model's limit (whole documents only; 0
+	// for a lexical sweep).
+	Truncated int
 	// Footprint is the lab's footprint model summed over documents (chunking.FootprintOf); for
-	// whole documents Chunk is 0 and it counts one unit per non-empty document.
+	// whole documents Chunk is 0 and it counts one unit per non-empty document holding all its
+	// tokens, or for a dense sweep at most the model's limit minus 2 (Indexed then equals the
+	// row's Indexed, Duplicated = Indexed − Corpus).
 	Footprint chunking.Footprint
 	// Result and Budget are tagged with the Chunking's String, the row's name in the Sweep's
 	// reports.
@@ -87,12 +116,15 @@ type SweepRow struct {
 
 // Sweep is the result of a chunking sweep on one collection.
 type Sweep struct {
-	Collection  string // directory of the collection
-	Split       string
-	Docs        int
-	Tokens      int // cl100k_base tokens of the corpus (Content of every document)
+	Collection string // directory of the collection
+	Split      string
+	Docs       int
+	Tokens     int // tokens of the corpus in Tokenizer's unit (Content of every document; dense: DenseText, no limit)
+	// Tokenizer names the unit of Tokens, the rows' token counts, chunk sizes, chunk spans and
+	// Budgets: "cl100k_base", or for a dense sweep "WordPiece of <model>".
+	Tokenizer   string
 	Aggregation Aggregation
-	Model       string // the ranking function, e.g. "bm25 k1=0.9 b=0.4"
+	Model       string // the ranking function, e.g. "bm25 k1=0.9 b=0.4" or "all-MiniLM-L6-v2 (dense, exact cosine)"
 	Measures    []eval.Measure
 	Budgets     []int
 	Rows        []SweepRow // Rows[0] is the baseline
@@ -163,16 +195,24 @@ func (s Sweep) report(ch Chunking, m compare.Measure) (compare.Report, error) {
 	return compare.Report{}, fmt.Errorf("sweep: %v was not measured (measures: %v; budget measures: %v)", m, s.Measures, s.BudgetMeasures())
 }
 
-// RunSweep indexes c once per configuration (BuildTokenized), searches the collection's queries
-// once per configuration for both a document run (chunk scores aggregated, depth Depth) and a
-// chunk run (enough chunks for the largest budget), evaluates the document run with the
-// project's evaluator (eval.Evaluate with AllQueries, so a query that retrieves nothing counts as
-// 0) and the chunk run at every budget (rag.EvaluateBudgets), then compares every configuration
-// with the first (whole documents by default) query by query with package compare. c is not
-// modified.
+// RunSweep indexes c once per configuration (BuildTokenized, or with an Embedder BuildDense),
+// searches the collection's queries once per configuration for both a document run (chunk
+// scores aggregated, depth Depth) and a chunk run (enough chunks for the largest budget),
+// evaluates the document run with the project's evaluator (eval.Evaluate with AllQueries, so a
+// query that retrieves nothing counts as 0) and the chunk run at every budget
+// (rag.EvaluateBudgets over the searcher's chunk map: cl100k_base spans, or WordPiece spans for
+// a dense sweep), then compares every configuration with the first (whole documents by default)
+// query by query with package compare. c is not modified.
 func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
+	dense := opt.Embedder != nil
+	if dense && opt.Model != nil {
+		return Sweep{}, fmt.Errorf("sweep: both a Model (%v) and an Embedder (%s): one ranks", opt.Model, opt.Embedder.Key())
+	}
 	if opt.Chunkings == nil {
 		opt.Chunkings = sweepChunkings()
+		if dense {
+			opt.Chunkings = denseSweepChunkings()
+		}
 	}
 	if opt.Budgets == nil {
 		opt.Budgets = sweepBudgets()
@@ -180,14 +220,18 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	if len(opt.Chunkings) == 0 {
 		return Sweep{}, fmt.Errorf("sweep: no configurations")
 	}
-	if opt.Model == nil {
+	if opt.Model == nil && !dense {
 		opt.Model = Anserini
 	}
 	if opt.Depth == 0 {
 		opt.Depth = 1000
 	}
 	for _, ch := range opt.Chunkings {
-		if err := ch.Validate(); err != nil {
+		err := ch.Validate()
+		if err == nil && dense {
+			_, err = checkDense(opt.Embedder, ch, opt.Aggregation)
+		}
+		if err != nil {
 			return Sweep{}, fmt.Errorf("sweep: %v", err)
 		}
 	}
@@ -198,18 +242,48 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		}
 		maxBudget = max(maxBudget, b)
 	}
-	tok, err := NewTokenizer()
-	if err != nil {
-		return Sweep{}, err
-	}
 	sw := Sweep{Collection: c.Dir, Split: c.Split, Docs: len(c.Docs), Aggregation: opt.Aggregation,
-		Model: opt.Model.String(), Measures: sweepMeasures(), Budgets: slices.Clone(opt.Budgets)}
+		Measures: sweepMeasures(), Budgets: slices.Clone(opt.Budgets)}
 	budgetMeasures := sw.BudgetMeasures()
 
 	t0 := time.Now()
-	tz := Tokenize(tok, c.Docs)
+	var build func(Chunking) (sweepIndex, error)
+	var lengths []int
+	limit := 0 // tokens a whole document keeps (0: all)
+	if dense {
+		name, _, _ := strings.Cut(opt.Embedder.Key(), "/")
+		sw.Tokenizer, sw.Model = "WordPiece of "+name, name+" (dense, exact cosine)"
+		limit = opt.Embedder.WordPiece().MaxTokens - 2
+		toks := wordPieces(c.Docs, opt.Embedder)
+		lengths = make([]int, len(toks))
+		for i, t := range toks {
+			lengths[i] = len(t)
+		}
+		build = func(ch Chunking) (sweepIndex, error) {
+			s, err := buildDense(c.Docs, toks, opt.Embedder, ch, opt.Aggregation)
+			if err != nil {
+				return sweepIndex{}, err
+			}
+			return sweepIndex{len(s.index.IDs), s.indexedTokens(), s.Truncated, s.Run, s.ChunkMap}, nil
+		}
+	} else {
+		tok, err := NewTokenizer()
+		if err != nil {
+			return Sweep{}, err
+		}
+		sw.Tokenizer, sw.Model = encoding, opt.Model.String()
+		tz := Tokenize(tok, c.Docs)
+		lengths = tz.lengths()
+		build = func(ch Chunking) (sweepIndex, error) {
+			s, err := BuildTokenized(tz, ch, opt.Model, opt.Aggregation)
+			if err != nil {
+				return sweepIndex{}, err
+			}
+			run := func(q []Query, o RunOptions) (Runs, error) { return s.Run(q, o), nil }
+			return sweepIndex{s.index.Len(), s.indexedTokens(), 0, run, s.ChunkMap}, nil
+		}
+	}
 	sw.Stages.Tokenize = time.Since(t0)
-	lengths := tz.lengths()
 	for _, n := range lengths {
 		sw.Tokens += n
 	}
@@ -217,16 +291,16 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	for _, ch := range opt.Chunkings {
 		row := SweepRow{Chunking: ch}
 		t0 = time.Now()
-		s, err := BuildTokenized(tz, ch, opt.Model, opt.Aggregation)
+		s, err := build(ch)
 		if err != nil {
-			return Sweep{}, err
+			return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
 		}
 		row.Stages.Index = time.Since(t0)
-		row.Chunks, row.Indexed = s.index.Len(), s.indexedTokens()
+		row.Chunks, row.Indexed, row.Truncated = s.chunks, s.indexed, s.truncated
 		if sw.Tokens > 0 {
 			row.Duplication = float64(row.Indexed-sw.Tokens) / float64(sw.Tokens)
 		}
-		row.Footprint, err = footprintOf(lengths, ch)
+		row.Footprint, err = footprintOf(lengths, ch, limit)
 		if err != nil {
 			return Sweep{}, err
 		}
@@ -238,7 +312,10 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		if maxBudget == 0 {
 			chunkDepth = -1
 		}
-		runs := s.Run(c.Queries, RunOptions{Depth: opt.Depth, ChunkDepth: chunkDepth, ChunkTokens: maxBudget, Tag: "sweep"})
+		runs, err := s.run(c.Queries, RunOptions{Depth: opt.Depth, ChunkDepth: chunkDepth, ChunkTokens: maxBudget, Tag: "sweep"})
+		if err != nil {
+			return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
+		}
 		row.Stages.Search = time.Since(t0)
 
 		t0 = time.Now()
@@ -248,7 +325,7 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		}
 		row.Result.Tag = ch.String()
 		if len(budgetMeasures) > 0 {
-			row.Budget, err = rag.EvaluateBudgets(c.Qrels, runs.Chunks, s.ChunkMap(), eval.Options{}, budgetMeasures...)
+			row.Budget, err = rag.EvaluateBudgets(c.Qrels, runs.Chunks, s.chunkMap(), eval.Options{}, budgetMeasures...)
 			if err != nil {
 				return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
 			}
@@ -256,6 +333,9 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		}
 		row.Stages.Evaluate = time.Since(t0)
 		sw.Rows = append(sw.Rows, row)
+		if opt.Progress != nil {
+			opt.Progress(row)
+		}
 	}
 
 	t0 = time.Now()
@@ -270,9 +350,19 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	return sw, nil
 }
 
+// sweepIndex is what a sweep reads of one configuration's searcher (a Searcher or a
+// DenseSearcher): its units, the tokens they hold, the documents cut at a dense model's limit,
+// its search and its chunk map.
+type sweepIndex struct {
+	chunks, indexed, truncated int
+	run                        func([]Query, RunOptions) (Runs, error)
+	chunkMap                   func() rag.ChunkMap
+}
+
 // footprintOf is the footprint model of a configuration: chunking.FootprintOf for chunks; for
-// whole documents, one unit per non-empty document holding all its tokens.
-func footprintOf(lengths []int, ch Chunking) (chunking.Footprint, error) {
+// whole documents, one unit per non-empty document holding all its tokens, or with limit > 0
+// at most limit of them (Indexed = Σ min(n, limit), Duplicated = Indexed − Corpus).
+func footprintOf(lengths []int, ch Chunking, limit int) (chunking.Footprint, error) {
 	if ch.Chunk > 0 {
 		return chunking.FootprintOf(lengths, ch.Chunk, ch.Overlap)
 	}
@@ -282,8 +372,15 @@ func footprintOf(lengths []int, ch Chunking) (chunking.Footprint, error) {
 		if n > 0 {
 			f.Chunks++
 		}
+		if limit > 0 {
+			n = min(n, limit)
+		}
+		f.Indexed += n
 	}
-	f.Indexed = f.Corpus
+	f.Duplicated = f.Indexed - f.Corpus
+	if f.Corpus > 0 {
+		f.Duplication = float64(f.Duplicated) / float64(f.Corpus)
+	}
 	return f, nil
 }
 
