@@ -158,8 +158,8 @@ func TestDenseSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sw.Rows) != 3 || sw.Tokens != 15 || sw.Tokenizer != "WordPiece of count" || sw.Model != "count (dense, exact cosine)" || len(progress) != 3 {
-		t.Fatalf("%d rows, %d tokens, tokenizer %q, model %q, %d progress calls; want 3, 15, WordPiece of count, count (dense, exact cosine), 3",
+	if len(sw.Rows) != 3 || sw.Tokens != 15 || sw.Tokenizer != "count WordPiece" || sw.Model != "count (dense, exact cosine)" || len(progress) != 3 {
+		t.Fatalf("%d rows, %d tokens, tokenizer %q, model %q, %d progress calls; want 3, 15, count WordPiece, count (dense, exact cosine), 3",
 			len(sw.Rows), sw.Tokens, sw.Tokenizer, sw.Model, len(progress))
 	}
 	want := []struct {

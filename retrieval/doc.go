@@ -43,6 +43,8 @@
 //     what a B-token context holds); package compare then compares every configuration with
 //     whole documents (paired t-test, sign-flip randomization test, bootstrap intervals): Holm
 //     over the configurations for each document measure, over the whole table for the budgets.
+//     With SweepOptions.Embedder the sweep is dense (BuildDense per configuration): chunk sizes,
+//     token counts and budgets are then the model's WordPiece tokens, and chunks fit its limit.
 //
 // Measured here: whole-document SciFact test nDCG@10 0.6795 and R@100 0.9287 against Anserini's
 // published 0.6789 and 0.9253. The standard SciFact sweep (11 configurations, 6 budgets, 30

@@ -121,7 +121,8 @@ type Sweep struct {
 	Docs       int
 	Tokens     int // tokens of the corpus in Tokenizer's unit (Content of every document; dense: DenseText, no limit)
 	// Tokenizer names the unit of Tokens, the rows' token counts, chunk sizes, chunk spans and
-	// Budgets: "cl100k_base", or for a dense sweep "WordPiece of <model>".
+	// Budgets: "cl100k_base", or for a dense sweep "<model> WordPiece" (e.g. "all-MiniLM-L6-v2
+	// WordPiece", [CLS] and [SEP] not counted).
 	Tokenizer   string
 	Aggregation Aggregation
 	Model       string // the ranking function, e.g. "bm25 k1=0.9 b=0.4" or "all-MiniLM-L6-v2 (dense, exact cosine)"
@@ -252,7 +253,7 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	limit := 0 // tokens a whole document keeps (0: all)
 	if dense {
 		name, _, _ := strings.Cut(opt.Embedder.Key(), "/")
-		sw.Tokenizer, sw.Model = "WordPiece of "+name, name+" (dense, exact cosine)"
+		sw.Tokenizer, sw.Model = name+" WordPiece", name+" (dense, exact cosine)"
 		limit = opt.Embedder.WordPiece().MaxTokens - 2
 		toks := wordPieces(c.Docs, opt.Embedder)
 		lengths = make([]int, len(toks))
