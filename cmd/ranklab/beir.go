@@ -27,14 +27,14 @@ import (
 )
 
 func init() {
-	commands["beir"] = command{summary: "BM25 on a BEIR collection: write a TREC run, or sweep chunk sizes", run: runBEIR}
+	commands["beir"] = command{summary: "BM25, QLD or dense retrieval on a BEIR collection: write a TREC run, or sweep chunk sizes", run: runBEIR}
 }
 
 const beirUsage = `usage:
   ranklab beir run   [--data DIR] [--split test] [--chunk N --overlap N --agg maxp|firstp|sump] [--model bm25|qld|minilm] [--mu 1000]
                      [--k 1000] [--tag T] --out RUN [--chunks CHUNK_RUN --map MAP [--chunk-k 1000]]
-  ranklab beir sweep [--data DIR] [--split test] [--agg maxp|firstp|sump] [--model bm25|qld] [--mu 1000] [--k 1000]
-                     [--budgets 128,256,...] [--permutations N] [--resamples N] [-f text|json|csv]
+  ranklab beir sweep [--data DIR] [--split test] [--agg maxp|firstp|sump] [--model bm25|qld|minilm] [--mu 1000] [--k 1000]
+                     [--chunkings whole,64,64/16,...] [--budgets 128,256,...] [--permutations N] [--resamples N] [-f text|json|csv]
 
 DIR is a BEIR collection (corpus.jsonl[.gz], queries.jsonl, qrels/<split>.tsv). Without
 --data, BEIR's SciFact is used, downloaded on first use into ` + "`ranklab/beir`" + ` under the
@@ -49,7 +49,11 @@ run --chunks also writes the chunk run (IDs DOC#i) and --map its chunk map (chun
 start end, token offsets in title+"\n"+text), the input of ` + "`ranklab rag`" + `.
 The sweep compares whole documents with chunks of 32..512 tokens, overlap 0 and 25 %, on
 document measures and at token budgets (R, nDCG and Success of what a context of B tokens
-holds), with paired tests against whole documents.`
+holds), with paired tests against whole documents. With --model minilm every size and budget
+is in the model's WordPiece tokens and the chunks are 32, 64, 128 and 192 tokens (no more than
+254 fit); stderr says how long each configuration took and how many units it embedded.
+--chunkings replaces the configurations: whole (or 0), N (chunks of N tokens) or N/M (overlap
+M), the first one the baseline.`
 
 func runBEIR(args []string, stdout, stderr io.Writer) int {
 	return runAction("ranklab beir", "action", beirUsage, []action{{"run", beirRun}, {"sweep", beirSweep}}, args, stdout, stderr)
@@ -71,7 +75,7 @@ func newBEIRFlags(name string, stderr io.Writer) (*flag.FlagSet, beirFlags) {
 		split: fs.String("split", "test", "qrels split: the file qrels/`SPLIT`.tsv"),
 		agg:   fs.String("agg", "maxp", "document score from its chunks: maxp, firstp or sump"),
 		k:     numflag.NewInt(fs, "k", 1000, "documents retrieved per query"),
-		model: fs.String("model", "bm25", "ranking function: bm25 (k1=0.9, b=0.4), qld (query likelihood, Dirichlet) or, for run, minilm (dense)"),
+		model: fs.String("model", "bm25", "ranking function: bm25 (k1=0.9, b=0.4), qld (query likelihood, Dirichlet) or minilm (dense, all-MiniLM-L6-v2)"),
 		mu:    numflag.NewFloat64(fs, "mu", retrieval.AnseriniQL.Mu, "Dirichlet prior of qld"),
 	}
 }
@@ -110,7 +114,7 @@ func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
 // the chunk run and with --map its chunk map.
 func beirRun(args []string, stdout, stderr io.Writer) int {
 	fs, f := newBEIRFlags("ranklab beir run", stderr)
-	chunk := numflag.NewInt(fs, "chunk", 0, "chunk size in cl100k_base tokens (0 = whole documents)")
+	chunk := numflag.NewInt(fs, "chunk", 0, "chunk size in cl100k_base tokens, WordPiece tokens for minilm (0 = whole documents)")
 	overlap := numflag.NewInt(fs, "overlap", 0, "overlap between chunks in tokens")
 	tag := fs.String("tag", "", "run tag (default bm25 or qld, or bm25-chunkN-overlapM-AGG)")
 	out := fs.String("out", "", "output TREC run `FILE` (required; - for stdout)")
@@ -190,16 +194,25 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// openMiniLM opens all-MiniLM-L6-v2 behind the on-disk vector cache (embed.Cache's default
+// directory), so a text is embedded once across runs; close releases the model.
+func openMiniLM() (cache *embed.Cache, close func(), err error) {
+	m, err := embed.Open(embed.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &embed.Cache{Inner: m}, m.Close, nil
+}
+
 // denseRuns embeds the collection with all-MiniLM-L6-v2 through the on-disk cache and searches
 // its queries, saying on stderr how many units were embedded and how long it took.
 func denseRuns(c retrieval.Collection, ch retrieval.Chunking, agg retrieval.Aggregation, opt retrieval.RunOptions, stderr io.Writer) (*retrieval.DenseSearcher, retrieval.Runs, error) {
 	t0 := time.Now()
-	m, err := embed.Open(embed.Options{})
+	cache, closeModel, err := openMiniLM()
 	if err != nil {
 		return nil, retrieval.Runs{}, err
 	}
-	defer m.Close()
-	cache := &embed.Cache{Inner: m}
+	defer closeModel()
 	s, err := retrieval.BuildDense(c.Docs, cache, ch, agg)
 	if err != nil {
 		return nil, retrieval.Runs{}, err
@@ -221,6 +234,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	resamples := numflag.NewInt(fs, "resamples", stats.DefaultResamples, "bootstrap resamples of the intervals")
 	seed := numflag.NewUint64(fs, "seed", stats.DefaultSeed, "seed of the randomization test and the bootstrap")
 	budgetList := fs.String("budgets", "", "comma-separated token budgets (default 128,256,512,1024,2048,4096; none: document measures only)")
+	chunkList := fs.String("chunkings", "", "comma-separated configurations, the first the baseline: whole (or 0), N or N/OVERLAP (default: the standard sweep)")
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}
@@ -235,9 +249,16 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	if *perms < 1 || *resamples < 1 || *f.k < 1 {
 		return fail(2, "--permutations, --resamples and --k must be positive")
 	}
-	model, err := f.rankingModel()
+	dense := *f.model == "minilm"
+	var model retrieval.Model
+	if !dense {
+		if model, err = f.rankingModel(); err != nil {
+			return fail(2, "%v", err)
+		}
+	}
+	chunkings, err := parseChunkings(*chunkList)
 	if err != nil {
-		return fail(2, "%v", err)
+		return fail(2, "--chunkings: %v", err)
 	}
 	var budgets []int
 	if *budgetList == "none" {
@@ -255,8 +276,24 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	sw, err := retrieval.RunSweep(c, retrieval.SweepOptions{Aggregation: agg, Model: model, Depth: *f.k, Budgets: budgets,
-		Permutations: *perms, Resamples: *resamples, Seed: *seed})
+	opt := retrieval.SweepOptions{Chunkings: chunkings, Aggregation: agg, Model: model, Depth: *f.k, Budgets: budgets,
+		Permutations: *perms, Resamples: *resamples, Seed: *seed}
+	if dense {
+		cache, closeModel, err := openMiniLM()
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		defer closeModel()
+		opt.Embedder = cache
+		opt.Progress = denseProgress(cache, stderr)
+		n := "the standard configurations"
+		if chunkings != nil {
+			n = fmt.Sprintf("%d configurations", len(chunkings))
+		}
+		fmt.Fprintf(stderr, "ranklab beir sweep: %s (dense, exact cosine) on %s, %d documents, %d queries: %s, each embedded through the vector cache\n",
+			embed.MiniLM, c.Dir, len(c.Docs), len(c.Queries), n)
+	}
+	sw, err := retrieval.RunSweep(c, opt)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -282,22 +319,73 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// denseProgress returns a SweepOptions.Progress that prints each configuration of a dense sweep
+// on stderr: its units, the documents cut at the model's limit, the texts embedded and found in
+// the cache while building and searching it (its units and the queries), and its time per stage.
+func denseProgress(cache *embed.Cache, stderr io.Writer) func(retrieval.SweepRow) {
+	var misses, hits int64
+	return func(r retrieval.SweepRow) {
+		m, h := cache.Misses.Load(), cache.Hits.Load()
+		fmt.Fprintf(stderr, "ranklab beir sweep: %s: %d units (%d truncated at the model's limit); embedded %d texts, %d from the cache; index %.1f s, search %.1f s, evaluate %.1f s\n",
+			r.Chunking, r.Chunks, r.Truncated, m-misses, h-hits, r.Stages.Index.Seconds(), r.Stages.Search.Seconds(), r.Stages.Evaluate.Seconds())
+		misses, hits = m, h
+	}
+}
+
+// parseChunkings reads --chunkings: nil for "", else one Chunking per comma-separated item
+// (whole or 0, N, or N/OVERLAP).
+func parseChunkings(list string) ([]retrieval.Chunking, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var out []retrieval.Chunking
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "whole" {
+			out = append(out, retrieval.Whole)
+			continue
+		}
+		size, over, hasOverlap := strings.Cut(item, "/")
+		var ch retrieval.Chunking
+		var err error
+		if ch.Chunk, err = numflag.Int(size); err == nil && hasOverlap {
+			ch.Overlap, err = numflag.Int(over)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%q: want whole, N or N/OVERLAP", item)
+		}
+		if err := ch.Validate(); err != nil {
+			return nil, fmt.Errorf("%q: %v", item, err)
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
 func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
-	fmt.Fprintf(w, "%s (qrels %s): %d documents, %d queries, %d cl100k_base tokens; %s, %s\n",
-		sw.Collection, sw.Split, sw.Docs, queries, sw.Tokens, sw.Model, sw.Aggregation)
-	fmt.Fprintln(w, "Δ and p: against whole documents, paired over queries; p Holm-adjusted over the configurations")
+	fmt.Fprintf(w, "%s (qrels %s): %d documents, %d queries, %d %s tokens; %s, %s\n",
+		sw.Collection, sw.Split, sw.Docs, queries, sw.Tokens, sw.Tokenizer, sw.Model, sw.Aggregation)
+	fmt.Fprintf(w, "Δ and p: against %s, paired over queries; p Holm-adjusted over the configurations\n", baseline(sw))
 	if err := writeTable(w, sw.Table); err != nil {
 		return err
 	}
 	if len(sw.Budgets) == 0 {
 		return writeStages(w, sw.Stages)
 	}
-	fmt.Fprintln(w, "\nAt a token budget B: the documents of the longest prefix of the ranked chunks that fits B tokens.")
-	fmt.Fprintln(w, "Δ: against whole documents at the same budget, with its bootstrap interval; p: t-test, Holm over the whole table")
+	fmt.Fprintf(w, "\nAt a token budget B (%s tokens): the documents of the longest prefix of the ranked chunks that fits B tokens.\n", sw.Tokenizer)
+	fmt.Fprintf(w, "Δ: against %s at the same budget, with its bootstrap interval; p: t-test, Holm over the whole table\n", baseline(sw))
 	if err := writeTable(w, sw.BudgetTable); err != nil {
 		return err
 	}
 	return writeStages(w, sw.Stages)
+}
+
+// baseline names the sweep's first configuration, the one every other is compared with.
+func baseline(sw retrieval.Sweep) string {
+	if len(sw.Rows) == 0 || sw.Rows[0].Chunking == retrieval.Whole {
+		return "whole documents"
+	}
+	return sw.Rows[0].Chunking.String()
 }
 
 // writeStages prints the time spent per stage of a sweep.
@@ -325,6 +413,7 @@ type sweepJSON struct {
 	Docs        int           `json:"docs"`
 	Queries     int           `json:"queries"`
 	Tokens      int           `json:"tokens"`
+	Tokenizer   string        `json:"tokenizer"` // the unit of tokens, indexed, chunk sizes and budgets
 	Aggregation string        `json:"aggregation"`
 	Model       string        `json:"model"`
 	Measures    []string      `json:"measures"`
@@ -387,7 +476,7 @@ func stagesOut(s retrieval.Stages) stagesJSON {
 
 func writeSweepJSON(w io.Writer, sw retrieval.Sweep, queries int) error {
 	out := sweepJSON{Collection: sw.Collection, Split: sw.Split, Docs: sw.Docs, Queries: queries, Tokens: sw.Tokens,
-		Aggregation: sw.Aggregation.String(), Model: sw.Model, Seconds: stagesOut(sw.Stages)}
+		Tokenizer: sw.Tokenizer, Aggregation: sw.Aggregation.String(), Model: sw.Model, Seconds: stagesOut(sw.Stages)}
 	for _, m := range sw.Measures {
 		out.Measures = append(out.Measures, m.String())
 	}

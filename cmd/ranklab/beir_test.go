@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,6 +75,9 @@ func TestBEIRUsageErrors(t *testing.T) {
 		{"k zero", []string{"beir", "run", "--data", "x", "--out", "y", "--k", "0"}, "--k 0: the number of documents retrieved per query must be at least 1"},
 		{"k negative", []string{"beir", "run", "--data", "x", "--out", "y", "--k", "-5"}, "--k -5"},
 		{"sweep k zero", []string{"beir", "sweep", "--data", "x", "--k", "0"}, "--k must be positive"},
+		{"sweep bad chunking", []string{"beir", "sweep", "--data", "x", "--chunkings", "whole,64/x"}, `--chunkings: "64/x": want whole, N or N/OVERLAP`},
+		{"sweep overlap too large", []string{"beir", "sweep", "--data", "x", "--chunkings", "64/64"}, `--chunkings: "64/64": overlap`},
+		{"sweep bad model", []string{"beir", "sweep", "--data", "x", "--model", "splade"}, `--model "splade"`},
 		{"missing data", []string{"beir", "run", "--data", filepath.Join(t.TempDir(), "none"), "--out", "-"}, "corpus.jsonl"},
 	}
 	for _, tc := range tests {
@@ -138,5 +142,55 @@ func TestBEIRRunMiniLM(t *testing.T) {
 	}
 	if _, stderr, code := runCmd("beir", "run", "--model", "minilm", "--data", dir, "--chunk", "300", "--out", filepath.Join(tmp, "x.run")); code == 0 || !strings.Contains(stderr, "254") {
 		t.Errorf("--chunk 300: exit %d, stderr %q: want an error naming the model's 254 tokens", code, stderr)
+	}
+}
+
+// TestBEIRSweepMiniLM runs `ranklab beir sweep --model minilm` on Cranfield with two
+// configurations, whole documents and chunks of 64 WordPiece tokens with 16 of overlap: the
+// units and queries TestBEIRRunMiniLM embeds just before through the same vector cache, so this
+// test embeds nothing after it (seconds); alone on a cold cache it embeds 8,000 texts (235 s
+// on a busy 2-core machine). The whole-document
+// row must give the reference nDCG@10 (0.3995 ± 0.0005, as TestBEIRRunMiniLM), the header must
+// count WordPiece tokens, and stderr must say what each configuration embedded and how long it
+// took. A chunking longer than the model's 254 tokens is an error naming them.
+func TestBEIRSweepMiniLM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: embedding Cranfield runs in the full pass")
+	}
+	model, err := embed.Open(embed.Options{})
+	if err != nil {
+		if os.Getenv("RANKLAB_PEERS") != "1" && os.Getenv("RANKLAB_DENSE") != "1" {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	model.Close()
+	dir := sharedtest.Path(t, "data", "cranfield")
+	stdout, stderr, code := runCmd("beir", "sweep", "--model", "minilm", "--data", dir, "--chunkings", "whole,64/16")
+	if code != 0 {
+		t.Fatalf("beir sweep: exit %d: %s", code, stderr)
+	}
+	t.Logf("stderr:\n%s\nstdout:\n%s", stderr, stdout)
+	if !strings.Contains(stdout, "all-MiniLM-L6-v2 WordPiece tokens; all-MiniLM-L6-v2 (dense, exact cosine)") ||
+		!strings.Contains(stdout, "1400 documents, 225 queries") {
+		t.Errorf("header: want 1400 documents, 225 queries, WordPiece tokens and the dense model:\n%s", stdout)
+	}
+	ndcg := math.NaN()
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(line); len(f) > 4 && f[0] == "whole" {
+			ndcg, err = strconv.ParseFloat(f[4], 64)
+			break
+		}
+	}
+	if err != nil || math.Abs(ndcg-0.3995) > 0.0005 {
+		t.Errorf("whole documents: nDCG@10 %v (%v), want the reference 0.3995 ± 0.0005", ndcg, err)
+	}
+	for _, want := range []string{"ranklab beir sweep: whole: ", "ranklab beir sweep: chunk=64 overlap=16: ", " units (", "from the cache; index "} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, stderr, code := runCmd("beir", "sweep", "--model", "minilm", "--data", dir, "--chunkings", "whole,300"); code == 0 || !strings.Contains(stderr, "254") {
+		t.Errorf("--chunkings whole,300: exit %d, stderr %q: want an error naming the model's 254 tokens", code, stderr)
 	}
 }
