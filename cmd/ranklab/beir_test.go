@@ -91,7 +91,7 @@ func TestBEIRUsageErrors(t *testing.T) {
 
 // TestBEIRRunMiniLM runs `ranklab beir run --model minilm` on Cranfield and wants the reference
 // implementation's nDCG@10 (0.3995 ± 0.0005, ../shared/anchors/dense/README.md); then with
-// chunks of 64 WordPiece tokens, whose chunk map must hold spans of at most 64 tokens.
+// chunks of 128 WordPiece tokens, whose chunk map must hold spans of at most 128 tokens.
 func TestBEIRRunMiniLM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: embedding Cranfield runs in the full pass")
@@ -127,17 +127,17 @@ func TestBEIRRunMiniLM(t *testing.T) {
 	}
 
 	chunks, cmap := filepath.Join(tmp, "chunks.run"), filepath.Join(tmp, "chunks.map")
-	if _, stderr, code := runCmd("beir", "run", "--model", "minilm", "--data", dir, "--chunk", "64", "--overlap", "16",
+	if _, stderr, code := runCmd("beir", "run", "--model", "minilm", "--data", dir, "--chunk", "128",
 		"--out", filepath.Join(tmp, "docs.run"), "--chunks", chunks, "--map", cmap); code != 0 {
-		t.Fatalf("beir run --chunk 64: exit %d: %s", code, stderr)
+		t.Fatalf("beir run --chunk 128: exit %d: %s", code, stderr)
 	}
 	m, err := rag.ReadChunkMapFile(cmap)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for id, sp := range m {
-		if sp.End-sp.Start > 64 || sp.End <= sp.Start {
-			t.Fatalf("%s: span %v: want 1..64 tokens", id, sp)
+		if sp.End-sp.Start > 128 || sp.End <= sp.Start {
+			t.Fatalf("%s: span %v: want 1..128 tokens", id, sp)
 		}
 	}
 	if _, stderr, code := runCmd("beir", "run", "--model", "minilm", "--data", dir, "--chunk", "300", "--out", filepath.Join(tmp, "x.run")); code == 0 || !strings.Contains(stderr, "254") {
@@ -146,10 +146,10 @@ func TestBEIRRunMiniLM(t *testing.T) {
 }
 
 // TestBEIRSweepMiniLM runs `ranklab beir sweep --model minilm` on Cranfield with two
-// configurations, whole documents and chunks of 64 WordPiece tokens with 16 of overlap: the
-// units and queries TestBEIRRunMiniLM embeds just before through the same vector cache, so this
-// test embeds nothing after it (seconds); alone on a cold cache it embeds 8,000 texts (235 s
-// on a busy 2-core machine). The whole-document
+// configurations, whole documents and chunks of 128 WordPiece tokens: the units and queries
+// TestBEIRRunMiniLM embeds just before through the same vector cache, so this test embeds
+// nothing after it (seconds); alone on a cold cache it embeds them all (minutes on a busy
+// 2-core machine). The whole-document
 // row must give the reference nDCG@10 (0.3995 ± 0.0005, as TestBEIRRunMiniLM), the header must
 // count WordPiece tokens, and stderr must say what each configuration embedded and how long it
 // took. A chunking longer than the model's 254 tokens is an error naming them.
@@ -166,7 +166,7 @@ func TestBEIRSweepMiniLM(t *testing.T) {
 	}
 	model.Close()
 	dir := sharedtest.Path(t, "data", "cranfield")
-	stdout, stderr, code := runCmd("beir", "sweep", "--model", "minilm", "--data", dir, "--chunkings", "whole,64/16")
+	stdout, stderr, code := runCmd("beir", "sweep", "--model", "minilm", "--data", dir, "--chunkings", "whole,128")
 	if code != 0 {
 		t.Fatalf("beir sweep: exit %d: %s", code, stderr)
 	}
@@ -185,7 +185,7 @@ func TestBEIRSweepMiniLM(t *testing.T) {
 	if err != nil || math.Abs(ndcg-0.3995) > 0.0005 {
 		t.Errorf("whole documents: nDCG@10 %v (%v), want the reference 0.3995 ± 0.0005", ndcg, err)
 	}
-	for _, want := range []string{"ranklab beir sweep: whole: ", "ranklab beir sweep: chunk=64 overlap=16: ", " units (", "from the cache; index "} {
+	for _, want := range []string{"ranklab beir sweep: whole: ", "ranklab beir sweep: chunk=128 overlap=0: ", " units (", "from the cache; index "} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
