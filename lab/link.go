@@ -16,7 +16,7 @@ func (s State) Link() string {
 		if i > 0 {
 			b.WriteByte('&')
 		}
-		b.WriteString(f.Key + "=" + f.Format(s))
+		b.WriteString(f.Key + "=" + f.format(s))
 	}
 	return b.String()
 }

@@ -207,7 +207,7 @@ func (s labStateJSON) MarshalJSON() ([]byte, error) {
 		}
 		b = strconv.AppendQuote(b, f.Key)
 		b = append(b, ':')
-		b = append(b, f.Format(lab.State(s))...)
+		b = strconv.AppendInt(b, f.Get(lab.State(s)), 10)
 	}
 	return append(b, '}'), nil
 }
