@@ -7,7 +7,7 @@
 //
 //	st, err := provenance.New("ranklab eval", os.Args[2:], provenance.EvalConventions(opt, measures),
 //		provenance.File{Role: "qrels", Path: qrelsPath}, provenance.File{Role: "run", Path: runPath})
-//	out := provenance.AppendJSON(js, st) // or CSV, Markdown, LaTeX, HTML, Text
+//	out := provenance.AppendJSON(js, st) // or Text (text and CSV), Markdown, LaTeX, HTML
 //
 // Decisions made once:
 //
@@ -15,7 +15,7 @@
 //   - A file's hash is the SHA-256 of its bytes as stored (a gzipped input is hashed compressed,
 //     as sha256sum would); "-" (standard input) is recorded as "stdin" without a hash.
 //   - Each format carries the stamp where its readers ignore it or expect metadata: JSON gets a
-//     last "provenance" member, CSV leading "# " comment lines (pandas: comment="#"), LaTeX
+//     last "provenance" member, CSV leading "# " comment lines (Text; pandas: comment="#"), LaTeX
 //     leading "% " comment lines, Markdown and HTML a visible footer (HTML escaped, with the
 //     stamp's JSON in a data attribute), plain text trailing "# " lines. trec_eval's own format
 //     is never stamped unless asked (--stamp), so it stays byte-identical to trec_eval.

@@ -34,8 +34,8 @@ func TestNewHashes(t *testing.T) {
 // TestCommentsCannotBreakOut: a value holding a newline stays inside its comment line.
 func TestCommentsCannotBreakOut(t *testing.T) {
 	st := Stamp{Tool: "ranklab", Version: "v", Command: "c", Args: []string{"x\ny", "<b>"}, Conventions: []string{"a\r\nb"}}
-	for name, out := range map[string]string{"csv": st.CSV(), "latex": st.LaTeX(), "text": st.Text()} {
-		prefix := map[string]string{"csv": "# ", "latex": "% ", "text": "# "}[name]
+	for name, out := range map[string]string{"latex": st.LaTeX(), "text": st.Text()} {
+		prefix := map[string]string{"latex": "% ", "text": "# "}[name]
 		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 			if !strings.HasPrefix(l, prefix) {
 				t.Errorf("%s: line %q is not a comment", name, l)

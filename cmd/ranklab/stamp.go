@@ -15,7 +15,7 @@ func stampOutput(format string, out []byte, st provenance.Stamp) ([]byte, error)
 	case "json":
 		return provenance.AppendJSON(out, st)
 	case "csv":
-		return append([]byte(st.CSV()), out...), nil
+		return append([]byte(st.Text()), out...), nil
 	case "latex":
 		return append([]byte(st.LaTeX()), out...), nil
 	case "md":
