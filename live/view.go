@@ -8,6 +8,7 @@ import (
 
 	"github.com/ranklab/ranklab/charts"
 	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/internal/panel"
 	"github.com/ranklab/ranklab/lab"
 )
 
@@ -176,7 +177,7 @@ const tabsJS = `var strip=document.querySelector('[data-live-tabs="'+cfg.uid+'"]
 
 // headerHTML replaces the controls once the panel is static: the state's link and why the
 // panel is not (or no longer) live. state is "static" or "closed".
-func headerHTML(s lab.State, state, reason string, opt Options) string {
+func headerHTML(s lab.State, state, reason string, opt panel.Options) string {
 	return fmt.Sprintf(`<div class="ranklab-live" data-live-panel data-live-state="%s" data-live-reason="%s" style="font-family:sans-serif;font-size:13px;border-left:4px solid #8a8a8a;padding:4px 10px;margin:4px 0">`+
 		`<b>ranklab lab — static snapshot</b> of <code data-live-link>%s</code><br><small>%s</small></div>`,
 		html.EscapeString(state), html.EscapeString(reason), html.EscapeString(s.Link()), html.EscapeString(reasonText(reason, opt)))
@@ -184,7 +185,7 @@ func headerHTML(s lab.State, state, reason string, opt Options) string {
 
 // reasonText explains each end of the live loop to a reader of the saved notebook, and how to
 // get the live panel back.
-func reasonText(reason string, opt Options) string {
+func reasonText(reason string, opt panel.Options) string {
 	switch reason {
 	case "done":
 		return "The live panel was closed with Done; re-run the cell to move the controls again."
@@ -195,12 +196,12 @@ func reasonText(reason string, opt Options) string {
 	case "interrupt":
 		return "The live panel was interrupted; re-run the cell to continue."
 	case "forced":
-		return envMode + "=static: no live controls. Unset it (or set auto) and re-run the cell for sliders."
+		return panel.EnvMode + "=static: no live controls. Unset it (or set auto) and re-run the cell for sliders."
 	case "no-frontend":
 		return fmt.Sprintf("No live notebook page answered within %s (nbconvert, an exported page or a viewer, or a page whose connection to the Go kernel failed), "+
 			"so this is the state passed to live.Show. To retry: re-run this cell in JupyterLab or Notebook. "+
 			"On a busy machine, run %%env %s live in a cell first (the panel then waits for the page as long as it takes) "+
-			"or give it longer with %%env %s 2m.", opt.Probe, envMode, envProbe)
+			"or give it longer with %%env %s 2m.", opt.Probe, panel.EnvMode, panel.EnvProbe)
 	}
 	return reason
 }
