@@ -20,7 +20,7 @@
 //
 // The builders for ranklab's own values: Ranking, Rerank, MetricCards, MetricsAtK and RerankSweep
 // (the lab's ranking panel), ChunkingCard, ChunkOverlap and
-// FootprintOverOverlap (the chunking panel; LabPanels returns both); LabViews declares the lab's views once
+// FootprintOverOverlap (the chunking panel; LabPanels returns both); one list (panels.go) declares the lab's views once
 // for both panels and the live panel (package live), and one metric table (labMetrics) the four
 // measures; QueryTable, QueryDistribution and
 // QueryDiff (evaluated runs), LookAtQuery (one query across runs: rankings side by side

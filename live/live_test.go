@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ranklab/ranklab/charts"
 	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/internal/labview"
 	"github.com/ranklab/ranklab/internal/panel"
 	"github.com/ranklab/ranklab/lab"
 )
@@ -195,6 +195,9 @@ func TestPanelOverlapMaxFollowsChunk(t *testing.T) {
 }
 
 func TestViewCache(t *testing.T) {
+	if len(liveViews) == 0 {
+		t.Fatal("no live views: package charts did not fill labview.Views")
+	}
 	var c viewCache
 	s := lab.DefaultState()
 	a := viewsWith(s, &c)
@@ -203,8 +206,8 @@ func TestViewCache(t *testing.T) {
 	s.K = 7 // ranking only
 	d := viewsWith(s, &c)
 	for i, v := range liveViews {
-		ranking := v.Uses&charts.UsesRanking != 0
-		chunking := v.Uses&charts.UsesChunking != 0
+		ranking := v.Uses&labview.Ranking != 0
+		chunking := v.Uses&labview.Chunking != 0
 		if (a[i] == b[i]) == chunking {
 			t.Errorf("%s: rebuilt %v for an overlap change, want %v", v.Key, a[i] != b[i], chunking)
 		}
