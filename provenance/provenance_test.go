@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
@@ -47,15 +46,6 @@ func TestCommentsCannotBreakOut(t *testing.T) {
 	}
 	if md := st.Markdown(); strings.Contains(md, "<b>") {
 		t.Errorf("Markdown not escaped: %s", md)
-	}
-}
-
-func TestEvalConventions(t *testing.T) {
-	got := strings.Join(EvalConventions(eval.Options{AllQueries: true, RelLevel: 2, Depth: 100}, []eval.Measure{eval.NDCGExp(10)}), "\n")
-	for _, want := range []string{"-c: every qrels query", "-l 2", "-M 100", "2^grade - 1"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("conventions lack %q:\n%s", want, got)
-		}
 	}
 }
 
