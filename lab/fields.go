@@ -84,8 +84,8 @@ func (s State) relevantFound() int {
 	return found
 }
 
-// FieldByKey returns the field with the given key.
-func FieldByKey(key string) (Field, bool) {
+// fieldByKey returns the field of Fields with the given key.
+func fieldByKey(key string) (Field, bool) {
 	for _, f := range Fields {
 		if f.Key == key {
 			return f, true
