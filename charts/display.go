@@ -8,12 +8,6 @@ import (
 	"github.com/ranklab/ranklab/internal/atomicfile"
 )
 
-// UseOffline chooses where the charts built afterwards get ECharts 5.4.3: true = the copy
-// embedded in this module (sent to the page once per kernel run by Show), false = the pinned CDN URL (onlineURL).
-// The default comes from the environment variable RANKLAB_ECHARTS ("online" selects online;
-// anything else, or unset, means offline).
-func UseOffline(on bool) { offline.Store(on) }
-
 // Show displays each fragment as its own text/html output of the current notebook cell and
 // waits (gonbui.Sync) until GoNB has them. In offline mode it first sends the embedded ECharts
 // (libraryHTML) once per kernel run: a marker file in GoNB's per-kernel temporary directory

@@ -20,7 +20,7 @@
 //
 // The builders for ranklab's own values: Ranking, Rerank, MetricCards, MetricsAtK and RerankSweep
 // (the lab's ranking panel), ChunkingCard, ChunkOverlap and
-// FootprintOverOverlap (the chunking panel; LabPanels returns both); LabViews declares the lab's views once
+// FootprintOverOverlap (the chunking panel; LabPanels returns both); one list (panels.go) declares the lab's views once
 // for both panels and the live panel (package live), and one metric table (labMetrics) the four
 // measures; QueryTable, QueryDistribution and
 // QueryDiff (evaluated runs), LookAtQuery (one query across runs: rankings side by side
@@ -63,12 +63,13 @@
 // in the page head and Show sends it once per kernel run before the first chart, wrapped so
 // that RequireJS cannot capture it and guarded by if(!window.echarts). Online mode loads the
 // pinned CDN URL (jsDelivr, onlineURL) instead (through RequireJS where the page has it, else one script tag). The
-// mode is set by UseOffline, or by the environment variable RANKLAB_ECHARTS=offline|online.
+// mode is set by the environment variable RANKLAB_ECHARTS=offline|online, read when the program
+// starts (in a notebook: %env RANKLAB_ECHARTS online, then the cells that draw).
 // An offline chart that finds no ECharts within 3 s tries the CDN URL before giving up with a
 // visible message. Version 5.4.3 is pinned because 6.x moves title and legend defaults.
 //
 // # Display
 //
-// display.go is the only file that imports gonbui. Show and UseOffline are no-ops for the
-// page outside a notebook, so every builder is testable with go test.
+// display.go is the only file that imports gonbui. Show is a no-op outside a notebook, so every
+// builder is testable with go test.
 package charts

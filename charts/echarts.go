@@ -24,8 +24,9 @@ var echartsJS string
 // "offline" (the default) or "online".
 const envMode = "RANKLAB_ECHARTS"
 
-// offline holds the current mode; it starts from the environment (offline unless
-// RANKLAB_ECHARTS=online) and changes with UseOffline.
+// offline holds the mode, read from the environment when the program starts: true (the
+// default) = the copy embedded in this module (sent to the page once per kernel run by Show),
+// false (RANKLAB_ECHARTS=online) = the pinned CDN URL (onlineURL).
 var offline atomic.Bool
 
 func init() { offline.Store(offlineFromEnv(os.Getenv(envMode))) }

@@ -118,14 +118,14 @@ func TestHTMLUniqueIDs(t *testing.T) {
 }
 
 func TestHTMLMode(t *testing.T) {
-	defer UseOffline(offline.Load())
+	defer offline.Store(offline.Load())
 	for _, tc := range []struct {
 		name     string
 		offline  bool
 		wantWait int
 	}{{"offline waits for the embedded copy", true, 3000}, {"online loads at once", false, 0}} {
 		t.Run(tc.name, func(t *testing.T) {
-			UseOffline(tc.offline)
+			offline.Store(tc.offline)
 			frag := optionHTML(map[string]any{}, 100)
 			_, url, wait, _ := scriptArgs(t, frag)
 			if wait != tc.wantWait || url != onlineURL {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ranklab/ranklab/internal/labview"
 	"github.com/ranklab/ranklab/lab"
 )
 
@@ -416,7 +417,7 @@ func TestRankingQueryAndHeights(t *testing.T) {
 	}
 }
 
-// The notebook panels hold exactly LabViews' Full fragments of their panel, after a heading.
+// The notebook panels hold exactly the lab views' Full fragments of their panel, after a heading.
 func TestPanelsFromLabViews(t *testing.T) {
 	o, err := lab.DefaultState().Outcome()
 	if err != nil {
@@ -427,7 +428,7 @@ func TestPanelsFromLabViews(t *testing.T) {
 		frags []string
 	}{{"ranking", panel(o, "ranking", "Ranking panel")}, {"chunking", panel(o, "chunking", "Chunking panel")}} {
 		n := 0
-		for _, v := range LabViews {
+		for _, v := range labview.Views {
 			if v.Panel == p.name && v.Full != nil {
 				n++
 			}
@@ -437,7 +438,7 @@ func TestPanelsFromLabViews(t *testing.T) {
 		}
 	}
 	keys := map[string]bool{}
-	for _, v := range LabViews {
+	for _, v := range labview.Views {
 		if keys[v.Key] || (v.Full == nil && v.Live == nil) || v.Uses == 0 {
 			t.Errorf("view %q: repeated, without a builder or without inputs", v.Key)
 		}

@@ -7,7 +7,7 @@ import (
 
 // Page returns a standalone HTML page with the title as <title> and heading, the embedded
 // ECharts 5.4.3 (once, in <head>) and the fragments in order. It needs no network: the chart
-// scripts find window.echarts at once, whatever mode UseOffline selected.
+// scripts find window.echarts at once, whatever mode RANKLAB_ECHARTS selects.
 func Page(title string, fragments ...string) string {
 	var b strings.Builder
 	n := len(echartsJS) + 2000

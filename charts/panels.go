@@ -4,27 +4,8 @@ import (
 	"html"
 	"strings"
 
+	"github.com/ranklab/ranklab/internal/labview"
 	"github.com/ranklab/ranklab/lab"
-)
-
-// A LabView is one part of the lab's display. LabViews declares every part once, in display
-// order: the notebook panels (LabPanels) and the live panel's regions and tabs
-// (package live) all come from it, so adding a view to the lab is one entry here.
-type LabView struct {
-	Key   string                   // a stable name: "cards", "ranking", "at-k", ...
-	Tab   string                   // the live panel's tab label; "" = shown above the tabs, always visible
-	Panel string                   // the notebook panel that shows Full: "ranking" or "chunking"
-	Uses  Uses                     // the state fields the view depends on (the live panel re-sends it only when they change)
-	Full  func(lab.Outcome) string // the fragment in the notebook panels (nil: not there)
-	Live  func(lab.Outcome) string // the live panel's compact fragment (nil: not there)
-}
-
-// Uses says which of a lab.State's fields a view depends on.
-type Uses int
-
-const (
-	UsesRanking  Uses = 1 << iota // every field but Corpus, Chunk and Overlap
-	UsesChunking                  // Corpus, Chunk and Overlap
 )
 
 // Heights of the live panel's charts: the ranking beside its reading, the other charts in tabs.
@@ -35,29 +16,33 @@ const (
 	liveTabHeight     = 330
 )
 
-// LabViews are the lab's views in display order.
-var LabViews = []LabView{
-	{Key: "cards", Panel: "ranking", Uses: UsesRanking, Full: MetricCards, Live: metricCardsCompact},
-	{Key: "ranking", Tab: "Ranking", Panel: "ranking", Uses: UsesRanking, Full: Ranking, Live: rankingWithReading},
-	{Key: "at-k", Tab: "Measures over k", Panel: "ranking", Uses: UsesRanking, Full: MetricsAtK,
-		Live: func(o lab.Outcome) string { return metricsAtK(o, liveTabHeight) }},
-	{Key: "table", Tab: "Ranking table", Uses: UsesRanking, Live: rankingTable},
-	{Key: "rerank", Tab: "Rerank", Panel: "ranking", Uses: UsesRanking, Full: Rerank,
-		Live: func(o lab.Outcome) string { return rerankChart(o, 400) }},
-	{Key: "sweep", Tab: "Rerank depth", Panel: "ranking", Uses: UsesRanking, Full: RerankSweep,
-		Live: func(o lab.Outcome) string { return rerankSweep(o, liveTabHeight) }},
-	{Key: "chunking", Tab: "Chunking", Panel: "chunking", Uses: UsesChunking, Full: ChunkingCard,
-		Live: func(o lab.Outcome) string { return chunkingCard(o, true) }},
-	{Key: "chunks", Tab: "Chunk windows", Panel: "chunking", Uses: UsesChunking, Full: ChunkOverlap,
-		Live: func(o lab.Outcome) string { return chunkOverlap(o, 380) }},
-	{Key: "footprint", Panel: "chunking", Uses: UsesChunking,
-		Full: func(o lab.Outcome) string { return FootprintOverOverlap(o.State.Corpus, o.State.Chunk) }},
+// The lab's views, declared once in display order (labview.Views): the notebook panels
+// (LabPanels) and the live panel's regions and tabs (package live) all come from this list, so
+// adding a view to the lab is one entry here.
+func init() {
+	labview.Views = []labview.View{
+		{Key: "cards", Panel: "ranking", Uses: labview.Ranking, Full: MetricCards, Live: metricCardsCompact},
+		{Key: "ranking", Tab: "Ranking", Panel: "ranking", Uses: labview.Ranking, Full: Ranking, Live: rankingWithReading},
+		{Key: "at-k", Tab: "Measures over k", Panel: "ranking", Uses: labview.Ranking, Full: MetricsAtK,
+			Live: func(o lab.Outcome) string { return metricsAtK(o, liveTabHeight) }},
+		{Key: "table", Tab: "Ranking table", Uses: labview.Ranking, Live: rankingTable},
+		{Key: "rerank", Tab: "Rerank", Panel: "ranking", Uses: labview.Ranking, Full: Rerank,
+			Live: func(o lab.Outcome) string { return rerankChart(o, 400) }},
+		{Key: "sweep", Tab: "Rerank depth", Panel: "ranking", Uses: labview.Ranking, Full: RerankSweep,
+			Live: func(o lab.Outcome) string { return rerankSweep(o, liveTabHeight) }},
+		{Key: "chunking", Tab: "Chunking", Panel: "chunking", Uses: labview.Chunking, Full: ChunkingCard,
+			Live: func(o lab.Outcome) string { return chunkingCard(o, true) }},
+		{Key: "chunks", Tab: "Chunk windows", Panel: "chunking", Uses: labview.Chunking, Full: ChunkOverlap,
+			Live: func(o lab.Outcome) string { return chunkOverlap(o, 380) }},
+		{Key: "footprint", Panel: "chunking", Uses: labview.Chunking,
+			Full: func(o lab.Outcome) string { return FootprintOverOverlap(o.State.Corpus, o.State.Chunk) }},
+	}
 }
 
 // LabPanels returns the fragments of the lab's two notebook panels in display order. The ranking
-// panel: a heading, then LabViews' ranking views (the metric cards with the reading, the
+// panel: a heading, then the lab's ranking views (the metric cards with the reading, the
 // ranking, the metrics over k, the rerank before/after view and the rerank depth sweep). The
-// chunking panel: a heading, then LabViews' chunking views (the chunking card with its reading,
+// chunking panel: a heading, then the lab's chunking views (the chunking card with its reading,
 // the chunk windows and the footprint over overlap for the state's corpus and chunk size).
 func LabPanels(o lab.Outcome) []string {
 	return append(panel(o, "ranking", "Ranking panel"), panel(o, "chunking", "Chunking panel")...)
@@ -66,7 +51,7 @@ func LabPanels(o lab.Outcome) []string {
 // panel returns the heading and the Full fragments of the views of the named panel.
 func panel(o lab.Outcome, name, title string) []string {
 	out := []string{heading(title)}
-	for _, v := range LabViews {
+	for _, v := range labview.Views {
 		if v.Panel == name && v.Full != nil {
 			out = append(out, v.Full(o))
 		}

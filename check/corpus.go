@@ -83,15 +83,6 @@ type TwinReport struct {
 	RelevantTwin   int        `json:"relevant_with_twin"` // of those, pairs with a grade >= 1
 }
 
-// DocsInExact returns the number of documents that have an exact twin.
-func (r TwinReport) DocsInExact() int {
-	n := 0
-	for _, g := range r.Exact {
-		n += len(g)
-	}
-	return n
-}
-
 // normalText is a document's text as the twin checks compare it.
 func normalText(d retrieval.Document) string {
 	return strings.Join(strings.FieldsFunc(strings.ToLower(d.Title+" "+d.Text), unicode.IsSpace), " ")

@@ -46,11 +46,11 @@ type Footprint struct {
 // A Window is the token range [Start, End) of one chunk.
 type Window struct{ Start, End int }
 
-// NewFootprint computes the footprint of one corpus of corpus tokens in O(1). It returns an error
-// naming the field when corpus is outside 0..MaxCorpus, chunk outside 1..MaxChunk or overlap
-// outside 0..chunk−1.
+// NewFootprint computes the footprint of one corpus of corpus tokens in O(1). It returns a
+// *FieldError naming the field when corpus is outside 0..MaxCorpus, chunk outside 1..MaxChunk or
+// overlap outside 0..chunk−1 (the lab's state checks these three this way).
 func NewFootprint(corpus, chunk, overlap int) (Footprint, error) {
-	if err := Check(corpus, chunk, overlap); err != nil {
+	if err := check(corpus, chunk, overlap); err != nil {
 		return Footprint{}, err
 	}
 	f := Footprint{Corpus: corpus, Chunk: chunk, Overlap: overlap, Stride: chunk - overlap}
@@ -69,7 +69,7 @@ func NewFootprint(corpus, chunk, overlap int) (Footprint, error) {
 // own windows, summed (see Footprint). An error names the first bad length (lengths[i]), the chunk
 // or the overlap; the summed corpus must stay within MaxCorpus. lengths is not modified.
 func FootprintOf(lengths []int, chunk, overlap int) (Footprint, error) {
-	if err := Check(0, chunk, overlap); err != nil {
+	if err := check(0, chunk, overlap); err != nil {
 		return Footprint{}, err
 	}
 	sum := Footprint{Chunk: chunk, Overlap: overlap, Stride: chunk - overlap}
@@ -144,9 +144,9 @@ func chunkCount(corpus, chunk, stride int) int {
 	return 1 + (corpus-chunk+stride-1)/stride
 }
 
-// Check reports whether corpus is in 0..MaxCorpus, chunk in 1..MaxChunk and overlap in
+// check reports whether corpus is in 0..MaxCorpus, chunk in 1..MaxChunk and overlap in
 // 0..chunk−1; the error is a *FieldError naming the field and its range.
-func Check(corpus, chunk, overlap int) error {
+func check(corpus, chunk, overlap int) error {
 	if corpus < 0 || corpus > MaxCorpus {
 		return RangeError("corpus", corpus, 0, MaxCorpus, "")
 	}

@@ -11,8 +11,9 @@
 //	c, err := r.Comparison(reranked.Tag, eval.NDCG(10))
 //	fmt.Println(c.Diff, c.PTHolm)
 //
-// Results the caller already has go to FromResults (eval.Result values), per-query values
-// computed elsewhere to FromScores; Options{...}.Runs, .FromResults and .FromScores take options.
+// Results the caller already has go to Options.FromResults (eval.Result values;
+// compare.Options{}.FromResults(a, b) with the defaults), per-query values computed elsewhere to
+// Options.FromScores; Options{...}.Runs is Runs with options.
 // Every p-value is named by its test and correction, the same everywhere: PT, PTHolm,
 // PTBonferroni (paired t-test), PPerm, PPermHolm, PPermBonferroni (randomization test).
 //

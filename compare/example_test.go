@@ -7,14 +7,14 @@ import (
 	"github.com/ranklab/ranklab/eval"
 )
 
-func ExampleFromResults() {
+func ExampleOptions_FromResults() {
 	queries := []string{"q1", "q2", "q3", "q4", "q5"}
 	ndcg := []eval.Measure{eval.NDCG(10)}
 	first := eval.Result{Tag: "first stage", Measures: ndcg, Queries: queries,
 		Values: [][]float64{{0.6}, {0.65}, {0.5}, {0.6}, {0.55}}}
 	reranked := eval.Result{Tag: "reranked", Measures: ndcg, Queries: queries,
 		Values: [][]float64{{0.9}, {0.7}, {0.8}, {0.6}, {0.75}}}
-	r, err := compare.FromResults(first, reranked)
+	r, err := compare.Options{}.FromResults(first, reranked)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -36,7 +36,7 @@ func ExampleFromResults() {
 func ExampleReport_Comparison() {
 	queries := []string{"q1", "q2", "q3"}
 	ms := []eval.Measure{eval.NDCG(10), eval.P(5)}
-	r, err := compare.FromResults(
+	r, err := compare.Options{}.FromResults(
 		eval.Result{Tag: "bm25", Measures: ms, Queries: queries, Values: [][]float64{{0.5, 0.4}, {0.25, 0.2}, {1, 0.6}}},
 		eval.Result{Tag: "reranked", Measures: ms, Queries: queries, Values: [][]float64{{0.75, 0.6}, {0.5, 0.2}, {1, 0.8}}},
 	)

@@ -17,12 +17,6 @@ func Runs(qrels eval.Qrels, ms []eval.Measure, runs ...eval.Run) (Report, error)
 	return Options{}.Runs(qrels, ms, runs...)
 }
 
-// FromResults compares results[1:] with results[0], the baseline, with the default Options
-// (see Options.FromResults).
-func FromResults(results ...eval.Result) (Report, error) {
-	return Options{}.FromResults(results...)
-}
-
 // Runs evaluates every run on qrels with opt.Eval and compares runs[1:] with runs[0], the
 // baseline (see the package doc for the statistics). A run is named by its Tag ("run N" when
 // it has none); two runs with one name are an error, so set Tag to tell them apart.

@@ -18,8 +18,16 @@ type AllPairsOptions struct {
 	Level        float64 // level of the HSD's simultaneous intervals; 0 means 0.95
 	Alpha        float64 // significance level of the marks and the letters; 0 means 0.05
 
-	// Standardize tests per-query standardised scores (stats.Standardize: z-scores over the
-	// runs, then Φ; Webber, Moffat & Zobel 2008) instead of the raw values.
+	// Standardize tests per-query standardised scores instead of the raw values: each query's
+	// scores over the m runs become z-scores, as Webber, Moffat & Zobel (2008) standardise a
+	// topic's scores, mapped into (0, 1) by the standard normal distribution function,
+	//
+	//	s_ij = Φ((x_ij − μ_i) / σ_i),  μ_i, σ_i = mean and sample standard deviation (m − 1)
+	//	                                of query i's m scores
+	//
+	// so every query counts by how the runs rank on it in units of its own spread (a query on
+	// which all runs score the same gives each 0.5). μ_i and σ_i come from the runs compared,
+	// not from a reference set, so adding a run changes every standardised score.
 	Standardize bool
 	// OneWay runs the HSD without blocking by query (stats.TukeyHSDOneWay), as SciPy's tukey_hsd
 	// and ranx's compare(..., stat_test="tukey") do. For runs on the same queries the blocked
@@ -50,8 +58,9 @@ type PairsReport struct {
 
 	HSD        stats.AllPairs // Tukey's HSD on Scores (blocked by query unless Options.OneWay)
 	Randomized stats.AllPairs // the randomised Tukey test on Scores
-	// Letters are the compact letter displays (stats.CompactLetters) of the two tests at
-	// Alpha: two runs share a letter when the test does not tell them apart.
+	// Letters are the compact letter displays of the two tests at Alpha (Piepho 2004): two runs
+	// share a letter exactly when the test does not tell them apart; the best run by mean has
+	// "a".
 	LettersHSD, LettersRandomized []string
 
 	Options AllPairsOptions // with defaults filled in
@@ -148,7 +157,7 @@ func AllPairsScores(m eval.Measure, names, queries []string, scores [][]float64,
 	}
 	r.Scores = scores
 	if opt.Standardize {
-		r.Scores = stats.Standardize(scores)
+		r.Scores = standardize(scores)
 	}
 	var err error
 	if opt.OneWay {
@@ -162,8 +171,8 @@ func AllPairsScores(m eval.Measure, names, queries []string, scores [][]float64,
 	if r.Randomized, err = stats.RandomizedTukey(r.Scores, opt.Permutations, opt.Seed); err != nil {
 		return PairsReport{}, err
 	}
-	r.LettersHSD = stats.CompactLetters(r.HSD.Means, r.HSD.Pairs, opt.Alpha)
-	r.LettersRandomized = stats.CompactLetters(r.Randomized.Means, r.Randomized.Pairs, opt.Alpha)
+	r.LettersHSD = compactLetters(r.HSD.Means, r.HSD.Pairs, opt.Alpha)
+	r.LettersRandomized = compactLetters(r.Randomized.Means, r.Randomized.Pairs, opt.Alpha)
 	return r, nil
 }
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/janpfeifer/gonb/gonbui"
 	"github.com/janpfeifer/gonb/gonbui/comms"
-	"github.com/ranklab/ranklab/live"
+	"github.com/ranklab/ranklab/internal/panel"
 	"github.com/ranklab/ranklab/pool"
 )
 
@@ -35,18 +35,18 @@ type Config struct {
 
 // Show runs the judging panel for cfg in the current notebook cell: live when a front-end
 // answers, a static view of what is to judge otherwise (the mode and time limits come from
-// RANKLAB_LIVE and friends, as for the live lab: live.OptionsFromEnv). Outside a notebook it
-// does nothing. Errors (a missing file, a locked judgments file) are shown in the output.
+// RANKLAB_LIVE and friends, as for the live lab). Outside a notebook it does nothing. Errors (a
+// missing file, a locked judgments file) are shown in the output.
 func Show(cfg Config) {
 	if !gonbui.IsNotebook {
 		return
 	}
-	opt, err := live.OptionsFromEnv(os.Getenv)
+	opt, err := panel.OptionsFromEnv(os.Getenv)
 	if err != nil {
 		showError(err)
-		opt = live.Options{Mode: live.Static}
+		opt = panel.Options{Mode: panel.Static}
 	}
-	if os.Getenv(live.EnvMax) == "" {
+	if os.Getenv(panel.EnvMax) == "" {
 		opt.Max = defaultMax // a judging session outlasts the lab's hour
 	}
 	if err := runPanel(cfg, opt); err != nil {
@@ -89,13 +89,13 @@ func prepare(cfg Config, static bool) (*session, docTexts, error) {
 }
 
 // runPanel is Show with explicit options; it returns the errors Show displays.
-func runPanel(cfg Config, opt live.Options) error {
-	ss, texts, err := prepare(cfg, opt.Mode == live.Static)
+func runPanel(cfg Config, opt panel.Options) error {
+	ss, texts, err := prepare(cfg, opt.Mode == panel.Static)
 	if err != nil {
 		return err
 	}
 	defer ss.Store().Close()
-	if opt.Mode == live.Static {
+	if opt.Mode == panel.Static {
 		gonbui.DisplayHTML(staticHTML("ranklab-judge-"+gonbui.UniqueId(), ss, texts, "static", "RANKLAB_LIVE=static"))
 		gonbui.Sync()
 		return nil
@@ -151,7 +151,7 @@ type outMsg struct {
 	Closed   bool   `json:"closed,omitempty"`
 }
 
-func runLive(ss *session, t docTexts, opt live.Options) error {
+func runLive(ss *session, t docTexts, opt panel.Options) error {
 	uid := gonbui.UniqueId()
 	id := "ranklab-judge-" + uid
 	in, out := "/ranklab/judge/"+uid+"/in", "/ranklab/judge/"+uid+"/out"
@@ -171,14 +171,14 @@ func runLive(ss *session, t docTexts, opt live.Options) error {
 
 	watch, unwatch := context.WithCancel(context.Background())
 	defer unwatch()
-	live.WatchParent(watch, func() { ss.Store().Close() })
+	panel.WatchParent(watch, func() { ss.Store().Close() })
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, opt.Max)
 	defer cancel()
 	var probe <-chan time.Time
-	if opt.Mode == live.Auto {
+	if opt.Mode == panel.Auto {
 		probe = time.After(opt.Probe)
 	}
 	idle := time.NewTimer(opt.Idle)

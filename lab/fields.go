@@ -84,8 +84,8 @@ func (s State) relevantFound() int {
 	return found
 }
 
-// FieldByKey returns the field with the given key.
-func FieldByKey(key string) (Field, bool) {
+// fieldByKey returns the field of Fields with the given key.
+func fieldByKey(key string) (Field, bool) {
 	for _, f := range Fields {
 		if f.Key == key {
 			return f, true
@@ -124,8 +124,9 @@ func (f Field) SliderRange(s State) (lo, hi int64) {
 	return lo, hi
 }
 
-// Format returns the field's value in s as a decimal integer, as links, flags and CSV write it.
-func (f Field) Format(s State) string { return strconv.FormatInt(f.get(s), 10) }
+// format returns the field's value in s as a decimal integer (Get in base 10), as links, flags
+// and CSV write it.
+func (f Field) format(s State) string { return strconv.FormatInt(f.get(s), 10) }
 
 // parse returns s with the field set to the decimal integer text (not validated). The error
 // names the field.

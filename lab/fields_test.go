@@ -77,7 +77,7 @@ func TestSliderOffersValidValues(t *testing.T) {
 			}
 		}
 	}
-	total, _ := FieldByKey("total")
+	total, _ := fieldByKey("total")
 	// The default candidates hold 5 items with grade >= 1 (d02, d03, d09, d14, d15) and 1 with
 	// grade >= 2 (d03, grade 3); the slider ends at twice the 20 candidates.
 	for _, c := range []struct {
@@ -90,7 +90,7 @@ func TestSliderOffersValidValues(t *testing.T) {
 			t.Errorf("%s: total slider %d..%d (zero %v), want %d..%d and zero", c.s.Link(), lo, hi, zero, c.lo, c.hi)
 		}
 	}
-	k, _ := FieldByKey("k")
+	k, _ := fieldByKey("k")
 	if _, hi := k.SliderRange(DefaultState()); hi != 20+10 {
 		t.Errorf("k slider ends at %d, want 10 beyond the 20 candidates", hi)
 	}

@@ -58,7 +58,7 @@ func WriteCSV(w io.Writer, o Outcome) error {
 	kv := func(k, v string) { recs = append(recs, []string{k, v}) }
 	s := o.State
 	for _, f := range Fields {
-		kv(f.Key, f.Format(s))
+		kv(f.Key, f.format(s))
 	}
 	kv("query", o.Query)
 	for _, v := range csvValues(o) {

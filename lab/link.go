@@ -16,7 +16,7 @@ func (s State) Link() string {
 		if i > 0 {
 			b.WriteByte('&')
 		}
-		b.WriteString(f.Key + "=" + f.Format(s))
+		b.WriteString(f.Key + "=" + f.format(s))
 	}
 	return b.String()
 }
@@ -55,7 +55,7 @@ func parseLinkFields(link string, base State) (State, error) {
 		if !ok {
 			return State{}, &fieldError{Field: "link", Msg: fmt.Sprintf("part %d %q is not key=value", i+1, part)}
 		}
-		f, known := FieldByKey(key)
+		f, known := fieldByKey(key)
 		if !known {
 			return State{}, &fieldError{Field: "link", Msg: fmt.Sprintf("unknown key %q (keys: %s)", key, strings.Join(fieldKeys(), ", "))}
 		}

@@ -143,7 +143,7 @@ func (s State) validateFor(syn Synthetic) error {
 	if s.MinGrade < 1 || s.MinGrade > MaxGrade {
 		return rangeError("grade", s.MinGrade, 1, MaxGrade, fmt.Sprintf(" (grades run 0..%d; 0 is not relevant)", MaxGrade))
 	}
-	if err := chunking.Check(s.Corpus, s.Chunk, s.Overlap); err != nil {
+	if _, err := chunking.NewFootprint(s.Corpus, s.Chunk, s.Overlap); err != nil { // its range checks
 		return err
 	}
 	if err := checkSynthetic(syn); err != nil {

@@ -16,7 +16,7 @@ import (
 // the ranges of the result (State.Validate and State.Outcome do).
 func (s State) WithValues(values map[string]int64) (State, error) {
 	for _, key := range slices.Sorted(maps.Keys(values)) {
-		f, ok := FieldByKey(key)
+		f, ok := fieldByKey(key)
 		if !ok {
 			return State{}, &fieldError{Field: key, Msg: fmt.Sprintf("unknown control (keys: %s)", strings.Join(fieldKeys(), ", "))}
 		}

@@ -1,5 +1,5 @@
 // Package live is the lab's live panel for GoNB notebooks: sliders and buttons that update the
-// lab's views (charts.LabViews: the metric cards, the ranking beside its reading, and in tabs the
+// lab's views (declared once in package charts: the metric cards, the ranking beside its reading, and in tabs the
 // measures over k, the ranking table, the rerank before/after and depth sweep, the chunking
 // card and windows) in place. One call from the last cell of a notebook:
 //

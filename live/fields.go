@@ -1,6 +1,8 @@
 package live
 
 import (
+	"slices"
+
 	"github.com/ranklab/ranklab/lab"
 )
 
@@ -38,8 +40,8 @@ func apply(s lab.State, values map[string]int) lab.State {
 // keepTotalValid raises a non-zero Total below the relevant items found in the ranking to that
 // count, the least valid non-zero value (lowering the grade finds more relevant items).
 func keepTotalValid(s lab.State) lab.State {
-	f, _ := lab.FieldByKey("total")
-	lo, _, _ := f.Range(s)
+	total := lab.Fields[slices.IndexFunc(lab.Fields, func(f lab.Field) bool { return f.Key == "total" })]
+	lo, _, _ := total.Range(s)
 	if s.Total > 0 && int64(s.Total) < lo {
 		s.Total = int(lo)
 	}

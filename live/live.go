@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ranklab/ranklab/internal/atomicfile"
+	"github.com/ranklab/ranklab/internal/panel"
 
 	"github.com/janpfeifer/gonb/gonbui"
 	"github.com/janpfeifer/gonb/gonbui/comms"
@@ -37,26 +38,26 @@ const (
 
 // Show displays the lab for state s in the current notebook cell: live controls when a
 // front-end answers, a static snapshot otherwise (see the package doc). The mode and the time
-// limits come from the environment (optionsFromEnv); a malformed variable is reported in the
+// limits come from the environment (RANKLAB_LIVE and friends); a malformed variable is reported in the
 // output and the snapshot is shown. Outside a notebook Show does nothing.
 func Show(s lab.State) {
-	opt, err := OptionsFromEnv(os.Getenv)
+	opt, err := panel.OptionsFromEnv(os.Getenv)
 	if err != nil {
 		if gonbui.IsNotebook {
 			gonbui.DisplayHTML(fmt.Sprintf(`<pre data-live-error>%s</pre>`, html.EscapeString(err.Error())))
 		}
-		opt = Options{Mode: Static}.withDefaults()
+		opt = panel.Options{Mode: panel.Static}.WithDefaults()
 	}
 	showWith(s, opt)
 }
 
 // showWith is Show with explicit options. It returns the final state (s itself in static mode).
-func showWith(s lab.State, opt Options) lab.State {
+func showWith(s lab.State, opt panel.Options) lab.State {
 	if !gonbui.IsNotebook {
 		return s
 	}
-	opt = opt.withDefaults()
-	if opt.Mode == Static {
+	opt = opt.WithDefaults()
+	if opt.Mode == panel.Static {
 		showStatic(s, "forced", opt)
 		return s
 	}
@@ -64,7 +65,7 @@ func showWith(s lab.State, opt Options) lab.State {
 }
 
 // showStatic displays the snapshot of s: the header and every view, as persistent outputs.
-func showStatic(s lab.State, reason string, opt Options) {
+func showStatic(s lab.State, reason string, opt panel.Options) {
 	charts.Show(append([]string{headerHTML(s, "static", reason, opt)}, views(s)...)...)
 }
 
@@ -75,7 +76,7 @@ type session struct {
 	uid         string
 	id, in, out string // DOM id of the panel, page->kernel and kernel->page addresses
 	regions     []string
-	opt         Options
+	opt         panel.Options
 	state       lab.State
 	sent        []string // last HTML sent per region, to skip unchanged ones
 	cache       viewCache
@@ -88,7 +89,7 @@ const (
 	viewRegion     = 2 // the first view's region
 )
 
-func runLive(s lab.State, opt Options) lab.State {
+func runLive(s lab.State, opt panel.Options) lab.State {
 	uid := gonbui.UniqueId()
 	ss := &session{
 		uid:   uid,
@@ -127,7 +128,7 @@ func runLive(s lab.State, opt Options) lab.State {
 	// cell (ending the loop), and the final snapshot's gonbui.Sync then waits for it forever.
 	watch, unwatch := context.WithCancel(context.Background())
 	defer unwatch()
-	go watchParent(watch, os.Getppid(), parentPoll, exitOrphaned)
+	panel.WatchParent(watch, nil)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -135,7 +136,7 @@ func runLive(s lab.State, opt Options) lab.State {
 	defer cancel()
 
 	var probe <-chan time.Time
-	if opt.Mode == Auto {
+	if opt.Mode == panel.Auto {
 		probe = time.After(opt.Probe)
 	}
 	// Until the page says hello, poke GoNB (pokeFirst, then doubling): each poke makes it check

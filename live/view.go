@@ -6,16 +6,19 @@ import (
 	"html"
 	"strings"
 
-	"github.com/ranklab/ranklab/charts"
 	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/internal/labview"
+	"github.com/ranklab/ranklab/internal/panel"
 	"github.com/ranklab/ranklab/lab"
 )
 
 // The panel's output is a list of regions, each its own notebook output, updated in place: the
 // controls (or, once the loop has ended, the snapshot header), then one region per view of
-// charts.LabViews that has a live fragment, in its order, with the tab strip before the first
+// labview.Views (the list package charts declares) that has a live fragment, in its order, with the tab strip before the first
 // view that sits in a tab. Views with a tab show one at a time (the strip's choice); the others
-// are always visible. Nothing here counts the views: liveViews is derived from charts.LabViews.
+// are always visible. Nothing here counts the views: liveViews is derived from labview.Views,
+// which package charts (imported by live.go) fills before this package's variables are
+// initialised.
 //
 // Test hooks (stable attributes): data-live-panel on the controls/header (data-live-state =
 // connecting, live, static or closed), data-field on each control, data-action on each button,
@@ -24,9 +27,9 @@ import (
 // the views (package charts): data-metric-card, data-reading, data-ranking-table with rows
 // data-rank and data-inside-k="1" inside the top k, data-metric + data-value on the numbers of
 // its caption, data-footprint with data-chunks; data-live-error on a validation message.
-var liveViews = func() []charts.LabView {
-	var out []charts.LabView
-	for _, v := range charts.LabViews {
+var liveViews = func() []labview.View {
+	var out []labview.View
+	for _, v := range labview.Views {
 		if v.Live != nil {
 			out = append(out, v)
 		}
@@ -40,7 +43,7 @@ var liveViews = func() []charts.LabView {
 func views(s lab.State) []string { return viewsWith(s, nil) }
 
 // viewsWith is views with a cache of fragments (nil: no cache). A view whose inputs
-// (charts.LabView.Uses) did not change is taken from the cache, so the live panel does not
+// (labview.View.Uses) did not change is taken from the cache, so the live panel does not
 // re-send and redraw it: the ranking views depend on every field but corpus, chunk and overlap,
 // the chunking views on those three only.
 func viewsWith(s lab.State, c *viewCache) []string {
@@ -57,13 +60,13 @@ func viewsWith(s lab.State, c *viewCache) []string {
 }
 
 // inputsKey is the part of s a view with the given uses depends on (a comparable value).
-func inputsKey(s lab.State, u charts.Uses) lab.State {
+func inputsKey(s lab.State, u labview.Uses) lab.State {
 	var k lab.State
-	if u&charts.UsesRanking != 0 {
+	if u&labview.Ranking != 0 {
 		k = s
 		k.Corpus, k.Chunk, k.Overlap = 0, 0, 0
 	}
-	if u&charts.UsesChunking != 0 {
+	if u&labview.Chunking != 0 {
 		k.Corpus, k.Chunk, k.Overlap = s.Corpus, s.Chunk, s.Overlap
 	}
 	return k
@@ -176,7 +179,7 @@ const tabsJS = `var strip=document.querySelector('[data-live-tabs="'+cfg.uid+'"]
 
 // headerHTML replaces the controls once the panel is static: the state's link and why the
 // panel is not (or no longer) live. state is "static" or "closed".
-func headerHTML(s lab.State, state, reason string, opt Options) string {
+func headerHTML(s lab.State, state, reason string, opt panel.Options) string {
 	return fmt.Sprintf(`<div class="ranklab-live" data-live-panel data-live-state="%s" data-live-reason="%s" style="font-family:sans-serif;font-size:13px;border-left:4px solid #8a8a8a;padding:4px 10px;margin:4px 0">`+
 		`<b>ranklab lab — static snapshot</b> of <code data-live-link>%s</code><br><small>%s</small></div>`,
 		html.EscapeString(state), html.EscapeString(reason), html.EscapeString(s.Link()), html.EscapeString(reasonText(reason, opt)))
@@ -184,7 +187,7 @@ func headerHTML(s lab.State, state, reason string, opt Options) string {
 
 // reasonText explains each end of the live loop to a reader of the saved notebook, and how to
 // get the live panel back.
-func reasonText(reason string, opt Options) string {
+func reasonText(reason string, opt panel.Options) string {
 	switch reason {
 	case "done":
 		return "The live panel was closed with Done; re-run the cell to move the controls again."
@@ -195,12 +198,12 @@ func reasonText(reason string, opt Options) string {
 	case "interrupt":
 		return "The live panel was interrupted; re-run the cell to continue."
 	case "forced":
-		return envMode + "=static: no live controls. Unset it (or set auto) and re-run the cell for sliders."
+		return panel.EnvMode + "=static: no live controls. Unset it (or set auto) and re-run the cell for sliders."
 	case "no-frontend":
 		return fmt.Sprintf("No live notebook page answered within %s (nbconvert, an exported page or a viewer, or a page whose connection to the Go kernel failed), "+
 			"so this is the state passed to live.Show. To retry: re-run this cell in JupyterLab or Notebook. "+
 			"On a busy machine, run %%env %s live in a cell first (the panel then waits for the page as long as it takes) "+
-			"or give it longer with %%env %s 2m.", opt.Probe, envMode, envProbe)
+			"or give it longer with %%env %s 2m.", opt.Probe, panel.EnvMode, panel.EnvProbe)
 	}
 	return reason
 }

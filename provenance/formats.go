@@ -34,15 +34,13 @@ func AppendJSON(js []byte, s Stamp) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// CSV returns the stamp as comment lines to put before a CSV header: "# key: value" a line
-// (pandas reads them past with comment="#"; R's read.csv with comment.char="#").
-func (s Stamp) CSV() string { return s.commentLines("# ") }
-
 // LaTeX returns the stamp as "% " comment lines, which LaTeX ignores; a "%" inside a value
 // cannot end the comment, and newlines are replaced by spaces.
 func (s Stamp) LaTeX() string { return s.commentLines("% ") }
 
-// Text returns the stamp as "# " lines to follow a plain-text output (asked for with --stamp).
+// Text returns the stamp as "# key: value" comment lines: after a plain-text output (asked for
+// with --stamp), or before a CSV header (pandas reads them past with comment="#"; R's read.csv
+// with comment.char="#").
 func (s Stamp) Text() string { return s.commentLines("# ") }
 
 // Markdown returns a footer: a horizontal rule and the stamp as a bulleted list, every value

@@ -1,13 +1,14 @@
 // Package provenance stamps an export with what produced it: the tool and its version, the
-// command and its flags, the conventions in force (trec_eval's version rules, -c, -l, -M, gains)
-// and the SHA-256 of each input file, so a number found later in a report, a spreadsheet or a
-// page can be traced to exactly how it was computed.
+// command and its flags, the conventions in force (phrases the caller gives: ranklab's commands
+// name trec_eval's version rules, -c, -l, -M and the gains) and the SHA-256 of each input file,
+// so a number found later in a report, a spreadsheet or a page can be traced to exactly how it
+// was computed.
 //
 // The simplest use, in a command that read qrels and a run:
 //
-//	st, err := provenance.New("ranklab eval", os.Args[2:], provenance.EvalConventions(opt, measures),
+//	st, err := provenance.New("ranklab eval", os.Args[2:], []string{"-c: every qrels query averaged"},
 //		provenance.File{Role: "qrels", Path: qrelsPath}, provenance.File{Role: "run", Path: runPath})
-//	out := provenance.AppendJSON(js, st) // or CSV, Markdown, LaTeX, HTML, Text
+//	out := provenance.AppendJSON(js, st) // or Text (text and CSV), Markdown, LaTeX, HTML
 //
 // Decisions made once:
 //
@@ -15,7 +16,7 @@
 //   - A file's hash is the SHA-256 of its bytes as stored (a gzipped input is hashed compressed,
 //     as sha256sum would); "-" (standard input) is recorded as "stdin" without a hash.
 //   - Each format carries the stamp where its readers ignore it or expect metadata: JSON gets a
-//     last "provenance" member, CSV leading "# " comment lines (pandas: comment="#"), LaTeX
+//     last "provenance" member, CSV leading "# " comment lines (Text; pandas: comment="#"), LaTeX
 //     leading "% " comment lines, Markdown and HTML a visible footer (HTML escaped, with the
 //     stamp's JSON in a data attribute), plain text trailing "# " lines. trec_eval's own format
 //     is never stamped unless asked (--stamp), so it stays byte-identical to trec_eval.
@@ -29,8 +30,6 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
-
-	"github.com/ranklab/ranklab/eval"
 )
 
 // Input is one input file as the stamp records it.
@@ -117,54 +116,6 @@ func version() string {
 		v += " " + rev + dirty
 	}
 	return v
-}
-
-// EvalConventions lists the rules an evaluation with opt and measures follows: trec_eval 10.0's
-// ranking and formulas, the query set (-c or not), the relevance level (-l), the depth (-M) and
-// the nDCG gains of the measures asked for.
-func EvalConventions(opt eval.Options, measures []eval.Measure) []string {
-	out := []string{"trec_eval 10.0 rules: ranked by score (float64) descending, ties by doc ID descending; the rank column ignored"}
-	if opt.TrecEval9 {
-		out[0] = "trec_eval 9.0.8 rules (--trec-eval-9, as pytrec_eval): ranked by score (float32) descending, ties by doc ID descending; the rank column ignored"
-	}
-	if opt.AllQueries {
-		out = append(out, "-c: every qrels query averaged, one without a ranking scores 0")
-	} else {
-		out = append(out, "queries in both files averaged (trec_eval 9.0.8; 10.0 stops instead); -c not given")
-	}
-	level := opt.RelLevel
-	if level == 0 {
-		level = 1
-	}
-	out = append(out, fmt.Sprintf("-l %d: a grade >= %d is relevant for binary measures", level, level))
-	if opt.Depth > 0 {
-		out = append(out, fmt.Sprintf("-M %d: only the first %d ranked docs of each query", opt.Depth, opt.Depth))
-	} else {
-		out = append(out, "-M not given: every ranked doc")
-	}
-	if opt.JudgedOnly {
-		out = append(out, "-J: docs the qrels do not judge (or grade negative) dropped before every measure")
-	}
-	if opt.DropSelf {
-		out = append(out, "--ignore-identical-ids: a doc whose ID is the query's ID dropped from its ranking (BEIR's ignore_identical_ids)")
-	}
-	lin, exp := false, false
-	for _, m := range measures {
-		if m.Name == eval.NameNDCG {
-			if m.Exp {
-				exp = true
-			} else {
-				lin = true
-			}
-		}
-	}
-	if lin {
-		out = append(out, "nDCG gain = grade (linear, as trec_eval's ndcg_cut)")
-	}
-	if exp {
-		out = append(out, "nDCG(dcg=exp-log2) gain = 2^grade - 1")
-	}
-	return out
 }
 
 // lines returns the stamp as "key: value" lines.

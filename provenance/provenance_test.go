@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
@@ -34,8 +33,8 @@ func TestNewHashes(t *testing.T) {
 // TestCommentsCannotBreakOut: a value holding a newline stays inside its comment line.
 func TestCommentsCannotBreakOut(t *testing.T) {
 	st := Stamp{Tool: "ranklab", Version: "v", Command: "c", Args: []string{"x\ny", "<b>"}, Conventions: []string{"a\r\nb"}}
-	for name, out := range map[string]string{"csv": st.CSV(), "latex": st.LaTeX(), "text": st.Text()} {
-		prefix := map[string]string{"csv": "# ", "latex": "% ", "text": "# "}[name]
+	for name, out := range map[string]string{"latex": st.LaTeX(), "text": st.Text()} {
+		prefix := map[string]string{"latex": "% ", "text": "# "}[name]
 		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 			if !strings.HasPrefix(l, prefix) {
 				t.Errorf("%s: line %q is not a comment", name, l)
@@ -47,15 +46,6 @@ func TestCommentsCannotBreakOut(t *testing.T) {
 	}
 	if md := st.Markdown(); strings.Contains(md, "<b>") {
 		t.Errorf("Markdown not escaped: %s", md)
-	}
-}
-
-func TestEvalConventions(t *testing.T) {
-	got := strings.Join(EvalConventions(eval.Options{AllQueries: true, RelLevel: 2, Depth: 100}, []eval.Measure{eval.NDCGExp(10)}), "\n")
-	for _, want := range []string{"-c: every qrels query", "-l 2", "-M 100", "2^grade - 1"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("conventions lack %q:\n%s", want, got)
-		}
 	}
 }
 

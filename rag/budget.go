@@ -13,9 +13,10 @@ import (
 )
 
 // BudgetMeasure is a document measure cut by what a context of Tokens tokens holds rather than
-// by a rank: R@512tok, nDCG@512tok, Success@512tok. It has eval.Measure's interface: a
-// comparable value whose String is canonical (it parses back) and which Validates, so it keys
-// a comparison's columns (compare.Measure) as eval.Measure does.
+// by a rank: R@512tok, nDCG@512tok, Success@512tok. Like eval.Measure it is a comparable value
+// whose String is canonical (it parses back), so it keys a comparison's columns
+// (compare.Measure) as eval.Measure does; EvaluateBudgets refuses one whose Name is not R, nDCG
+// or Success or whose Tokens is below 1.
 //
 // With C_B the documents of the B-token context of a query (Context, then each document once at
 // the place of its first chunk, so i = 1 is the document of the best chunk in the context), g(d)
@@ -68,8 +69,8 @@ func BudgetMeasures(budgets ...int) []BudgetMeasure {
 // String returns "R@512tok", "nDCG@512tok" or "Success@512tok".
 func (m BudgetMeasure) String() string { return m.Name + "@" + strconv.Itoa(m.Tokens) + "tok" }
 
-// Validate reports an error when Name is not R, nDCG or Success or Tokens is below 1.
-func (m BudgetMeasure) Validate() error {
+// validate reports an error when Name is not R, nDCG or Success or Tokens is below 1.
+func (m BudgetMeasure) validate() error {
 	if m.Name != nameR && m.Name != nameNDCG && m.Name != nameSuccess {
 		return fmt.Errorf("budget measure %q: want R, nDCG or Success", m.Name)
 	}
@@ -92,7 +93,7 @@ func parseBudgetMeasure(s string) (BudgetMeasure, error) {
 		return BudgetMeasure{}, fmt.Errorf("budget measure %q: %q is not a token count", s, digits)
 	}
 	m := BudgetMeasure{Name: name, Tokens: b}
-	return m, m.Validate()
+	return m, m.validate()
 }
 
 // docMeasure is the evaluator's measure that computes m on the context's document list.
@@ -171,7 +172,8 @@ func contextRun(run eval.Run, m ChunkMap, budget int) (eval.Run, error) {
 // BudgetMeasure values travel through encoding/gob inside a compare.Report (nb.Cache).
 func init() { gob.Register(BudgetMeasure{}) }
 
-// BudgetResult holds budget measures per query, looked up by measure like eval.Result.
+// BudgetResult holds budget measures per query, laid out as eval.Result (Values[i][j]); Mean looks
+// one up by measure.
 type BudgetResult struct {
 	Tag      string // the run's tag: the run's name in a comparison (Scores)
 	Measures []BudgetMeasure
@@ -191,16 +193,6 @@ func (r BudgetResult) column(m BudgetMeasure) int {
 
 // Mean returns the mean of m over the queries. It panics when m was not evaluated.
 func (r BudgetResult) Mean(m BudgetMeasure) float64 { return r.Means[r.column(m)] }
-
-// Column returns the values of m in the order of Queries. It panics when m was not evaluated.
-func (r BudgetResult) Column(m BudgetMeasure) []float64 {
-	j := r.column(m)
-	out := make([]float64, len(r.Queries))
-	for i := range r.Queries {
-		out[i] = r.Values[i][j]
-	}
-	return out
-}
 
 // Scores returns r as package compare reads it (compare.Options.FromScores), named by its Tag.
 func (r BudgetResult) Scores() compare.Scores {
@@ -224,7 +216,7 @@ func EvaluateBudgets(qrels eval.Qrels, run eval.Run, m ChunkMap, opt eval.Option
 	}
 	opt.AllQueries = true
 	for _, bm := range measures {
-		if err := bm.Validate(); err != nil {
+		if err := bm.validate(); err != nil {
 			return BudgetResult{}, err
 		}
 	}

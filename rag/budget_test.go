@@ -95,7 +95,7 @@ func TestEvaluateBudgets(t *testing.T) {
 	if got, w := res.Mean(recallAt(25)), (0.5+1+0)/3; math.Abs(got-w) > 1e-15 {
 		t.Errorf("mean R@25tok = %v, want %v", got, w)
 	}
-	if res.Column(successAt(25))[1] != 1 || res.Column(NDCGAt(25))[1] != 1 {
+	if res.Values[1][res.column(successAt(25))] != 1 || res.Values[1][res.column(NDCGAt(25))] != 1 {
 		t.Error("lookups disagree with Values")
 	}
 	for _, bad := range [][]BudgetMeasure{nil, {{Name: "P", Tokens: 5}}, {recallAt(0)}} {

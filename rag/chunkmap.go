@@ -30,8 +30,8 @@ type Span struct {
 // len returns the span's length, End − Start.
 func (s Span) len() int { return s.End - s.Start }
 
-// Overlap returns how many units s and o share: 0 for spans of different documents.
-func (s Span) Overlap(o Span) int {
+// overlap returns how many units s and o share: 0 for spans of different documents.
+func (s Span) overlap(o Span) int {
 	if s.Doc != o.Doc {
 		return 0
 	}

@@ -22,8 +22,8 @@ func TestReadChunkMap(t *testing.T) {
 	if !maps.Equal(m, want) {
 		t.Errorf("ReadChunkMap = %v, want %v", m, want)
 	}
-	if m["d1#1"].len() != 10 || m["d1#0"].Overlap(m["d1#1"]) != 2 || m["d1#0"].Overlap(m["d2#0"]) != 0 {
-		t.Errorf("Len/Overlap wrong: %v", m)
+	if m["d1#1"].len() != 10 || m["d1#0"].overlap(m["d1#1"]) != 2 || m["d1#0"].overlap(m["d2#0"]) != 0 {
+		t.Errorf("len/overlap wrong: %v", m)
 	}
 	// Without the header too.
 	if m2, err := readChunkMap(strings.NewReader("a d 0 1\n"), "m"); err != nil || m2["a"] != (Span{"d", 0, 1}) {

@@ -119,7 +119,7 @@ func (pq PassageQrels) ChunkQrels(m ChunkMap) eval.Qrels {
 		judged := map[string]int{}
 		for _, p := range ps {
 			for _, id := range byDoc[p.Doc] {
-				if m[id].Overlap(p.Span) == 0 {
+				if m[id].overlap(p.Span) == 0 {
 					continue
 				}
 				if g, ok := judged[id]; !ok || p.Grade > g {
@@ -248,7 +248,7 @@ func intersection(a, b []Span) (n int, ok bool) {
 	ok = true
 	for _, x := range a {
 		for _, y := range b {
-			n, ok = addChecked(n, x.Overlap(y), ok)
+			n, ok = addChecked(n, x.overlap(y), ok)
 		}
 	}
 	return n, ok

@@ -45,7 +45,7 @@ func BuildTokenized(tz Tokenized, ch Chunking, m Model, agg Aggregation) (*Searc
 	if err != nil {
 		return nil, err
 	}
-	return NewSearcher(an, m, tz.Docs, chunks, ch, agg), nil
+	return newSearcher(an, m, tz.Docs, chunks, ch, agg), nil
 }
 
 // RunOptions configure Searcher.Run. The zero value means: 1000 documents and 1000 chunks per

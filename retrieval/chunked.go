@@ -9,14 +9,11 @@ import (
 
 // Aggregation turns the scores of a document's chunks into the document's score; it is
 // package rag's (rag.MaxP, rag.FirstP, rag.SumP), so a searcher and a chunk run read by rag.DocRun
-// aggregate alike.
+// aggregate alike; rag.ParseAggregation parses its names.
 type Aggregation = rag.Aggregation
 
 // MaxP is rag.MaxP, the default aggregation (rag.FirstP and rag.SumP are the others).
 const MaxP = rag.MaxP
-
-// ParseAggregation parses "maxp", "firstp" or "sump" (rag.ParseAggregation).
-func ParseAggregation(s string) (Aggregation, error) { return rag.ParseAggregation(s) }
 
 // ChunkID is the ID a searcher gives the i-th chunk (from 0, in window order) of document doc:
 // doc + "#" + i. IDs are unique: the text after the last "#" is the chunk number. Whole documents
@@ -46,9 +43,9 @@ type Searcher struct {
 	indexed  int // tokens in all units
 }
 
-// NewSearcher indexes chunks (from Tokenized.Chunks, in document order) of docs with model m
-// (nil means Anserini's BM25) and analyzer a.
-func NewSearcher(a Analyzer, m Model, docs []Document, chunks []Chunk, c Chunking, agg Aggregation) *Searcher {
+// newSearcher indexes chunks (from Tokenized.Chunks, in document order) of docs with model m
+// (nil means Anserini's BM25) and analyzer a. Build and BuildTokenized are the way in.
+func newSearcher(a Analyzer, m Model, docs []Document, chunks []Chunk, c Chunking, agg Aggregation) *Searcher {
 	if m == nil {
 		m = Anserini
 	}
@@ -93,8 +90,8 @@ func (s *Searcher) ChunkMap() rag.ChunkMap {
 	return m
 }
 
-// Search implements Retriever: it analyzes q.Text, scores the chunks and returns the top k
-// documents (all matching documents when k <= 0).
+// Search analyzes q.Text, scores the chunks and returns the top k documents (all matching
+// documents when k <= 0).
 func (s *Searcher) Search(q Query, k int) []eval.ScoredDoc {
 	scores, matched := s.Model.scores(s.index, s.analyzer.Terms(q.Text))
 	return s.docs(scores, matched, k)

@@ -20,7 +20,7 @@ func TestSearcherAggregation(t *testing.T) {
 	q := Query{ID: "q", Text: "zebra"}
 	for _, agg := range []Aggregation{MaxP, rag.FirstP, rag.SumP} {
 		t.Run(agg.String(), func(t *testing.T) {
-			s := NewSearcher(a, Anserini, docs, chunks, Chunking{Chunk: 8}, agg)
+			s := newSearcher(a, Anserini, docs, chunks, Chunking{Chunk: 8}, agg)
 			unit, _ := s.index.Scores(a.Terms(q.Text))
 			var want []eval.ScoredDoc
 			switch agg {
@@ -42,14 +42,6 @@ func TestSearcherAggregation(t *testing.T) {
 			}
 		})
 	}
-	if _, err := ParseAggregation("avgp"); err == nil {
-		t.Error("ParseAggregation(avgp): want an error")
-	}
-	for _, agg := range []Aggregation{MaxP, rag.FirstP, rag.SumP} {
-		if got, err := ParseAggregation(agg.String()); err != nil || got != agg {
-			t.Errorf("ParseAggregation(%q) = %v, %v", agg, got, err)
-		}
-	}
 }
 
 func TestSearcherTies(t *testing.T) {
@@ -60,7 +52,7 @@ func TestSearcherTies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewSearcher(mustEnglish(t), Anserini, docs, chunks, Whole, MaxP)
+	s := newSearcher(mustEnglish(t), Anserini, docs, chunks, Whole, MaxP)
 	got := s.Search(Query{Text: "words"}, 0)
 	var ids []string
 	for _, d := range got {

@@ -21,14 +21,11 @@ func ExampleTokenized_Chunks() {
 
 // A BM25 search over whole documents: ties are ranked as trec_eval ranks them.
 func ExampleSearcher_Search() {
-	tok, _ := retrieval.NewTokenizer()
-	an, _ := retrieval.English()
 	docs := []retrieval.Document{
 		{ID: "d1", Title: "Zebras", Text: "Zebras graze on the savanna."},
 		{ID: "d2", Title: "Quartz", Text: "Quartz is a mineral."},
 	}
-	chunks, _ := retrieval.Tokenize(tok, docs).Chunks(tok, retrieval.Whole)
-	s := retrieval.NewSearcher(an, retrieval.Anserini, docs, chunks, retrieval.Whole, retrieval.MaxP)
+	s, _ := retrieval.Build(retrieval.Collection{Docs: docs}, retrieval.Whole, retrieval.Anserini, retrieval.MaxP)
 	for _, d := range s.Search(retrieval.Query{ID: "q", Text: "grazing zebra"}, 10) {
 		fmt.Println(d.Doc)
 	}

@@ -4,18 +4,17 @@ import (
 	"github.com/ranklab/ranklab/eval"
 )
 
-// Retriever returns the documents it finds for a query, best first, at most k of them
-// (all it finds when k <= 0). Any system plugs into the same evaluation through this
-// interface: the BM25 Searcher of this package, or a TREC run written by another engine
-// (runRetriever).
-type Retriever interface {
+// retriever returns the documents it finds for a query, best first, at most k of them
+// (all it finds when k <= 0): the BM25 Searcher of this package, or a TREC run written by
+// another engine (runRetriever). Searcher.Run is the way to run a set of queries.
+type retriever interface {
 	Search(q Query, k int) []eval.ScoredDoc
 }
 
-// RunQueries searches every query with r and returns the results as a TREC run tagged
+// runQueries searches every query with r and returns the results as a TREC run tagged
 // tag, each query's docs in the retriever's order. Queries are searched concurrently; the
 // run does not depend on the number of CPUs. queries is not modified.
-func RunQueries(r Retriever, queries []Query, k int, tag string) eval.Run {
+func runQueries(r retriever, queries []Query, k int, tag string) eval.Run {
 	results := make([][]eval.ScoredDoc, len(queries))
 	parallel(len(queries), func(i int) { results[i] = r.Search(queries[i], k) })
 	run := eval.Run{Tag: tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))}
@@ -30,7 +29,7 @@ func RunQueries(r Retriever, queries []Query, k int, tag string) eval.Run {
 // order (eval.Rank) and keeps the first k. A query absent from the run gets no docs.
 type runRetriever eval.Run
 
-// Search implements Retriever.
+// Search implements retriever.
 func (r runRetriever) Search(q Query, k int) []eval.ScoredDoc {
 	ranked := eval.Rank(r.Queries[q.ID])
 	if k > 0 && len(ranked) > k {

@@ -131,8 +131,8 @@ type Sweep struct {
 	Rows        []SweepRow // Rows[0] is the baseline
 	// Reports holds one report per measure of Measures, comparing every row with Rows[0] on it
 	// (package compare; runs named by their Chunking; Holm over the non-baseline rows). Budget
-	// compares them on BudgetMeasures, all in one report: its Holm correction runs over every
-	// configuration × budget × measure. Look comparisons up with Comparison and Mean.
+	// compares them on rag.BudgetMeasures(Budgets...), all in one report: its Holm correction runs
+	// over every configuration × budget × measure. Look comparisons up with Comparison and Mean.
 	Reports []compare.Report
 	Budget  compare.Report
 	Stages  Stages // summed over rows, plus the shared tokenization
@@ -140,8 +140,8 @@ type Sweep struct {
 	Tests compare.Options
 }
 
-// BudgetMeasures are the measures of the sweep's Budget report: rag.BudgetMeasures(Budgets...).
-func (s Sweep) BudgetMeasures() []rag.BudgetMeasure { return rag.BudgetMeasures(s.Budgets...) }
+// budgetMeasures are the measures of the sweep's Budget report: rag.BudgetMeasures(Budgets...).
+func (s Sweep) budgetMeasures() []rag.BudgetMeasure { return rag.BudgetMeasures(s.Budgets...) }
 
 // Row returns the row of configuration ch, or an error naming the sweep's configurations.
 func (s Sweep) Row(ch Chunking) (SweepRow, error) {
@@ -193,7 +193,7 @@ func (s Sweep) report(ch Chunking, m compare.Measure) (compare.Report, error) {
 	if len(s.Rows) < 2 {
 		return compare.Report{}, fmt.Errorf("sweep: one configuration, nothing compared")
 	}
-	return compare.Report{}, fmt.Errorf("sweep: %v was not measured (measures: %v; budget measures: %v)", m, s.Measures, s.BudgetMeasures())
+	return compare.Report{}, fmt.Errorf("sweep: %v was not measured (measures: %v; budget measures: %v)", m, s.Measures, s.budgetMeasures())
 }
 
 // RunSweep indexes c once per configuration (BuildTokenized, or with an Embedder BuildDense),
@@ -245,7 +245,7 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	}
 	sw := Sweep{Collection: c.Dir, Split: c.Split, Docs: len(c.Docs), Aggregation: opt.Aggregation,
 		Measures: sweepMeasures(), Budgets: slices.Clone(opt.Budgets)}
-	budgetMeasures := sw.BudgetMeasures()
+	budgetMeasures := sw.budgetMeasures()
 
 	t0 := time.Now()
 	var build func(Chunking) (sweepIndex, error)
@@ -426,68 +426,6 @@ func (s *Sweep) compare(opt compare.Options) error {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	return nil
-}
-
-// Table returns the sweep as a table of strings, one row per configuration: the chunking,
-// chunks, indexed tokens, duplication (percent of the corpus), then for each measure its
-// mean, the difference to the baseline and the Holm-adjusted p-values of the t-test and the
-// randomization test (empty for the baseline). Numbers are rounded for reading; the Sweep
-// holds them exactly.
-func (s Sweep) Table() (header []string, rows [][]string) {
-	header = []string{"config", "chunks", "indexed", "dup%"}
-	for _, m := range s.Measures {
-		name := m.String()
-		header = append(header, name, "Δ "+name, "p(t,Holm)", "p(rand,Holm)")
-	}
-	for _, r := range s.Rows {
-		row := []string{r.Chunking.String(), fmt.Sprint(r.Chunks), fmt.Sprint(r.Indexed), fmt.Sprintf("%.1f", 100*r.Duplication)}
-		for _, m := range s.Measures {
-			row = append(row, fmt.Sprintf("%.4f", r.Result.Mean(m)))
-			c, err := s.Comparison(r.Chunking, m)
-			if err != nil { // the baseline
-				row = append(row, "", "", "")
-				continue
-			}
-			row = append(row, fmt.Sprintf("%+.4f", c.Diff), fmt.Sprintf("%.3g", c.PTHolm), fmt.Sprintf("%.3g", c.PPermHolm))
-		}
-		rows = append(rows, row)
-	}
-	return header, rows
-}
-
-// BudgetTable returns the budget part of the sweep as a table of strings, one row per budget
-// and configuration (budget-major): the budget, the configuration, then for nDCG, R and Success
-// at that budget the mean, the difference to the baseline with its bootstrap interval
-// ("+0.0123 [+0.0050, +0.0190]", at the report's level, 95 % by default) and the Holm-adjusted
-// t-test p (Holm over the whole budget report). The baseline's cells of Δ and p are empty.
-// Numbers are rounded for reading; Budget holds them exactly.
-func (s Sweep) BudgetTable() (header []string, rows [][]string) {
-	level := s.Budget.Options.Level
-	header = []string{"budget", "config"}
-	for _, name := range []string{"nDCG", "R", "Success"} {
-		header = append(header, name, fmt.Sprintf("Δ %s [%g%% CI]", name, 100*level), "p(t,Holm)")
-	}
-	ms := s.BudgetMeasures()
-	for b := range s.Budgets {
-		for i, r := range s.Rows {
-			row := []string{fmt.Sprint(s.Budgets[b]), r.Chunking.String()}
-			for k := range 3 {
-				j := 3*b + k
-				row = append(row, fmt.Sprintf("%.4f", r.Budget.Mean(ms[j])))
-				if i == 0 {
-					row = append(row, "", "")
-					continue
-				}
-				c, err := s.Budget.Comparison(r.Chunking.String(), ms[j])
-				if err != nil {
-					panic(err) // every row and budget measure is in the report
-				}
-				row = append(row, fmt.Sprintf("%+.4f [%+.4f, %+.4f]", c.Diff, c.CILow, c.CIHigh), fmt.Sprintf("%.3g", c.PTHolm))
-			}
-			rows = append(rows, row)
-		}
-	}
-	return header, rows
 }
 
 // BudgetGrid returns one budget measure of the sweep as a grid of strings: a row per

@@ -87,8 +87,8 @@ func (s Sweep) Best(m rag.BudgetMeasure) (Chunking, error) {
 	if len(s.Rows) < 2 {
 		return Chunking{}, fmt.Errorf("sweep: one configuration, no best")
 	}
-	if !slices.Contains(s.BudgetMeasures(), m) {
-		return Chunking{}, fmt.Errorf("sweep: %v was not measured (budget measures: %v)", m, s.BudgetMeasures())
+	if !slices.Contains(s.budgetMeasures(), m) {
+		return Chunking{}, fmt.Errorf("sweep: %v was not measured (budget measures: %v)", m, s.budgetMeasures())
 	}
 	best := s.Rows[1]
 	for _, r := range s.Rows[2:] {

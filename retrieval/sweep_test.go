@@ -83,7 +83,7 @@ func checkSweep(t *testing.T, c Collection, sw Sweep, configs []Chunking) {
 // longer prefix of the same ranking), and the report's differences equal to the means'.
 func checkBudgets(t *testing.T, sw Sweep) {
 	t.Helper()
-	ms := sw.BudgetMeasures()
+	ms := sw.budgetMeasures()
 	if len(sw.Budget.Runs) != len(sw.Rows) || len(sw.Budget.Measures) != len(ms) {
 		t.Fatalf("budget report: %d runs, %d measures; want %d, %d", len(sw.Budget.Runs), len(sw.Budget.Measures), len(sw.Rows), len(ms))
 	}

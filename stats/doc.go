@@ -48,6 +48,6 @@
 //     each query's scores across the systems and compares every pair with the largest mean
 //     difference of each draw. All three return p-values already adjusted for the m(m−1)/2
 //     pairs. The studentized range (studentized.go) is integrated numerically, checked against
-//     SciPy. Standardize maps scores to per-query z-scores through Φ (Webber, Moffat & Zobel
-//     2008); CompactLetters gives the letter display of which systems differ.
+//     SciPy. Package compare's AllPairs runs these tests on evaluated runs, optionally on
+//     standardised scores, and gives the compact letter display of which systems differ.
 package stats

@@ -134,7 +134,7 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	if *out == "-" && (*chunksOut == "-" || *mapOut == "-") {
 		return fail(2, "only one output can go to stdout")
 	}
-	agg, err := retrieval.ParseAggregation(*f.agg)
+	agg, err := rag.ParseAggregation(*f.agg)
 	if err != nil {
 		return fail(2, "--agg: %v", err)
 	}
@@ -242,7 +242,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	if *format != "text" && *format != "json" && *format != "csv" {
 		return fail(2, "-f %q: want text, json or csv", *format)
 	}
-	agg, err := retrieval.ParseAggregation(*f.agg)
+	agg, err := rag.ParseAggregation(*f.agg)
 	if err != nil {
 		return fail(2, "--agg: %v", err)
 	}
@@ -301,12 +301,12 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	case "json":
 		err = writeSweepJSON(stdout, sw, len(c.Queries))
 	case "csv":
-		header, rows := sw.Table()
+		header, rows := sweepTable(sw)
 		w := csvcell.NewWriter(stdout)
 		w.Write(header)
 		w.WriteAll(rows)
 		w.Write(nil)
-		header, rows = sw.BudgetTable()
+		header, rows = sweepBudgetTable(sw)
 		w.Write(header)
 		w.WriteAll(rows)
 		err = w.Error()
@@ -366,7 +366,8 @@ func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
 	fmt.Fprintf(w, "%s (qrels %s): %d documents, %d queries, %d %s tokens; %s, %s\n",
 		sw.Collection, sw.Split, sw.Docs, queries, sw.Tokens, sw.Tokenizer, sw.Model, sw.Aggregation)
 	fmt.Fprintf(w, "Δ and p: against %s, paired over queries; p Holm-adjusted over the configurations\n", baseline(sw))
-	if err := writeTable(w, sw.Table); err != nil {
+	header, rows := sweepTable(sw)
+	if err := writeTable(w, header, rows); err != nil {
 		return err
 	}
 	if len(sw.Budgets) == 0 {
@@ -374,7 +375,8 @@ func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
 	}
 	fmt.Fprintf(w, "\nAt a token budget B (%s tokens): the documents of the longest prefix of the ranked chunks that fits B tokens.\n", sw.Tokenizer)
 	fmt.Fprintf(w, "Δ: against %s at the same budget, with its bootstrap interval; p: t-test, Holm over the whole table\n", baseline(sw))
-	if err := writeTable(w, sw.BudgetTable); err != nil {
+	header, rows = sweepBudgetTable(sw)
+	if err := writeTable(w, header, rows); err != nil {
 		return err
 	}
 	return writeStages(w, sw.Stages)
@@ -395,10 +397,71 @@ func writeStages(w io.Writer, st retrieval.Stages) error {
 	return err
 }
 
+// sweepTable returns the sweep as a table of strings, one row per configuration: the chunking,
+// chunks, indexed tokens, duplication (percent of the corpus), then for each measure its
+// mean, the difference to the baseline and the Holm-adjusted p-values of the t-test and the
+// randomization test (empty for the baseline). Numbers are rounded for reading; the Sweep
+// holds them exactly.
+func sweepTable(s retrieval.Sweep) (header []string, rows [][]string) {
+	header = []string{"config", "chunks", "indexed", "dup%"}
+	for _, m := range s.Measures {
+		name := m.String()
+		header = append(header, name, "Δ "+name, "p(t,Holm)", "p(rand,Holm)")
+	}
+	for _, r := range s.Rows {
+		row := []string{r.Chunking.String(), fmt.Sprint(r.Chunks), fmt.Sprint(r.Indexed), fmt.Sprintf("%.1f", 100*r.Duplication)}
+		for _, m := range s.Measures {
+			row = append(row, fmt.Sprintf("%.4f", r.Result.Mean(m)))
+			c, err := s.Comparison(r.Chunking, m)
+			if err != nil { // the baseline
+				row = append(row, "", "", "")
+				continue
+			}
+			row = append(row, fmt.Sprintf("%+.4f", c.Diff), fmt.Sprintf("%.3g", c.PTHolm), fmt.Sprintf("%.3g", c.PPermHolm))
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
+}
+
+// sweepBudgetTable returns the budget part of the sweep as a table of strings, one row per budget
+// and configuration (budget-major): the budget, the configuration, then for nDCG, R and Success
+// at that budget the mean, the difference to the baseline with its bootstrap interval
+// ("+0.0123 [+0.0050, +0.0190]", at the report's level, 95 % by default) and the Holm-adjusted
+// t-test p (Holm over the whole budget report). The baseline's cells of Δ and p are empty.
+// Numbers are rounded for reading; Budget holds them exactly.
+func sweepBudgetTable(s retrieval.Sweep) (header []string, rows [][]string) {
+	level := s.Budget.Options.Level
+	header = []string{"budget", "config"}
+	for _, name := range []string{"nDCG", "R", "Success"} {
+		header = append(header, name, fmt.Sprintf("Δ %s [%g%% CI]", name, 100*level), "p(t,Holm)")
+	}
+	ms := rag.BudgetMeasures(s.Budgets...)
+	for b := range s.Budgets {
+		for i, r := range s.Rows {
+			row := []string{fmt.Sprint(s.Budgets[b]), r.Chunking.String()}
+			for k := range 3 {
+				j := 3*b + k
+				row = append(row, fmt.Sprintf("%.4f", r.Budget.Mean(ms[j])))
+				if i == 0 {
+					row = append(row, "", "")
+					continue
+				}
+				c, err := s.Budget.Comparison(r.Chunking.String(), ms[j])
+				if err != nil {
+					panic(err) // every row and budget measure is in the report
+				}
+				row = append(row, fmt.Sprintf("%+.4f [%+.4f, %+.4f]", c.Diff, c.CILow, c.CIHigh), fmt.Sprintf("%.3g", c.PTHolm))
+			}
+			rows = append(rows, row)
+		}
+	}
+	return header, rows
+}
+
 // writeTable prints a table of strings aligned in columns.
-func writeTable(w io.Writer, table func() ([]string, [][]string)) error {
+func writeTable(w io.Writer, header []string, rows [][]string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	header, rows := table()
 	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
 	for _, r := range rows {
 		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
@@ -480,13 +543,13 @@ func writeSweepJSON(w io.Writer, sw retrieval.Sweep, queries int) error {
 	for _, m := range sw.Measures {
 		out.Measures = append(out.Measures, m.String())
 	}
-	for _, m := range sw.BudgetMeasures() {
+	for _, m := range rag.BudgetMeasures(sw.Budgets...) {
 		out.Budgets = append(out.Budgets, m.String())
 	}
 	for _, r := range sw.Rows {
 		row := sweepRowOut{Chunk: r.Chunking.Chunk, Overlap: r.Chunking.Overlap, Chunks: r.Chunks, Indexed: r.Indexed,
 			Duplication: r.Duplication, Means: r.Result.Means, BudgetMeans: r.Budget.Means, Seconds: stagesOut(r.Stages),
-			Compare: sweepDiffs(sw, r.Chunking, sw.Measures), BudgetDiffs: sweepDiffs(sw, r.Chunking, sw.BudgetMeasures())}
+			Compare: sweepDiffs(sw, r.Chunking, sw.Measures), BudgetDiffs: sweepDiffs(sw, r.Chunking, rag.BudgetMeasures(sw.Budgets...))}
 		out.Rows = append(out.Rows, row)
 	}
 	return writeJSON(w, out)

@@ -134,7 +134,11 @@ func writeTwins(w io.Writer, r check.TwinReport, docs []retrieval.Document, with
 		fmt.Fprintf(w, ": %s", words.IDs(r.Empty))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "exact twins (same text, other ID): %d %s, %d documents\n", len(r.Exact), words.Plural(len(r.Exact), "group", "groups"), r.DocsInExact())
+	inExact := 0 // documents that have an exact twin
+	for _, g := range r.Exact {
+		inExact += len(g)
+	}
+	fmt.Fprintf(w, "exact twins (same text, other ID): %d %s, %d documents\n", len(r.Exact), words.Plural(len(r.Exact), "group", "groups"), inExact)
 	for _, g := range r.Exact[:min(n, len(r.Exact))] {
 		fmt.Fprintf(w, "  %s: %s\n", strings.Join(g, " = "), snippet(g[0]))
 	}

@@ -237,7 +237,7 @@ func refuseFailedRuns(r *compare.Report, qrelsPath string, runPaths []string, re
 func compareConventions(o compare.Options, measures []eval.Measure) []string {
 	eo := o.Eval
 	eo.AllQueries = true // compare scores missing rankings as -c does
-	out := provenance.EvalConventions(eo, measures)
+	out := evalConventions(eo, measures)
 	seed := o.Seed
 	if seed == 0 {
 		seed = stats.DefaultSeed

@@ -149,7 +149,7 @@ func renderConventions(table conventions.Table, st provenance.Stamp, format stri
 		return strings.TrimRight(string(js), "\n") + "\n", nil
 	case "csv":
 		if stamped {
-			return st.CSV() + table.CSV(), nil
+			return st.Text() + table.CSV(), nil
 		}
 		return table.CSV(), nil
 	case "md":

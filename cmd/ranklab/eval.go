@@ -477,7 +477,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	out := buf.Bytes()
 	if err == nil && wantStamp(a.format, a.stamp, a.noStamp) {
 		var st provenance.Stamp
-		conv := provenance.EvalConventions(a.opt, measures)
+		conv := evalConventions(a.opt, measures)
 		files := []provenance.File{{Role: "qrels", Path: a.qrels}, {Role: "run", Path: a.run}}
 		if a.zscores != "" {
 			conv = append(conv, zConvention(a.zscores))

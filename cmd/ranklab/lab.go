@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -207,7 +208,7 @@ func (s labStateJSON) MarshalJSON() ([]byte, error) {
 		}
 		b = strconv.AppendQuote(b, f.Key)
 		b = append(b, ':')
-		b = append(b, f.Format(lab.State(s))...)
+		b = strconv.AppendInt(b, f.Get(lab.State(s)), 10)
 	}
 	return append(b, '}'), nil
 }
@@ -220,11 +221,11 @@ func (s *labStateJSON) UnmarshalJSON(b []byte) error {
 	}
 	st := lab.State(*s)
 	for k, v := range m {
-		f, ok := lab.FieldByKey(k)
-		if !ok {
+		i := slices.IndexFunc(lab.Fields, func(f lab.Field) bool { return f.Key == k })
+		if i < 0 {
 			return fmt.Errorf("state: unknown key %q", k)
 		}
-		st = f.Set(st, v)
+		st = lab.Fields[i].Set(st, v)
 	}
 	*s = labStateJSON(st)
 	return nil

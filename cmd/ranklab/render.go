@@ -153,7 +153,7 @@ func renderEval(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if !*noStamp {
-		st, err := provenance.New(who, args, provenance.EvalConventions(opt, measures), inputFiles(pos[0], pos[1:])...)
+		st, err := provenance.New(who, args, evalConventions(opt, measures), inputFiles(pos[0], pos[1:])...)
 		if err != nil {
 			return fail(1, "%v", err)
 		}

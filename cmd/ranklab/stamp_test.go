@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
@@ -103,5 +104,14 @@ func TestRenderEvalStamp(t *testing.T) {
 	b, _ := os.ReadFile(page)
 	if !bytes.Contains(b, []byte(`class="ranklab-provenance"`)) || !bytes.Contains(b, []byte(qsum)) || bytes.Contains(b, []byte("q<b>.txt")) {
 		t.Errorf("page lacks an escaped stamp")
+	}
+}
+
+func TestEvalConventions(t *testing.T) {
+	got := strings.Join(evalConventions(eval.Options{AllQueries: true, RelLevel: 2, Depth: 100}, []eval.Measure{eval.NDCGExp(10)}), "\n")
+	for _, want := range []string{"-c: every qrels query", "-l 2", "-M 100", "2^grade - 1"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("conventions lack %q:\n%s", want, got)
+		}
 	}
 }

@@ -1,18 +1,20 @@
-package stats
+package compare
 
 import (
 	"slices"
 	"sort"
+
+	"github.com/ranklab/ranklab/stats"
 )
 
-// CompactLetters gives each of m systems a string of letters such that two systems share a
+// compactLetters gives each of m systems a string of letters such that two systems share a
 // letter exactly when their pair is not significant (P > alpha in pairs): the compact letter
 // display, built with Piepho's (2004) insert-and-absorb algorithm. Start with one group holding
 // every system; for each significant pair, split every group holding both into one without
 // either member of the pair; drop any group contained in another. Letters go to the groups in
 // the order of their best system by mean (means[j] descending), so the best system has "a".
-// pairs may come from TukeyHSD or RandomizedTukey (AllPairs.Pairs).
-func CompactLetters(means []float64, pairs []Pair, alpha float64) []string {
+// pairs come from stats.TukeyHSD or stats.RandomizedTukey (AllPairs.Pairs).
+func compactLetters(means []float64, pairs []stats.Pair, alpha float64) []string {
 	m := len(means)
 	all := make([]bool, m)
 	for j := range all {

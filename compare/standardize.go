@@ -1,8 +1,8 @@
-package stats
+package compare
 
 import "math"
 
-// Standardize returns the scores of m systems on n queries (systems[j][i]: system j, query i)
+// standardize returns the scores of m systems on n queries (systems[j][i]: system j, query i)
 // standardised per query over the systems, as Webber, Moffat & Zobel (2008) standardise a
 // topic's scores, then mapped into (0, 1) by the standard normal distribution function:
 //
@@ -17,7 +17,7 @@ import "math"
 // this function takes them from the systems given (the usual choice when no reference set
 // exists), so adding a system changes every standardised score. The inputs are not modified;
 // rows of unequal length panic.
-func Standardize(systems [][]float64) [][]float64 {
+func standardize(systems [][]float64) [][]float64 {
 	m := len(systems)
 	out := make([][]float64, m)
 	if m == 0 {
@@ -26,7 +26,7 @@ func Standardize(systems [][]float64) [][]float64 {
 	n := len(systems[0])
 	for j, s := range systems {
 		if len(s) != n {
-			panic("stats: Standardize: systems of unequal length")
+			panic("compare: standardize: systems of unequal length")
 		}
 		out[j] = make([]float64, n)
 	}
@@ -48,7 +48,8 @@ func Standardize(systems [][]float64) [][]float64 {
 				out[j][i] = 0.5
 				continue
 			}
-			out[j][i] = normCDF((systems[j][i] - mu) / sd)
+			z := (systems[j][i] - mu) / sd
+			out[j][i] = math.Erfc(-z/math.Sqrt2) / 2 // Φ(z)
 		}
 	}
 	return out
