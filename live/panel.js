@@ -59,10 +59,15 @@ function apply(m) {
     for (const [k, lo] of Object.entries(m.min)) {
       const el = byName[k];
       if (!el || m.max[k] === undefined) { continue; }
-      const shown = valueOf(el);
+      let shown = valueOf(el);
       el.min = String(lo);
       el.max = String(m.max[k]);
       if (m.zero && m.zero[k] !== undefined) { el.dataset.zeroAt = String(m.zero[k]); } else { delete el.dataset.zeroAt; }
+      // A value the new span cannot hold (total 3 once grade 1 finds 5 relevant items) would be
+      // clamped by the browser to the span's end, which may stand for 0, and the next message
+      // would send that 0: take the kernel's value for it instead, even from an older reply.
+      const fits = shown === 0 ? el.dataset.zeroAt !== undefined || lo <= 0 : shown >= lo && shown <= m.max[k];
+      if (!fits && m.values && m.values[k] !== undefined) { shown = m.values[k]; }
       el.value = String(positionOf(el, shown));
       show(el);
     }
