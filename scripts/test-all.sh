@@ -13,7 +13,8 @@
 # passes) in the background, its steps' output printed as each ends (full logs in
 # ci-artifacts/steps/), and the browser and notebook lane (scripts/check-*.sh) in the
 # foreground, its output live. Much of the second lane waits on a browser, a kernel or a server,
-# so the two share a 2-core machine well (measured: ... s in a row, ... s in two lanes, idle).
+# so the two share a 2-core machine better than in a row; on 2 cores the run is still CPU-bound
+# for most of its length (README, Tests and CI, gives each step's cost in a fresh run).
 #   RANKLAB_LANES=1        run the two lanes one after the other
 #   RANKLAB_SKIP_SETUP=1   skip the set-up step (a machine known to be set up)
 set -uo pipefail
