@@ -69,6 +69,18 @@ type Runs struct {
 // than ChunkTokens tokens: enough for every context of up to ChunkTokens tokens (rag.Context).
 // Queries are searched on all CPUs; the runs do not depend on their number.
 func (s *Searcher) Run(queries []Query, opt RunOptions) Runs {
+	return searchAll(queries, opt.withDefaults(), func(i int, opt RunOptions) (docs, chunks []eval.ScoredDoc) {
+		scores, matched := s.Model.scores(s.index, s.analyzer.Terms(queries[i].Text))
+		docs = s.docs(scores, matched, opt.Depth)
+		if opt.ChunkDepth > 0 {
+			chunks = s.chunks(scores, matched, opt.ChunkDepth, opt.ChunkTokens)
+		}
+		return docs, chunks
+	})
+}
+
+// withDefaults fills the zero values of opt: Depth and ChunkDepth 1000, Tag "run".
+func (opt RunOptions) withDefaults() RunOptions {
 	if opt.Depth == 0 {
 		opt.Depth = 1000
 	}
@@ -78,15 +90,16 @@ func (s *Searcher) Run(queries []Query, opt RunOptions) Runs {
 	if opt.Tag == "" {
 		opt.Tag = "run"
 	}
+	return opt
+}
+
+// searchAll answers every query with search on all CPUs and gathers the answers into the
+// document run and (ChunkDepth > 0) the chunk run, both tagged opt.Tag: the part Searcher.Run
+// and DenseSearcher.Run share.
+func searchAll(queries []Query, opt RunOptions, search func(i int, opt RunOptions) (docs, chunks []eval.ScoredDoc)) Runs {
 	docs := make([][]eval.ScoredDoc, len(queries))
 	chunks := make([][]eval.ScoredDoc, len(queries))
-	parallel(len(queries), func(i int) {
-		scores, matched := s.Model.scores(s.index, s.analyzer.Terms(queries[i].Text))
-		docs[i] = s.docs(scores, matched, opt.Depth)
-		if opt.ChunkDepth > 0 {
-			chunks[i] = s.chunks(scores, matched, opt.ChunkDepth, opt.ChunkTokens)
-		}
-	})
+	parallel(len(queries), func(i int) { docs[i], chunks[i] = search(i, opt) })
 	r := Runs{
 		Docs:   eval.Run{Tag: opt.Tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))},
 		Chunks: eval.Run{Tag: opt.Tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))},

@@ -155,15 +155,6 @@ func (s *DenseSearcher) ChunkMap() rag.ChunkMap {
 // (Depth, ChunkDepth and Tag as for Searcher.Run; ChunkTokens cuts the chunk ranking once its
 // chunks hold more than that many WordPiece tokens).
 func (s *DenseSearcher) Run(queries []Query, opt RunOptions) (Runs, error) {
-	if opt.Depth == 0 {
-		opt.Depth = 1000
-	}
-	if opt.ChunkDepth == 0 {
-		opt.ChunkDepth = 1000
-	}
-	if opt.Tag == "" {
-		opt.Tag = "run"
-	}
 	texts := make([]string, len(queries))
 	for i, q := range queries {
 		texts[i] = q.Text
@@ -172,26 +163,14 @@ func (s *DenseSearcher) Run(queries []Query, opt RunOptions) (Runs, error) {
 	if err != nil {
 		return Runs{}, err
 	}
-	docs := make([][]eval.ScoredDoc, len(queries))
-	chunks := make([][]eval.ScoredDoc, len(queries))
-	parallel(len(queries), func(i int) {
+	return searchAll(queries, opt.withDefaults(), func(i int, opt RunOptions) (docs, chunks []eval.ScoredDoc) {
 		scores := s.index.Scores(qv[i])
-		docs[i] = s.aggregate(scores, opt.Depth)
+		docs = s.aggregate(scores, opt.Depth)
 		if opt.ChunkDepth > 0 {
-			chunks[i] = s.chunks(scores, opt.ChunkDepth, opt.ChunkTokens)
+			chunks = s.chunks(scores, opt.ChunkDepth, opt.ChunkTokens)
 		}
-	})
-	r := Runs{
-		Docs:   eval.Run{Tag: opt.Tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))},
-		Chunks: eval.Run{Tag: opt.Tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))},
-	}
-	for i, q := range queries {
-		r.Docs.Queries[q.ID] = docs[i]
-		if opt.ChunkDepth > 0 {
-			r.Chunks.Queries[q.ID] = chunks[i]
-		}
-	}
-	return r, nil
+		return docs, chunks
+	}), nil
 }
 
 // aggregate turns the units' scores into the top k documents.
