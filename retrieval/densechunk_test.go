@@ -49,14 +49,20 @@ func btoi(b bool) int {
 	return 0
 }
 
-func TestDenseSearcher(t *testing.T) {
-	docs := []Document{
+// toyDenseDocs are five documents over the words a and b for countEmbedder (d4 empty; d5 has 5
+// tokens: whole, the model of limit 4 reads "b b b b").
+func toyDenseDocs() []Document {
+	return []Document{
 		{ID: "d1", Text: "a a b b"},
 		{ID: "d2", Text: "b a"},
 		{ID: "d3", Text: "b b a a"},
 		{ID: "d4", Text: ""},
-		{ID: "d5", Text: "b b b b a"}, // 5 tokens: whole, the model reads "b b b b"
+		{ID: "d5", Text: "b b b b a"},
 	}
+}
+
+func TestDenseSearcher(t *testing.T) {
+	docs := toyDenseDocs()
 	q := []Query{{ID: "q", Text: "a"}}
 	r2 := math.Sqrt(0.5)
 	// q = (1, 0). Chunks of 2: d1 = (1,0) (0,1); d2 = (√½,√½); d3 = (0,1) (1,0);
@@ -141,13 +147,7 @@ func TestDenseSearcher(t *testing.T) {
 // At 4 tokens q2's context holds d5 (its whole 4 tokens, or its chunks #1 and #0), q1's never
 // d2 (d3's 4 tokens; d5#2, d3#1): R@4tok is 0.5 for every row.
 func TestDenseSweep(t *testing.T) {
-	docs := []Document{
-		{ID: "d1", Text: "a a b b"},
-		{ID: "d2", Text: "b a"},
-		{ID: "d3", Text: "b b a a"},
-		{ID: "d4", Text: ""},
-		{ID: "d5", Text: "b b b b a"},
-	}
+	docs := toyDenseDocs()
 	c := Collection{Dir: "ab", Split: "test", Docs: docs, Queries: []Query{{ID: "q1", Text: "a"}, {ID: "q2", Text: "b"}},
 		Qrels: eval.Qrels{"q1": {"d2": 1}, "q2": {"d5": 1}}}
 	configs := []Chunking{Whole, {Chunk: 2}, {Chunk: 2, Overlap: 1}}

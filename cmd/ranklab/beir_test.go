@@ -89,10 +89,10 @@ func TestBEIRUsageErrors(t *testing.T) {
 	}
 }
 
-// TestBEIRRunMiniLM runs `ranklab beir run --model minilm` on Cranfield and wants the reference
-// implementation's nDCG@10 (0.3995 ± 0.0005, ../shared/anchors/dense/README.md); then with
-// chunks of 128 WordPiece tokens, whose chunk map must hold spans of at most 128 tokens.
-func TestBEIRRunMiniLM(t *testing.T) {
+// needMiniLM skips under -short (embedding Cranfield runs in the full pass) and where the dense
+// model is not installed, unless RANKLAB_PEERS=1 or RANKLAB_DENSE=1 (CI), where it fails.
+func needMiniLM(t *testing.T) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: embedding Cranfield runs in the full pass")
 	}
@@ -104,6 +104,13 @@ func TestBEIRRunMiniLM(t *testing.T) {
 		t.Fatal(err)
 	}
 	model.Close()
+}
+
+// TestBEIRRunMiniLM runs `ranklab beir run --model minilm` on Cranfield and wants the reference
+// implementation's nDCG@10 (0.3995 ± 0.0005, ../shared/anchors/dense/README.md); then with
+// chunks of 128 WordPiece tokens, whose chunk map must hold spans of at most 128 tokens.
+func TestBEIRRunMiniLM(t *testing.T) {
+	needMiniLM(t)
 	dir := sharedtest.Path(t, "data", "cranfield")
 	tmp := t.TempDir()
 	out := filepath.Join(tmp, "minilm.run")
@@ -154,17 +161,7 @@ func TestBEIRRunMiniLM(t *testing.T) {
 // count WordPiece tokens, and stderr must say what each configuration embedded and how long it
 // took. A chunking longer than the model's 254 tokens is an error naming them.
 func TestBEIRSweepMiniLM(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: embedding Cranfield runs in the full pass")
-	}
-	model, err := embed.Open(embed.Options{})
-	if err != nil {
-		if os.Getenv("RANKLAB_PEERS") != "1" && os.Getenv("RANKLAB_DENSE") != "1" {
-			t.Skip(err)
-		}
-		t.Fatal(err)
-	}
-	model.Close()
+	needMiniLM(t)
 	dir := sharedtest.Path(t, "data", "cranfield")
 	stdout, stderr, code := runCmd("beir", "sweep", "--model", "minilm", "--data", dir, "--chunkings", "whole,128")
 	if code != 0 {
@@ -175,7 +172,7 @@ func TestBEIRSweepMiniLM(t *testing.T) {
 		!strings.Contains(stdout, "1400 documents, 225 queries") {
 		t.Errorf("header: want 1400 documents, 225 queries, WordPiece tokens and the dense model:\n%s", stdout)
 	}
-	ndcg := math.NaN()
+	ndcg, err := math.NaN(), error(nil)
 	for _, line := range strings.Split(stdout, "\n") {
 		if f := strings.Fields(line); len(f) > 4 && f[0] == "whole" {
 			ndcg, err = strconv.ParseFloat(f[4], 64)
