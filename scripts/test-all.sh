@@ -102,7 +102,7 @@ go_lane() {
     quiet_step "go test $GOTEST_FLAGS (concurrent packages)" bash -c 'echo "packages with concurrent code (the -race pass): $RACE_PKGS"; go test $GOTEST_FLAGS $RACE_PKGS'
   fi
   # -timeout 30m: cmd/ranklab embeds Cranfield with the dense model (about 2 min idle); with the
-# notebooks running beside it on 2 cores, go test's default 10 min per package is too close.
+  # notebooks running beside it on 2 cores, go test's default 10 min per package is too close.
   quiet_step "go test (all, with the peers)" go test -count=1 -timeout 30m ./...
 }
 check_lane() {
