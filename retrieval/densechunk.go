@@ -30,7 +30,6 @@ type DenseSearcher struct {
 	index   denseIndex
 	docIDs  []string
 	unitDoc []int32
-	first   []bool
 	window  [][2]int32
 	unitOf  map[string]int32
 	// Truncated counts the documents whose tokens do not all fit the model's limit (whole
@@ -78,12 +77,10 @@ func wordPieces(docs []Document, e embed.Embedder) [][]int32 {
 	return toks
 }
 
-// buildDense is BuildDense over docs already tokenized by wordPieces (toks[i]: docs[i]'s tokens).
+// buildDense is BuildDense over docs already tokenized by wordPieces (toks[i]: docs[i]'s tokens),
+// for a ch and agg its caller has passed through checkDense.
 func buildDense(docs []Document, toks [][]int32, e embed.Embedder, ch Chunking, agg Aggregation) (*DenseSearcher, error) {
-	limit, err := checkDense(e, ch, agg)
-	if err != nil {
-		return nil, err
-	}
+	limit := e.WordPiece().MaxTokens - 2
 	s := &DenseSearcher{Chunking: ch, Aggregation: agg, Embedder: e, docIDs: make([]string, len(docs))}
 	var units [][]int32
 	var ids []string
@@ -100,7 +97,6 @@ func buildDense(docs []Document, toks [][]int32, e embed.Embedder, ch Chunking, 
 			units = append(units, u)
 			ids = append(ids, ChunkID(d.ID, n))
 			s.unitDoc = append(s.unitDoc, int32(i))
-			s.first = append(s.first, n == 0)
 			s.window = append(s.window, [2]int32{int32(w.Start), int32(w.End)})
 		}
 		if ch.Chunk == 0 || len(t) <= ch.Chunk {
