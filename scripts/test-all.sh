@@ -25,15 +25,23 @@ t_all=$SECONDS
 
 mkdir -p ci-artifacts/steps
 : >ci-artifacts/steps/results
-step() { # step NAME CMD...: runs CMD, records "ok|FAIL<TAB>seconds<TAB>NAME" in steps/results
+# cpu_of FILE: the CPU seconds (user + system) in FILE, the output of bash's `times`, children line.
+cpu_of() { awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d", t }' "$1" 2>/dev/null || echo 0; }
+step() { # step NAME CMD...: runs CMD, records "ok|FAIL<TAB>seconds<TAB>CPU seconds<TAB>NAME" in steps/results
   local name=$1; shift
   echo "=== $name"
-  local t0=$SECONDS st=ok
-  "$@" || st=FAIL
-  printf '%s\t%d\t%s\n' "$st" $((SECONDS-t0)) "$name" >>ci-artifacts/steps/results
-  echo "--- $st$([ $st = ok ] && echo '  ') $name ($((SECONDS-t0)) s)"
+  local t0=$SECONDS st=ok times_file
+  times_file=$(mktemp)
+  # The CPU seconds of the step's processes (those it waited for), from a subshell's `times`.
+  ( "$@"; rc=$?; times >"$times_file"; exit $rc ) || st=FAIL
+  local cpu; cpu=$(cpu_of "$times_file"); rm -f "$times_file"
+  printf '%s\t%d\t%s\t%s\n' "$st" $((SECONDS-t0)) "$cpu" "$name" >>ci-artifacts/steps/results
+  echo "--- $st$([ $st = ok ] && echo '  ') $name ($((SECONDS-t0)) s, ${cpu} CPU-s)"
   [ $st = ok ]
 }
+# machine_cpu: the CPU seconds every process of the machine has used since boot (/proc/stat).
+machine_cpu() { awk '/^cpu / { printf "%d", ($2 + $3 + $4 + $7 + $8 + $9) / 100 }' /proc/stat 2>/dev/null || echo 0; }
+cpu_all=$(machine_cpu)
 # quiet_step NAME CMD...: step with the output kept in ci-artifacts/steps/<n>.log and printed
 # in one piece when the step ends (the background lane, so its lines do not interleave).
 quiet_step() {
@@ -47,12 +55,12 @@ quiet_step() {
 summary() {
   echo
   echo "step times (load average now: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)):"
-  local st secs name passed=0 failed=0 failures=()
-  while IFS=$'\t' read -r st secs name; do
-    printf '  %-40s %5d s%s\n' "$name" "$secs" "$([ "$st" = ok ] || echo '  FAILED')"
+  local st secs cpu name passed=0 failed=0 failures=()
+  while IFS=$'\t' read -r st secs cpu name; do
+    printf '  %-40s %5d s %6d CPU-s%s\n' "$name" "$secs" "$cpu" "$([ "$st" = ok ] || echo '  FAILED')"
     if [ "$st" = ok ]; then passed=$((passed+1)); else failed=$((failed+1)); failures+=("$name"); fi
   done <ci-artifacts/steps/results
-  printf '  %-40s %5d s\n' "total" $((SECONDS-t_all))
+  printf '  %-40s %5d s %6d CPU-s (the whole machine; %d cores)\n' "total" $((SECONDS-t_all)) $(($(machine_cpu)-cpu_all)) "$(nproc 2>/dev/null || echo 0)"
   [ ${#failures[@]} -eq 0 ] || echo "failed steps: ${failures[*]}"
   echo "ranklab: $passed passed, $failed failed"
   [ "$failed" -eq 0 ]
