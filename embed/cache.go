@@ -10,39 +10,61 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"syscall"
 )
 
 // Cache is an Embedder that keeps every vector on disk, so a text is embedded once per model
 // and settings: the second run of a notebook, or a sweep's second chunking of the same text,
-// embeds nothing. A vector's file is
+// embeds nothing. A vector is keyed by the tokens the model reads, not by the text: Embed
+// tokenizes with Inner's WordPiece and embeds through EmbedTokens, so a whole document and a
+// chunk with the same tokens (a document shorter than the chunk size), or two texts that differ
+// only in case or accents, share one vector. A vector's file is
 //
-//	Dir/<sha256(Key())[:16]>/<h[:2]>/<h>   with h = sha256(Key() + "\x00" + text)
+//	Dir/<sha256(Key())[:16]>/<h[:2]>/<h>   with h = sha256(Key() + "\x00" + "\x00tokens" + IDs)
 //
-// holding "RLV1", the dimension (uint32, little endian) and the float32 values. Files are
-// written to a temporary name and renamed, so concurrent runs never read half a vector; a file
-// that is not a well-formed vector counts as missing and is written again.
+// (the IDs 4 bytes each, little endian) holding "RLV1", the dimension (uint32, little endian)
+// and the float32 values. Files are written to a temporary name and renamed, so concurrent runs
+// never read half a vector; a file that is not a well-formed vector counts as missing and is
+// written again. Processes that share a Dir embed one at a time (an flock(2) on
+// Dir/<sha256(Key())[:16]>/.lock, held while the missing vectors are embedded and written):
+// a process that waited looks its texts up again first, so two runs of the same corpus at once
+// embed it once, not twice.
 type Cache struct {
 	Inner Embedder
-	Dir   string // "" means denseDir()/cache
+	Dir   string // "" means $RANKLAB_VECTOR_CACHE, else denseDir()/cache (CacheDir)
 	// Hits and Misses count the texts found and embedded since the Cache was made.
 	Hits, Misses atomic.Int64
+}
+
+// CacheDir is where a Cache with no Dir keeps its vectors: $RANKLAB_VECTOR_CACHE when set (make
+// test points it at a folder keyed by the hash of this package's code, so its tests and
+// notebooks share vectors and never read those older code left), else the cache folder beside
+// the installed model, ~/.cache/ranklab/dense/cache.
+func CacheDir() string {
+	if d := os.Getenv("RANKLAB_VECTOR_CACHE"); d != "" {
+		return d
+	}
+	return filepath.Join(denseDir(), "cache")
 }
 
 // Key implements Embedder: the inner embedder's key (caching changes no vector).
 func (c *Cache) Key() string { return c.Inner.Key() }
 
-// Embed implements Embedder: vectors on disk are read, the others embedded by Inner (in one
-// call) and stored.
+// Embed implements Embedder: the texts are tokenized with Inner's WordPiece and embedded as
+// EmbedTokens embeds them (Inner.Embed is never called: a Model's Embed is exactly that).
 func (c *Cache) Embed(texts []string) ([][]float32, error) {
-	return c.embed(texts, c.Inner.Embed)
+	wp := c.Inner.WordPiece()
+	toks := make([][]int32, len(texts))
+	parallel(len(texts), func(i int) { toks[i] = wp.Tokenize(texts[i]) })
+	return c.EmbedTokens(toks)
 }
 
 // WordPiece implements Embedder: the inner embedder's tokenizer.
 func (c *Cache) WordPiece() WordPiece { return c.Inner.WordPiece() }
 
-// EmbedTokens implements Embedder: a token list is cached as if it were the
-// text "\x00tokens" followed by its IDs (4 bytes each, little endian); a real text would have to
-// be those bytes, NUL first, to share its file.
+// EmbedTokens implements Embedder: vectors on disk are read, the others embedded by
+// Inner.EmbedTokens (in one call) and stored. A token list is cached as if it were the text
+// "\x00tokens" followed by its IDs (4 bytes each, little endian).
 func (c *Cache) EmbedTokens(toks [][]int32) ([][]float32, error) {
 	inner := c.Inner
 	keys := make([]string, len(toks))
@@ -69,7 +91,7 @@ func (c *Cache) EmbedTokens(toks [][]int32) ([][]float32, error) {
 func (c *Cache) embed(texts []string, fn func([]string) ([][]float32, error)) ([][]float32, error) {
 	dir := c.Dir
 	if dir == "" {
-		dir = filepath.Join(denseDir(), "cache")
+		dir = CacheDir()
 	}
 	key := c.Inner.Key()
 	ks := sha256.Sum256([]byte(key))
@@ -82,21 +104,23 @@ func (c *Cache) embed(texts []string, fn func([]string) ([][]float32, error)) ([
 		paths[i] = filepath.Join(dir, name[:2], name)
 		out[i], _ = readVector(paths[i])
 	})
-	var missing []int
-	var todo, todoPaths []string
-	seen := map[string]int{}
-	for i, v := range out {
-		if v != nil {
-			continue
+	todo, todoPaths := missingOf(texts, out, paths)
+	if len(todo) > 0 {
+		// Another process may be embedding the same texts into this Dir: wait for it, then
+		// look again, so that each vector is embedded once.
+		unlock, err := lockDir(dir)
+		if err != nil {
+			return nil, fmt.Errorf("embed: cache: %w", err)
 		}
-		if _, dup := seen[texts[i]]; !dup {
-			seen[texts[i]] = len(todo)
-			todo = append(todo, texts[i])
-			todoPaths = append(todoPaths, paths[i])
-		}
-		missing = append(missing, i)
+		defer unlock()
+		parallel(len(texts), func(i int) {
+			if out[i] == nil {
+				out[i], _ = readVector(paths[i])
+			}
+		})
+		todo, todoPaths = missingOf(texts, out, paths)
 	}
-	c.Hits.Add(int64(len(texts) - len(missing)))
+	c.Hits.Add(int64(len(texts) - countNil(out)))
 	c.Misses.Add(int64(len(todo)))
 	if len(todo) == 0 {
 		return out, nil
@@ -114,13 +138,60 @@ func (c *Cache) embed(texts []string, fn func([]string) ([][]float32, error)) ([
 			werr.CompareAndSwap(nil, err)
 		}
 	})
-	for _, i := range missing {
-		out[i] = vecs[seen[texts[i]]]
+	byText := make(map[string][]float32, len(todo))
+	for j, t := range todo {
+		byText[t] = vecs[j]
+	}
+	for i, v := range out {
+		if v == nil {
+			out[i] = byText[texts[i]]
+		}
 	}
 	if err, _ := werr.Load().(error); err != nil {
 		return out, fmt.Errorf("embed: cache: %w", err)
 	}
 	return out, nil
+}
+
+// missingOf returns the distinct texts whose vector out lacks, in first-seen order, and their
+// files.
+func missingOf(texts []string, out [][]float32, paths []string) (todo, todoPaths []string) {
+	seen := map[string]bool{}
+	for i, v := range out {
+		if v == nil && !seen[texts[i]] {
+			seen[texts[i]] = true
+			todo = append(todo, texts[i])
+			todoPaths = append(todoPaths, paths[i])
+		}
+	}
+	return todo, todoPaths
+}
+
+func countNil(vs [][]float32) int {
+	n := 0
+	for _, v := range vs {
+		if v == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// lockDir takes an exclusive flock(2) on dir/.lock, waiting for another holder; the kernel
+// drops it when its process ends, so a killed run leaves no lock behind.
+func lockDir(dir string) (unlock func(), err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	return func() { f.Close() }, nil
 }
 
 var magic = [4]byte{'R', 'L', 'V', '1'}

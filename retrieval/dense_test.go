@@ -8,6 +8,7 @@ import (
 
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
 func TestDenseSearch(t *testing.T) {
@@ -94,7 +95,7 @@ func TestDenseMatchesReference(t *testing.T) {
 			}
 			s, ok := searchers[c.name]
 			if !ok {
-				if s, err = BuildDense(col.Docs, m, Whole, MaxP); err != nil {
+				if s, err = BuildDense(col.Docs, &embed.Cache{Inner: m, Dir: sharedtest.VectorCache(t)}, Whole, MaxP); err != nil {
 					t.Fatal(err)
 				}
 				searchers[c.name] = s

@@ -83,6 +83,16 @@ else
   export RANKLAB_PEERS=1
 fi
 
+# One vector cache for the run's tests and notebooks (package embed's Cache, RANKLAB_VECTOR_CACHE):
+# the Go tests and notebook 20 embed Cranfield once between them, not three times. It is keyed by
+# the hash of everything a vector depends on here (package embed's code, the pinned runtime, the
+# graph's exporter), so vectors older code wrote are never read; older folders are removed.
+vec_root=${XDG_CACHE_HOME:-$HOME/.cache}/ranklab/test-vectors
+vec_key=$(cat $(git ls-files embed kernel-setup/dense-requirements.txt kernel-setup/dense_export.py 2>/dev/null || find embed kernel-setup -name '*.go' -o -name 'dense*') | sha256sum | cut -c1-16)
+export RANKLAB_VECTOR_CACHE=$vec_root/$vec_key
+mkdir -p "$RANKLAB_VECTOR_CACHE"
+find "$vec_root" -mindepth 1 -maxdepth 1 ! -name "$vec_key" -exec rm -rf {} + 2>/dev/null
+
 # The Go tests run twice. First with the race detector and -short, on the packages where code
 # runs concurrently (their non-test code starts goroutines, uses sync, or hands work to
 # scan.Pipeline's workers: see race_packages); -race makes a build and its tests several times

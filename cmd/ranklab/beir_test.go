@@ -90,7 +90,8 @@ func TestBEIRUsageErrors(t *testing.T) {
 }
 
 // needMiniLM skips under -short (embedding Cranfield runs in the full pass) and where the dense
-// model is not installed, unless RANKLAB_PEERS=1 or RANKLAB_DENSE=1 (CI), where it fails.
+// model is not installed, unless RANKLAB_PEERS=1 or RANKLAB_DENSE=1 (CI), where it fails. The
+// command's vector cache is the run's (sharedtest.VectorCache), never the user's.
 func needMiniLM(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
@@ -104,6 +105,7 @@ func needMiniLM(t *testing.T) {
 		t.Fatal(err)
 	}
 	model.Close()
+	sharedtest.VectorCache(t)
 }
 
 // TestBEIRRunMiniLM runs `ranklab beir run --model minilm` on Cranfield and wants the reference

@@ -105,3 +105,17 @@ func AllLines(t testing.TB, text string) map[string]float64 {
 	}
 	return out
 }
+
+// VectorCache points embed's vector cache (RANKLAB_VECTOR_CACHE) at a folder of t's own, unless
+// the variable is already set: make test sets it to a folder keyed by the hash of package
+// embed's code, so that its tests and notebooks embed each text once and never read vectors
+// older code left. It returns the folder.
+func VectorCache(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("RANKLAB_VECTOR_CACHE"); d != "" {
+		return d
+	}
+	d := t.TempDir()
+	t.Setenv("RANKLAB_VECTOR_CACHE", d)
+	return d
+}
