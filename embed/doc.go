@@ -30,7 +30,7 @@
 //   - Runtime: ONNX Runtime's C library from the pinned onnxruntime 1.32.0 wheel, loaded at run
 //     time with dlopen by embed/internal/ort, the module's only cgo package (a build without cgo
 //     compiles, and Open then returns an error saying so). ORT's own thread pool, one intra-op
-//     thread per physical core, all graph optimisations.
+//     thread per physical core (idle workers sleep rather than spin), all graph optimisations.
 //   - Cache: Cache keys a vector by the model's key (name, hash of its files, token limit) and the
 //     text, one file per vector written through a temporary file and a rename.
 package embed
