@@ -62,14 +62,16 @@ export RANKLAB_LIVE=static RANKLAB_OUT="$root/$out"
 # writes its own files; the results are collected in name order below.
 JOBS=${NOTEBOOK_JOBS:-2}
 run_one() { # run_one NOTEBOOK: executes and exports one notebook; writes $out/$name.result
-  local nb=$1 name t0 ms status=ok
+  local nb=$1 name t0 ms cpu status=ok
   name=$(basename "$nb" .ipynb)
   rm -f "$out/$name".{ipynb,html,png,log,result}
   echo "--- execute $nb"
   t0=$(date +%s%3N)
-  if timeout $((2 * TIMEOUT)) "$JUPYTER" nbconvert --to notebook --execute \
+  # The CPU seconds of nbconvert, its kernel and the kernel's builds and cell programs: bash's
+  # `times` in a subshell (children line).
+  if ( timeout $((2 * TIMEOUT)) "$JUPYTER" nbconvert --to notebook --execute \
       --ExecutePreprocessor.timeout="$TIMEOUT" --ExecutePreprocessor.kernel_name=gonb \
-      --output-dir "$out" --output "$name" "$nb" >"$out/$name.log" 2>&1; then
+      --output-dir "$out" --output "$name" "$nb" >"$out/$name.log" 2>&1; rc=$?; times >"$out/$name.times"; exit $rc ); then
     ms=$(( $(date +%s%3N) - t0 ))
     if [ $offline_math = 1 ]; then export_html=("$JPY" scripts/export-html.py --output-dir "$out" "$out/$name.ipynb")
     else export_html=("$JUPYTER" nbconvert --to html --output-dir "$out" "$out/$name.ipynb"); fi
@@ -78,7 +80,8 @@ run_one() { # run_one NOTEBOOK: executes and exports one notebook; writes $out/$
     ms=$(( $(date +%s%3N) - t0 ))
     status=exec
   fi
-  echo "$status $ms" >"$out/$name.result"
+  cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d", t }' "$out/$name.times" 2>/dev/null)
+  echo "$status $ms ${cpu:-0}" >"$out/$name.result"
   echo "--- done $nb ($((ms / 1000)) s, $status)"
 }
 # They start in name order (starting the long real-data ones first was measured slower in a fresh
@@ -94,10 +97,10 @@ html=(); times=(); executed=()
 for nb in "${nbs[@]}"; do
   name=$(basename "$nb" .ipynb)
   min=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("metadata",{}).get("ranklab",{}).get("min_charts",1))' "$nb" 2>/dev/null || echo 1)
-  read -r status ms <"$out/$name.result" 2>/dev/null || { status=exec; ms=0; }
+  read -r status ms cpu <"$out/$name.result" 2>/dev/null || { status=exec; ms=0; cpu=0; }
   case $status in
     ok)
-      times+=("$(printf '%-32s %4d.%d s' "$name" $((ms / 1000)) $((ms % 1000 / 100)))")
+      times+=("$(printf '%-32s %4d.%d s %5d CPU-s' "$name" $((ms / 1000)) $((ms % 1000 / 100)) "${cpu:-0}")")
       executed+=("$out/$name.ipynb")
       html+=("--min=$min" "$out/$name.html") ;;
     html)
