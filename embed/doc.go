@@ -32,5 +32,7 @@
 //     compiles, and Open then returns an error saying so). ORT's own thread pool, one intra-op
 //     thread per physical core (idle workers sleep rather than spin), all graph optimisations.
 //   - Cache: Cache keys a vector by the model's key (name, hash of its files, token limit) and the
-//     text, one file per vector written through a temporary file and a rename.
+//     tokens the model reads (so a text and a chunk with the same tokens share it), one file per
+//     vector written through a temporary file and a rename; processes sharing a folder embed
+//     under an flock, one at a time, and look their texts up again after waiting.
 package embed
