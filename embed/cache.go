@@ -53,10 +53,7 @@ func (c *Cache) Key() string { return c.Inner.Key() }
 // Embed implements Embedder: the texts are tokenized with Inner's WordPiece and embedded as
 // EmbedTokens embeds them (Inner.Embed is never called: a Model's Embed is exactly that).
 func (c *Cache) Embed(texts []string) ([][]float32, error) {
-	wp := c.Inner.WordPiece()
-	toks := make([][]int32, len(texts))
-	parallel(len(texts), func(i int) { toks[i] = wp.Tokenize(texts[i]) })
-	return c.EmbedTokens(toks)
+	return c.EmbedTokens(tokenizeAll(c.Inner.WordPiece(), texts))
 }
 
 // WordPiece implements Embedder: the inner embedder's tokenizer.

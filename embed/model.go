@@ -104,9 +104,15 @@ func (m *Model) Close() {
 
 // Embed implements Embedder.
 func (m *Model) Embed(texts []string) ([][]float32, error) {
+	return m.EmbedTokens(tokenizeAll(m.Tokenizer, texts))
+}
+
+// tokenizeAll tokenizes every text with wp on GOMAXPROCS goroutines: what Embed hands to
+// EmbedTokens (a Model's and a Cache's alike).
+func tokenizeAll(wp WordPiece, texts []string) [][]int32 {
 	toks := make([][]int32, len(texts))
-	parallel(len(texts), func(i int) { toks[i] = m.Tokenizer.Tokenize(texts[i]) })
-	return m.EmbedTokens(toks)
+	parallel(len(texts), func(i int) { toks[i] = wp.Tokenize(texts[i]) })
+	return toks
 }
 
 // EmbedTokens implements Embedder: texts given as token IDs ([CLS] … [SEP], as Tokenize
