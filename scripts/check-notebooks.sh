@@ -98,17 +98,18 @@ for nb in "${nbs[@]}"; do
   name=$(basename "$nb" .ipynb)
   min=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("metadata",{}).get("ranklab",{}).get("min_charts",1))' "$nb" 2>/dev/null || echo 1)
   read -r status ms cpu <"$out/$name.result" 2>/dev/null || { status=exec; ms=0; cpu=0; }
+  took=$(printf '%-32s %4d.%d s %5d CPU-s' "$name" $((ms / 1000)) $((ms % 1000 / 100)) "${cpu:-0}")
   case $status in
     ok)
-      times+=("$(printf '%-32s %4d.%d s %5d CPU-s' "$name" $((ms / 1000)) $((ms % 1000 / 100)) "${cpu:-0}")")
+      times+=("$took")
       executed+=("$out/$name.ipynb")
       html+=("--min=$min" "$out/$name.html") ;;
     html)
-      times+=("$(printf '%-32s %4d.%d s' "$name" $((ms / 1000)) $((ms % 1000 / 100)))")
+      times+=("$took")
       executed+=("$out/$name.ipynb")
       echo "FAIL $nb: HTML export failed (see $out/$name.log)"; fail=1 ;;
     *)
-      times+=("$(printf '%-32s %4d.%d s  FAILED' "$name" $((ms / 1000)) $((ms % 1000 / 100)))")
+      times+=("$took  FAILED")
       echo "FAIL $nb: execution failed; the error (from $out/$name.log):"
       grep -v '^[IWE][0-9]\{4\} ' "$out/$name.log" | grep -A25 -m1 -E 'CellExecutionError|CellTimeoutError|Error' | sed 's/^/    /'
       fail=1 ;;
