@@ -136,6 +136,17 @@ func (r Report) count(s Severity) int {
 	return n
 }
 
+// errorsIn counts the errors among fs.
+func errorsIn(fs []Finding) int {
+	n := 0
+	for _, f := range fs {
+		if f.Severity == Error {
+			n++
+		}
+	}
+	return n
+}
+
 // OK reports whether the preflight found no error (warnings and information allowed).
 func (r Report) OK() bool { return r.count(Error) == 0 }
 
@@ -222,12 +233,10 @@ func analyse(qf qrelsFile, runs []runFile, opt Options) Report {
 		r.nearMatches(qf, rf)
 		r.oneSide(qf, rf, &sum)
 		r.unjudged(qf, rf, &sum, opt)
-		for _, f := range r.Findings[before:] {
-			if f.Severity == Error {
-				sum.Errors++
-			}
-		}
-		if sum.Errors == 0 && len(qf.findings) == 0 {
+		sum.Errors = errorsIn(r.Findings[before:])
+		// Ties are measured unless an error makes the numbers wrong; a warning (a comment line,
+		// a byte order mark the reader drops) leaves them the plain file's.
+		if sum.Errors == 0 && errorsIn(qf.findings) == 0 {
 			r.ties(qf, rf, &sum, opt)
 		} else {
 			r.Findings = append(r.Findings, Finding{Severity: Info, Code: codeNotMeasured, File: rf.path, Message: "tie sensitivity not measured: fix the errors first"})

@@ -45,7 +45,7 @@ func TestChecks(t *testing.T) {
 		line     int
 		message  string // a part of the message
 	}{
-		{"bom", goodQrels, "\xef\xbb\xbf1 Q0 a 1 2 t\n2 Q0 c 1 1 t\n", codeBOM, Error, 1, `first ID ("\ufeff1")`},
+		{"bom", goodQrels, "\xef\xbb\xbf1 Q0 a 1 2 t\n2 Q0 c 1 1 t\n", codeBOM, Warning, 1, `first ID ("\ufeff1")`},
 		{"duplicate", goodQrels, "1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0.5 t\n", codeDuplicate, Error, 3, `doc "a" listed twice for query "1" (first on line 1)`},
 		{"rank order", goodQrels, "1 Q0 a 1 1 t\n1 Q0 b 2 2 t\n", codeRankOrder, Warning, 2, `rank 2 scores 2, above rank 1's 1`},
 		{"rank not integer", goodQrels, "1 Q0 a x 1 t\n", codeRankOrder, Warning, 1, `not an integer`},

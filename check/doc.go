@@ -15,7 +15,7 @@
 //	parse, empty          error    a line that does not parse (field count, score, grade), an empty file
 //	blank-line            warning  a blank line (trec_eval 10.0 skips blank run lines, other readers differ)
 //	comment-line          warning  a line starting with "#" (trec_eval 10.0 skips it, others read it)
-//	bom                   error    a UTF-8 byte order mark (trec_eval reads it into the first ID)
+//	bom                   warning  a UTF-8 byte order mark (ranklab drops it; trec_eval reads it into the first ID)
 //	id-characters         error    control, invisible or Unicode space characters, invalid UTF-8
 //	                      warning  "#" or quotes in an ID (comment and quoting rules of other readers)
 //	duplicate-doc         error    a doc twice for one query, in a run or in the qrels

@@ -62,7 +62,9 @@ func (r *reader) lines(in io.Reader, fn func(b []byte, n int)) int {
 		n = lines.Line()
 		b := lines.Bytes()
 		if n == 1 && lines.BOM() {
-			r.add(Error, codeBOM, 1, "", "the file starts with a UTF-8 byte order mark: trec_eval, pytrec_eval and ir_measures read it as part of the first ID (%q)", "\ufeff"+firstField(b))
+			// A warning, not an error: ranklab drops the mark (package scan), so its numbers are
+			// the plain file's; only the peers would read another first ID.
+			r.add(Warning, codeBOM, 1, "", "the file starts with a UTF-8 byte order mark: ranklab drops it, but trec_eval, pytrec_eval and ir_measures read it as part of the first ID (%q)", "\ufeff"+firstField(b))
 		}
 		fn(b, n)
 	}

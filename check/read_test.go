@@ -34,7 +34,7 @@ func cleanFor(t *testing.T, findings []Finding, lines int, file string) (clean, 
 	clean = !hasFinding(findings, Error, codeParse) && !hasFinding(findings, Error, codeDuplicate) &&
 		!hasFinding(findings, Error, codeEmpty)
 	comparable = !hasFinding(findings, Warning, codeComment) && !hasFinding(findings, Warning, codeBlank) &&
-		!hasFinding(findings, Error, codeBOM)
+		!hasFinding(findings, Warning, codeBOM)
 	return clean, comparable
 }
 

@@ -20,8 +20,9 @@ const checkUsage = `usage: ranklab check QRELS RUN... [-l N] [-k N] [-m MEASURE]
        ranklab check --corpus CORPUS [--qrels QRELS] [--threshold 0.9]   (twins in a corpus: --corpus -h)
 
 Reads QRELS and each RUN (gzipped or not) and reports, with file and line: lines that do not
-parse, blank and "#" comment lines, a byte order mark, IDs with control, invisible or space
-characters (errors) or with "#" or quotes (warnings), docs listed twice, rank columns that
+parse, blank and "#" comment lines, IDs with control, invisible or space characters (errors)
+or with "#" or quotes (warnings), a byte order mark (a warning: ranklab drops it, trec_eval
+reads it into the first ID), docs listed twice, rank columns that
 disagree with the scores, run query IDs that nearly match a qrels query ("01"/"1", case,
 spaces), queries on one side only, runs that share no query or no judged doc with the qrels,
 qrels queries without a relevant doc, each run's unjudged share in its top k, the grade

@@ -220,7 +220,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 
 // refuseFailedRuns runs the preflight (package check) on the compared files and refuses every
 // run that fails it (check.Report.RefuseIn): an empty run, one sharing no query or no judged doc
-// with the qrels, near-matching query IDs, a byte order mark, ... is not a result, so no
+// with the qrels, near-matching query IDs, an ID with a control character, ... is not a result, so no
 // difference involving it is called significant. A preflight that cannot run is reported and
 // refuses nothing.
 func refuseFailedRuns(r *compare.Report, qrelsPath string, runPaths []string, relLevel int, stderr io.Writer) {

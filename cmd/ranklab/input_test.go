@@ -217,3 +217,83 @@ func TestJSONInvalidUTF8IDs(t *testing.T) {
 		t.Errorf("compare JSON:\n%.600s", out)
 	}
 }
+
+// TestByteOrderMarkSameNumbers: an input that starts with a UTF-8 byte order mark, as a file or
+// piped, gives every command (eval, compare, check, rag, fuse) the plain file's output: the input
+// layer drops the mark. check adds one warning for it (the peers would read it into the first
+// ID) and otherwise prints what it prints for the plain file, tie sensitivity included; compare,
+// whose preflight is check, calls the same differences significant.
+func TestByteOrderMarkSameNumbers(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	files := map[string]string{"qrels": pipeQrels, "base.run": pipeBase, "better.run": pipeBetter,
+		"rq": ragFiles["qrels"], "chunks.run": ragFiles["run"], "chunks.map": ragFiles["map"]}
+	plain, marked := map[string]string{}, map[string]string{}
+	for name, text := range files {
+		plain[name], marked[name] = text, bom+text
+	}
+	pdir, mdir := sharedtest.WriteTree(t, plain), sharedtest.WriteTree(t, marked)
+	cases := [][]string{
+		{"eval", "qrels", "better.run"},
+		{"eval", "-q", "-m", "AP", "-m", "nDCG@10", "qrels", "better.run"},
+		{"compare", "-m", "AP", "-m", "P@1", "-f", "csv", "--no-stamp", "qrels", "base.run", "better.run"},
+		{"check", "qrels", "base.run", "better.run"},
+		{"rag", "rq", "chunks.run", "--map", "chunks.map", "--budgets", "10,25"},
+		{"fuse", "--method", "combsum", "--norm", "minmax", "base.run", "better.run"},
+	}
+	// in puts dir before every argument that names one of the files.
+	in := func(dir string, args []string) []string {
+		out := make([]string, len(args))
+		for i, a := range args {
+			out[i] = a
+			if _, ok := files[a]; ok {
+				out[i] = filepath.Join(dir, a)
+			}
+		}
+		return out
+	}
+	// same drops what only the mark may add (check's warning about it, and its count of
+	// warnings) and the folder, then compares.
+	same := func(t *testing.T, what, got, want string) {
+		t.Helper()
+		norm := func(s, dir string) string {
+			var keep []string
+			for _, l := range strings.Split(strings.ReplaceAll(s, dir+string(filepath.Separator), ""), "\n") {
+				if !strings.Contains(l, "byte order mark") && !strings.HasPrefix(l, "ranklab check: ") {
+					keep = append(keep, l)
+				}
+			}
+			return strings.Join(keep, "\n")
+		}
+		if g, w := norm(got, mdir), norm(want, pdir); g != w {
+			t.Errorf("%s: with a byte order mark\n%s\nwithout\n%s", what, g, w)
+		}
+	}
+	for _, args := range cases {
+		want, _, wantRC := runCmd(in(pdir, args)...)
+		if wantRC != 0 {
+			t.Fatalf("%v: rc %d on the plain files", args, wantRC)
+		}
+		got, errOut, rc := runCmd(in(mdir, args)...)
+		if rc != wantRC {
+			t.Errorf("%v: rc %d with the marks, %d without: %s", args, rc, wantRC, errOut)
+		}
+		same(t, strings.Join(args, " "), got, want)
+		if args[0] == "check" && strings.Count(got, "byte order mark") != 3 {
+			t.Errorf("check: want one warning about the mark per file:\n%s", got)
+		}
+		// The same marked file piped: the first file argument read from stdin.
+		for i, a := range args {
+			if _, ok := files[a]; !ok {
+				continue
+			}
+			pa := in(mdir, args)
+			pa[i] = "-"
+			got, errOut, rc := runPiped(t, []byte(marked[a]), pa...)
+			if rc != wantRC {
+				t.Errorf("%v with %s piped: rc %d, want %d: %s", args, a, rc, wantRC, errOut)
+			}
+			same(t, strings.Join(pa, " "), got, strings.ReplaceAll(want, filepath.Join(pdir, a), "-"))
+			break
+		}
+	}
+}
