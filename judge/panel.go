@@ -114,6 +114,9 @@ func staticHTML(id string, ss *session, t docTexts, state, reason string) string
 		html.EscapeString(id), state, html.EscapeString(reason), pr.Judged, pr.Total, html.EscapeString(sc.Key))
 	fmt.Fprintf(&b, `<div class="rj-top"><span data-judge-progress>%s</span><span>%s · %s</span></div>`,
 		html.EscapeString(sc.Progress), html.EscapeString(ss.Store().Path()), html.EscapeString(reason))
+	if pid := ss.Store().StaleLock; pid != 0 {
+		fmt.Fprintf(&b, `<div class="rj-status" data-judge-status>%s</div>`, html.EscapeString(staleNote(pid)))
+	}
 	if sc.Key != "" {
 		b.WriteString(`<div class="rj-status">Next to judge (the panel is not live here: run the cell in JupyterLab to judge):</div>`)
 	}
@@ -129,6 +132,12 @@ func staticHTML(id string, ss *session, t docTexts, state, reason string) string
 	}
 	b.WriteString(`</div>`)
 	return b.String()
+}
+
+// staleNote says that this panel took over the lock of process pid, a panel that ended without
+// closing (shown live and in the static view).
+func staleNote(pid int) string {
+	return fmt.Sprintf("took over the lock of process %d, which ended without closing (nothing is lost: every judgment was on disk)", pid)
 }
 
 // inMsg is one key from the page: the action ("0".."3", "skip", "back", "undo", "done",
@@ -181,6 +190,12 @@ func runLive(ss *session, t docTexts, opt panel.Options) error {
 	if opt.Mode == panel.Auto {
 		probe = time.After(opt.Probe)
 	}
+	// Until the page says hello, poke GoNB (panel.PokeFirst, then doubling): it checks its
+	// WebSocket to the page and installs it again when the page's side is gone, as on a busy
+	// machine; the page's connectComm follows the new one.
+	pokeWait := panel.PokeFirst
+	poke := time.NewTimer(pokeWait)
+	defer poke.Stop()
 	idle := time.NewTimer(opt.Idle)
 	defer idle.Stop()
 	shown := time.Now()
@@ -207,6 +222,13 @@ loop:
 				reason = "no-frontend"
 				break loop
 			}
+		case <-poke.C:
+			if connected {
+				continue
+			}
+			comms.Start()
+			pokeWait = panel.NextPoke(pokeWait)
+			poke.Reset(pokeWait)
 		case <-ctx.Done():
 			reason = "max"
 			if ctx.Err() == context.Canceled {
@@ -222,7 +244,7 @@ loop:
 				connected = true
 				st := help
 				if pid := ss.Store().StaleLock; pid != 0 {
-					st = fmt.Sprintf("took over the lock of process %d, which ended without closing (nothing is lost: every judgment was on disk) · %s", pid, help)
+					st = staleNote(pid) + " · " + help
 				}
 				if r := ss.Store().Repaired; len(r) > 0 {
 					st = "repaired: " + strings.Join(r, "; ") + " · " + st
@@ -299,6 +321,6 @@ func panelHTML(id, in, out string, ss *session, t docTexts) string {
 		`<button data-act="undo" disabled title="key u">undo (u)</button><button data-act="done" disabled>Done</button></div>`)
 	b.WriteString(`<div class="rj-status" data-judge-status>connecting to the Go kernel…</div></div>`)
 	cfg, _ := json.Marshal(map[string]string{"id": id, "in": in, "out": out}) // HTML-safe escaping
-	fmt.Fprintf(&b, "<script>(function(cfg){%s})(%s);</script>", panelJS, cfg)
+	b.WriteString(panel.Script(panelJS, string(cfg)))
 	return b.String()
 }

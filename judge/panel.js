@@ -1,26 +1,28 @@
 // The judging panel's script (wrapped as function(cfg){...}; cfg = {id, in, out}).
-// It waits for GoNB's gonb_comm, says hello, and sends one key at a time with the pair it was
-// pressed on; the next card shows only when the kernel's reply arrives, which it sends after
-// the judgment is on disk. Keys handled here never reach JupyterLab's shortcuts.
+// It reaches the kernel through connectComm (internal/panel/comm.js, placed before it), which
+// follows GoNB's gonb_comm and says hello until the kernel answers. It sends one key at a time
+// with the pair it was pressed on; the next card shows only when the kernel's reply arrives,
+// which it sends after the judgment is on disk. Keys handled here never reach JupyterLab's
+// shortcuts.
 const root = document.getElementById(cfg.id);
 if (!root) { return; }
 const card = root.querySelector("[data-judge-card]");
 const progress = root.querySelector("[data-judge-progress]");
 const status = root.querySelector("[data-judge-status]");
-let seq = 0, comm = null, waiting = false, closed = false, late = null;
+let seq = 0, connected = false, waiting = true, closed = false, late = null; // waiting: for the kernel's first screen
 const keys = { "0": "0", "1": "1", "2": "2", "3": "3", "s": "skip", "S": "skip", "b": "back", "B": "back",
   "ArrowLeft": "back", "u": "undo", "U": "undo" };
 
 function setButtons() {
-  root.querySelectorAll("[data-act]").forEach((el) => { el.disabled = closed || waiting || !comm; });
+  root.querySelectorAll("[data-act]").forEach((el) => { el.disabled = closed || waiting || !connected; });
 }
 function send(act) {
-  if (!comm || closed || waiting) { return false; }
+  if (!connected || closed || waiting) { return false; }
+  if (!conn.send(cfg.in, JSON.stringify({ seq: seq + 1, act: act, pair: root.dataset.judgePair || "" }))) { return false; }
   seq++;
   waiting = true;
   root.dataset.judgeWaiting = "1";
   setButtons();
-  comm.send(cfg.in, JSON.stringify({ seq: seq, act: act, pair: root.dataset.judgePair || "" }));
   // The next card shows only once the kernel has the key on disk: say so when it does not answer.
   clearTimeout(late);
   late = setTimeout(() => {
@@ -30,6 +32,11 @@ function send(act) {
   return true;
 }
 function apply(m) {
+  // A reply to a repeated hello (seq 0) that arrives after a key was sent is older than the
+  // screen the key will bring: drop it. The closing message (seq -1) always applies.
+  if (m.seq >= 0 && m.seq < seq) { return; }
+  connected = true;
+  conn.answered();
   const had = root.contains(document.activeElement);
   if (m.html !== undefined) { card.innerHTML = m.html; }
   root.dataset.judgePair = m.key || "";
@@ -43,34 +50,37 @@ function apply(m) {
   delete root.dataset.judgeWaiting;
   delete root.dataset.judgeLate;
   root.dataset.judgeState = m.closed ? "closed" : "live";
-  if (m.closed) { closed = true; }
+  if (m.closed) { closed = true; conn.close(); }
   setButtons();
   if (had || m.seq === 0) { root.focus({ preventScroll: true }); }
 }
-root.addEventListener("keydown", (e) => {
-  if (e.ctrlKey || e.metaKey || e.altKey) { return; }
+// The notebooks bind 0, s, b, u... in command mode: JupyterLab on the document after the key
+// bubbles up, Notebook 7 on the document in the capture phase, before the panel. One listener on
+// window, which comes before both, hands a key pressed in a panel to that panel (judgeKey) and
+// stops it there when it is one of the panel's keys.
+root.judgeKey = (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) { return false; }
   const act = keys[e.key];
-  if (!act) { return; }
-  // JupyterLab binds 0, s, b, u... in command mode: the panel's keys stop here.
-  e.stopPropagation();
-  e.preventDefault();
+  if (!act) { return false; }
   if (!e.repeat) { send(act); }
-});
+  return true;
+};
+if (!window.ranklabJudgeKeys) {
+  window.ranklabJudgeKeys = true;
+  window.addEventListener("keydown", (e) => {
+    const p = e.target && e.target.closest && e.target.closest("[data-judge-panel]");
+    if (p && p.judgeKey && p.judgeKey(e)) { e.stopPropagation(); e.preventDefault(); }
+  }, true);
+}
 root.querySelectorAll("[data-act]").forEach((el) => {
   el.addEventListener("click", () => { send(el.dataset.act); });
 });
 
-let tries = 0;
-(function connect() {
-  if (globalThis.gonb_comm) {
-    comm = globalThis.gonb_comm;
-    comm.subscribe(cfg.out, (address, value) => {
-      try { apply(JSON.parse(value)); } catch (e) { console.error("ranklab judge: bad message", e, value); }
-    });
-    waiting = true; // until the kernel's first screen
-    comm.send(cfg.in, JSON.stringify({ seq: 0, act: "hello", pair: "" }));
-    return;
-  }
-  if (++tries < 400) { setTimeout(connect, 50); return; }
-  status.textContent = "not connected to the Go kernel: re-run the cell";
-})();
+const conn = connectComm({
+  out: cfg.out,
+  receive: (value) => {
+    try { apply(JSON.parse(value)); } catch (e) { console.error("ranklab judge: bad message", e, value); }
+  },
+  hello: () => { conn.send(cfg.in, JSON.stringify({ seq: 0, act: "hello", pair: "" })); },
+  status: status,
+});

@@ -162,8 +162,14 @@ func TestKilledProcessLosesNothing(t *testing.T) {
 	}
 	// The pool resumes after the five judged pairs.
 	pairs := []pool.Pair{pp("q", "d0"), pp("q", "d1"), pp("q", "d2"), pp("q", "d3"), pp("q", "d4"), pp("q", "d5")}
-	if p, _ := newSession(pairs, s).Current(); p != pp("q", "d5") {
+	ss := newSession(pairs, s)
+	if p, _ := ss.Current(); p != pp("q", "d5") {
 		t.Fatalf("resumes at %v, want q d5", p)
+	}
+	// The static view (no front-end) says so too, naming the dead panel's process.
+	h := staticHTML("id", ss, docTexts{}, "static", "no-frontend")
+	if want := fmt.Sprintf("took over the lock of process %d,", cmd.Process.Pid); !strings.Contains(h, want) {
+		t.Errorf("the static view after a kill lacks %q: %s", want, h)
 	}
 }
 

@@ -27,15 +27,6 @@ var panelJS string
 // CSVName is the file Export CSV writes (beside the notebook).
 const CSVName = "ranklab-lab.csv"
 
-// A panel that has not heard from its page yet asks GoNB to check its WebSocket to the page (and
-// install it again when the page's side is gone) after pokeFirst, then at doubling intervals up
-// to pokeMax. Each new installation adds GoNB's script as an output of the cell, so without a
-// page (nbconvert in auto mode) the backoff keeps those few: 2 in the 8 s headless probe.
-const (
-	pokeFirst = 2 * time.Second
-	pokeMax   = 8 * time.Second
-)
-
 // Show displays the lab for state s in the current notebook cell: live controls when a
 // front-end answers, a static snapshot otherwise (see the package doc). The mode and the time
 // limits come from the environment (RANKLAB_LIVE and friends); a malformed variable is reported in the
@@ -139,10 +130,10 @@ func runLive(s lab.State, opt panel.Options) lab.State {
 	if opt.Mode == panel.Auto {
 		probe = time.After(opt.Probe)
 	}
-	// Until the page says hello, poke GoNB (pokeFirst, then doubling): each poke makes it check
-	// its WebSocket to the page and install it again when the page's side is gone (GoNB's page
-	// script gives up when the kernel's acknowledgement takes over 500 ms, as on a busy machine).
-	pokeWait := pokeFirst
+	// Until the page says hello, poke GoNB (panel.PokeFirst, then doubling): each poke makes it
+	// check its WebSocket to the page and install it again when the page's side is gone (GoNB's
+	// page script gives up when the kernel's acknowledgement takes over 500 ms, as on a busy machine).
+	pokeWait := panel.PokeFirst
 	poke := time.NewTimer(pokeWait)
 	defer poke.Stop()
 	idle := time.NewTimer(opt.Idle)
@@ -162,7 +153,7 @@ loop:
 				continue
 			}
 			comms.Start() // GoNB checks (heartbeat) or installs again its WebSocket to the page
-			pokeWait = min(2*pokeWait, pokeMax)
+			pokeWait = panel.NextPoke(pokeWait)
 			poke.Reset(pokeWait)
 		case <-ctx.Done():
 			reason = "max"

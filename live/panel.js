@@ -1,16 +1,16 @@
 // The live panel's script (wrapped as function(cfg){...}; cfg = {id, in, out}).
-// It follows GoNB's gonb_comm (a new one replaces a failed one), says hello until the kernel
-// answers, sends the whole panel on every move and button, re-sends ("settle") 150 ms after the
-// last move, and applies what the kernel sends back. Keys pressed on its controls stay with them
-// (JupyterLab's notebook shortcuts would otherwise take arrows, Page Up/Down, Home and End).
+// It reaches the kernel through connectComm (internal/panel/comm.js, placed before it), which
+// follows GoNB's gonb_comm and says hello until the kernel answers. It sends the whole panel on
+// every move and button, re-sends ("settle") 150 ms after the last move, and applies what the
+// kernel sends back. Keys pressed on its controls stay with them (JupyterLab's notebook
+// shortcuts would otherwise take arrows, Page Up/Down, Home and End).
 const root = document.getElementById(cfg.id);
 if (!root) { return; }
 const status = root.querySelector("[data-live-status]");
 const controls = Array.from(root.querySelectorAll("[data-field]"));
 const byName = {};
 controls.forEach((el) => { byName[el.dataset.field] = el; });
-let seq = 0, settleTimer = null, closed = false, comm = null, answered = false, attempts = 0;
-const t0 = Date.now();
+let seq = 0, settleTimer = null, closed = false;
 root.liveLatency = [];
 const sentAt = {};
 
@@ -35,13 +35,14 @@ function values() {
   return v;
 }
 function send(event) {
-  // Only through a gonb_comm whose connection to the kernel is made: GoNB drops what is sent
-  // through one that failed (hello is repeated, and every message carries the whole panel).
-  if (!comm || closed || comm.__ranklab !== "ready") { return; }
-  seq++;
-  sentAt[seq] = performance.now();
-  root.dataset.liveSeq = String(seq);
-  comm.send(cfg.in, JSON.stringify({seq: seq, event: event, values: values()}));
+  // Only through a gonb_comm whose connection to the kernel is made: connectComm drops what
+  // would go through one that failed (hello is repeated, and every message carries the whole panel).
+  if (closed) { return; }
+  if (conn.send(cfg.in, JSON.stringify({seq: seq + 1, event: event, values: values()}))) {
+    seq++;
+    sentAt[seq] = performance.now();
+    root.dataset.liveSeq = String(seq);
+  }
 }
 function keepOverlap() {
   // Overlap stays below the chunk size: the slider's maximum follows the chunk (a range input
@@ -107,11 +108,12 @@ function apply(m) {
     root.liveLatency.push(performance.now() - sentAt[m.seq]);
     delete sentAt[m.seq];
   }
-  answered = true;
+  conn.answered();
   root.dataset.liveApplied = String(m.seq);
   root.dataset.liveState = m.closed ? "closed" : "live";
   if (m.closed) {
     closed = true;
+    conn.close();
     controls.forEach((el) => { el.disabled = true; });
     root.querySelectorAll("[data-action]").forEach((el) => { el.disabled = true; });
   }
@@ -167,34 +169,11 @@ if (!window.ranklabLiveKeys) {
   }, true);
 }
 
-// Follow gonb_comm: GoNB installs it when the program subscribes, and installs a new one when
-// the old one failed (its page script gives up when the kernel takes over 500 ms to acknowledge,
-// as on a busy machine) or stopped answering; the kernel asks for that while it has not heard
-// from the page. Each new gonb_comm gets the subscription, and hello is repeated every second
-// until the kernel answers.
-function follow() {
-  if (closed) { return; }
-  const c = globalThis.gonb_comm;
-  if (c && c !== comm) {
-    comm = c;
-    attempts++;
-    c.__ranklab = "connecting";
-    c.subscribe(cfg.out, (address, value) => {
-      try { apply(JSON.parse(value)); } catch (e) { console.error("ranklab live: bad message", e, value); }
-    });
-    const ready = () => { c.__ranklab = "ready"; if (!answered) { send("hello"); } };
-    if (c._is_connected && c._is_connected.then) {
-      c._is_connected.then(ready, () => { c.__ranklab = "failed"; });
-    } else { ready(); }
-  }
-  if (!answered) {
-    const s = Math.round((Date.now() - t0) / 1000);
-    status.textContent = "connecting to the Go kernel… " + (s >= 5 ? s + " s, attempt " + attempts + " (a busy machine is slow to connect; the panel keeps trying)" : "");
-  }
-  setTimeout(follow, answered ? 500 : 100);
-}
-follow();
-const helloTimer = setInterval(() => {
-  if (answered || closed) { clearInterval(helloTimer); return; }
-  send("hello");
-}, 1000);
+const conn = connectComm({
+  out: cfg.out,
+  receive: (value) => {
+    try { apply(JSON.parse(value)); } catch (e) { console.error("ranklab live: bad message", e, value); }
+  },
+  hello: () => send("hello"),
+  status: status,
+});

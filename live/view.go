@@ -262,6 +262,6 @@ func panelHTML(id string, s lab.State, in, out string) string {
 	fmt.Fprintf(&b, `</div><div data-live-linkbox hidden style="margin-top:4px">Link: <input data-live-link readonly size="80" value="%s"> <span data-live-copied></span></div>`, html.EscapeString(s.Link()))
 	b.WriteString(`<div data-live-csv style="margin-top:2px"></div></div>`)
 	cfg, _ := jsonHTMLSafe(map[string]string{"id": id, "in": in, "out": out}) // strings always marshal
-	fmt.Fprintf(&b, "<script>(function(cfg){%s})(%s);</script>", panelJS, cfg)
+	b.WriteString(panel.Script(panelJS, cfg))
 	return b.String()
 }

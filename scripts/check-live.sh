@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# First the live panel's page script alone (scripts/live-handshake-test.mjs: a failed GoNB
+# First the live panel's page script alone (scripts/panel-handshake-test.mjs, the live and the judging panel: a failed GoNB
 # connection is followed by the next, hello repeats until the kernel answers, keys stay on the
 # controls). Then a browser test of notebooks/00_lab.ipynb and its live panel (package live) in JupyterLab 4,
 # Notebook 7 and Debian's classic Notebook 6.4 (in that order): for each front-end it
@@ -50,7 +50,7 @@ status=0
 # The page script's handshake and keys, with fake gonb_comm objects (no Jupyter, a few seconds).
 if [ -z "${LIVE_RUNS:-}" ]; then
   echo "--- page script"
-  timeout 120 node scripts/live-handshake-test.mjs || status=1
+  timeout 120 node scripts/panel-handshake-test.mjs || status=1
 fi
 for fe in $frontends; do
   out=$root/ci-artifacts/${LIVE_ARTIFACTS:-live}/$fe
