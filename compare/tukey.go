@@ -187,7 +187,8 @@ func (r PairsReport) index(name string) int {
 }
 
 // Pair returns the pair of runs a and b under both tests, differences oriented a − b (on the
-// tested scale: standardised when Options.Standardize).
+// tested scale: standardised when Options.Standardize). Like an index out of range, a name that
+// is not in r.Names is a programming error: Pair panics with a message that lists the runs.
 func (r PairsReport) Pair(a, b string) (hsd, randomized stats.Pair) {
 	i, j := r.index(a), r.index(b)
 	return r.HSD.Pair(i, j), r.Randomized.Pair(i, j)

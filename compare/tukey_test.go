@@ -183,3 +183,16 @@ func named(name string, r eval.Run) eval.Run {
 	r.Tag = name
 	return r
 }
+
+// A name that is not a run of the report panics with a message naming it and the runs.
+func TestPairUnknownRun(t *testing.T) {
+	r := PairsReport{Names: []string{"bm25", "qld"}}
+	defer func() {
+		msg := fmt.Sprint(recover())
+		if !strings.Contains(msg, `"bm52"`) || !strings.Contains(msg, "bm25") || !strings.Contains(msg, "qld") {
+			t.Errorf("Pair(bm52, qld) panicked with %q, want the unknown name and the runs", msg)
+		}
+	}()
+	r.Pair("bm52", "qld")
+	t.Error("Pair with an unknown run returned")
+}
