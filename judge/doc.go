@@ -56,8 +56,13 @@
 // shows at once, without a front-end, the progress, the pair that would be judged next and the
 // ones after it (nbconvert never hangs), reading the files without the lock and writing nothing
 // (read-only), so it works beside a running panel; auto falls back to the same view when no
-// front-end answers within the probe. GoNB's comms reach
-// ws://<host>/api/kernels/... only: behind JupyterHub or TLS the panel stays static.
+// front-end answers within the probe. It connects to the page as the lab does (package live's
+// doc, "How it talks to the page"; the page side is internal/panel/comm.js): until the page says
+// hello the program asks GoNB to check and reinstall its WebSocket, and the page follows the
+// current gonb_comm and repeats hello, so a busy machine delays the panel instead of leaving it
+// static. Its keys stop at a capture listener on window, before JupyterLab's and Notebook 7's
+// command-mode shortcuts. GoNB's comms reach ws://<host>/api/kernels/... only: behind
+// JupyterHub or TLS the panel stays static.
 //
 // The core (judgmentStore, session, marker) knows nothing of the page and is tested without a browser;
 // scripts/check-judge.sh drives the panel in JupyterLab (headless Chromium): keyboard judging,

@@ -61,6 +61,7 @@ export RANKLAB_LIVE=static RANKLAB_OUT="$root/$out"
 # CI run at load 2-4, notebooks 00-19 executed one at a time took 438 s in all). Each notebook
 # writes its own files; the results are collected in name order below.
 JOBS=${NOTEBOOK_JOBS:-2}
+. scripts/cpu.sh # cpu_of
 run_one() { # run_one NOTEBOOK: executes and exports one notebook; writes $out/$name.result
   local nb=$1 name t0 ms cpu status=ok
   name=$(basename "$nb" .ipynb)
@@ -80,7 +81,7 @@ run_one() { # run_one NOTEBOOK: executes and exports one notebook; writes $out/$
     ms=$(( $(date +%s%3N) - t0 ))
     status=exec
   fi
-  cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d", t }' "$out/$name.times" 2>/dev/null)
+  cpu=$(cpu_of "$out/$name.times")
   echo "$status $ms ${cpu:-0}" >"$out/$name.result"
   echo "--- done $nb ($((ms / 1000)) s, $status)"
 }

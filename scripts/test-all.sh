@@ -25,8 +25,7 @@ t_all=$SECONDS
 
 mkdir -p ci-artifacts/steps
 : >ci-artifacts/steps/results
-# cpu_of FILE: the CPU seconds (user + system) in FILE, the output of bash's `times`, children line.
-cpu_of() { awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d", t }' "$1" 2>/dev/null || echo 0; }
+. scripts/cpu.sh # cpu_of
 step() { # step NAME CMD...: runs CMD, records "ok|FAIL<TAB>seconds<TAB>CPU seconds<TAB>NAME" in steps/results
   local name=$1; shift
   echo "=== $name"
