@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -195,5 +196,32 @@ func TestWatchParentStopsWithContext(t *testing.T) {
 	case <-done:
 	case <-time.After(2 * time.Second):
 		t.Fatal("watchParent did not return after its context ended")
+	}
+}
+
+// Script defines connectComm before the panel's own script, inside one function of cfg, and
+// nothing in it can end the <script> element early.
+func TestScript(t *testing.T) {
+	got := Script("BODY();", `{"id":"p"}`)
+	if !strings.HasPrefix(got, "<script>(function(cfg){") || !strings.HasSuffix(got, "\nBODY();})({\"id\":\"p\"});</script>") {
+		t.Errorf("Script = %.80q…%q", got, got[max(0, len(got)-60):])
+	}
+	if i, j := strings.Index(got, "function connectComm("), strings.Index(got, "BODY();"); i < 0 || i > j {
+		t.Errorf("connectComm at %d, the body at %d: want it defined first", i, j)
+	}
+	if strings.Contains(strings.ToLower(commJS), "</script") || strings.Contains(commJS, "<!--") {
+		t.Error("comm.js holds text that would end or comment out its <script> element")
+	}
+}
+
+// The pokes wait 2, 4, 8, 8… seconds.
+func TestNextPoke(t *testing.T) {
+	var got []time.Duration
+	for d := PokeFirst; len(got) < 5; d = NextPoke(d) {
+		got = append(got, d)
+	}
+	want := []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second, 8 * time.Second}
+	if !slices.Equal(got, want) {
+		t.Errorf("poke waits %v, want %v", got, want)
 	}
 }
