@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Browser test of the judging panel (package judge) in JupyterLab: a pool of 12 Cranfield pairs
+# Browser test of the judging panel (package judge) in JupyterLab and Notebook 7 (JUDGE_FRONTENDS,
+# default "lab notebook7"; Notebook 7 handles its shortcuts in the capture phase, before the
+# panel, so a key leak shows only there): a pool of 12 Cranfield pairs
 # (the first 12 lines of its qrels, as "query 0 doc -1"), judged by keyboard in headless Chromium
 # through Playwright (scripts/judge-test.mjs): 5 judgments (with an undo), then the kernel and
 # the panel's cell program are killed with SIGKILL, the judgments file is read from disk, the
 # notebook is re-run and must resume at pair 6; 5 more judgments; every grade must be in the
 # file, read by `ranklab eval`'s reader rules (one line per pair, the latest grade). Screenshots
-# in the light and the dark theme. Artifacts in ci-artifacts/judge/.
+# in the light and the dark theme. Artifacts in ci-artifacts/judge/<front-end>/.
 # Needs what `bash kernel-setup/setup.sh --ci` installs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +16,7 @@ export PATH="$(go env GOPATH)/bin:$PATH"
 J=$(cat kernel-setup/.jupyter-path 2>/dev/null || true)
 missing=()
 [ -n "$J" ] && [ -x "$J" ] && [ -x "$(dirname "$J")/jupyter-lab" ] || missing+=("JupyterLab (kernel-setup/.jupyter-path)")
+case " ${JUDGE_FRONTENDS:-lab notebook7} " in *" notebook7 "*) [ -x "$(dirname "$J")/jupyter-notebook" ] || missing+=("Notebook 7 (jupyter-notebook beside $J)") ;; esac
 command -v gonb >/dev/null || missing+=(gonb)
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 command -v node >/dev/null || missing+=(node)
@@ -48,34 +51,51 @@ sed 's#${GONB_DIR}/\.\./\.\.#${GONB_DIR}/..#' judge/testdata/judge.ipynb > "$tre
 
 # The pool: 12 pairs of Cranfield's qrels (after its header), in file order.
 mkdir -p "$tmp/work"
-export RANKLAB_JUDGE_POOL=$tmp/work/pool.txt RANKLAB_JUDGE_QRELS=$tmp/work/judged.qrels RANKLAB_JUDGE_CORPUS=$cran
+export RANKLAB_JUDGE_POOL=$tmp/work/pool.txt RANKLAB_JUDGE_CORPUS=$cran
 awk -F'\t' 'NR > 1 && n < 12 { print $1 " 0 " $2 " -1"; n++ }' "$cran/qrels/test.tsv" > "$RANKLAB_JUDGE_POOL"
 
 py=$(dirname "$J")/python
-port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-token=$("$py" -c 'import secrets; print(secrets.token_hex(16))')
 export JUPYTERLAB_SETTINGS_DIR=$tmp/lab/settings JUPYTERLAB_WORKSPACES_DIR=$tmp/lab/workspaces
 mkdir -p "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension"
 echo '{"fetchNews": "false"}' > "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
 export RANKLAB_LIVE=auto RANKLAB_LIVE_PROBE=10s RANKLAB_LIVE_IDLE=3m RANKLAB_LIVE_MAX=5m
-timeout 600 "$J" lab --no-browser --ip=127.0.0.1 --port="$port" --allow-root --ServerApp.port_retries=0 \
-  --IdentityProvider.token="$token" --ServerApp.root_dir="$tree" --LabApp.expose_app_in_browser=True \
-  >"$out/jupyter.log" 2>&1 &
-server=$!
-up=0
-for _ in $(seq 1 240); do
-  curl -fsS "http://127.0.0.1:$port/api/status?token=$token" >/dev/null 2>&1 && { up=1; break; }
-  kill -0 "$server" 2>/dev/null || break
-  sleep 0.25
+status=0
+frontends=${JUDGE_FRONTENDS:-lab notebook7}
+for fe in $frontends; do
+  case $fe in
+    lab) app=(lab --LabApp.expose_app_in_browser=True) ;;
+    notebook7) app=(notebook --JupyterNotebookApp.expose_app_in_browser=True) ;;
+    *) echo "check-judge: JUDGE_FRONTENDS: $fe: want lab or notebook7" >&2; exit 1 ;;
+  esac
+  echo "--- $fe"
+  # Each front-end judges into a judgments file of its own.
+  mkdir -p "$tmp/work/$fe" "$out/$fe"
+  export RANKLAB_JUDGE_QRELS=$tmp/work/$fe/judged.qrels
+  port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  token=$("$py" -c 'import secrets; print(secrets.token_hex(16))')
+  timeout 600 "$J" "${app[@]}" --no-browser --ip=127.0.0.1 --port="$port" --allow-root --ServerApp.port_retries=0 \
+    --IdentityProvider.token="$token" --ServerApp.root_dir="$tree" \
+    >"$out/$fe/jupyter.log" 2>&1 &
+  server=$!
+  up=0
+  for _ in $(seq 1 240); do
+    curl -fsS "http://127.0.0.1:$port/api/status?token=$token" >/dev/null 2>&1 && { up=1; break; }
+    kill -0 "$server" 2>/dev/null || break
+    sleep 0.25
+  done
+  if [ "$up" != 1 ]; then
+    echo "FAIL check-judge: the $fe server did not start; see $out/$fe/jupyter.log"; status=1
+  else
+    FRONTEND=$fe BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=notebooks/judge.ipynb OUT="$out/$fe" SERVER_PID="$server" \
+      timeout 600 node scripts/judge-test.mjs || status=1
+  fi
+  kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
+  cp "$RANKLAB_JUDGE_POOL" "$RANKLAB_JUDGE_QRELS" "$RANKLAB_JUDGE_QRELS.log" "$out/$fe/" 2>/dev/null
 done
-if [ "$up" != 1 ]; then echo "check-judge: the server did not start; see $out/jupyter.log" >&2; exit 1; fi
-BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=notebooks/judge.ipynb OUT="$out" SERVER_PID="$server" \
-  timeout 600 node scripts/judge-test.mjs
-status=$?
-kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
 
 # The static fallback (nbconvert, no front-end): RANKLAB_LIVE=static shows what would be judged
-# and the progress at once; it must not hang (timeout) and must show the file's state.
+# and the progress at once; it must not hang (timeout) and must show the state of the last
+# front-end's judgments file.
 judged=$(grep -c . "$RANKLAB_JUDGE_QRELS" 2>/dev/null || echo 0)
 touch "$RANKLAB_JUDGE_QRELS.seen"; cat "$RANKLAB_JUDGE_QRELS" > "$RANKLAB_JUDGE_QRELS.seen" 2>/dev/null
 next=$(awk 'FILENAME == ARGV[1] { seen[$1 "\t" $3] = 1; next } !(($1 "\t" $3) in seen) { print $1 "\t" $3; exit }' "$RANKLAB_JUDGE_QRELS.seen" "$RANKLAB_JUDGE_POOL")
@@ -92,5 +112,4 @@ if RANKLAB_LIVE=static timeout 300 "$J" nbconvert --to notebook --execute --Exec
 else
   echo "FAIL static fallback: nbconvert failed or timed out; see $out/static.log"; status=1
 fi
-cp "$RANKLAB_JUDGE_POOL" "$RANKLAB_JUDGE_QRELS" "$RANKLAB_JUDGE_QRELS.log" "$out/" 2>/dev/null
 exit $status

@@ -1,4 +1,5 @@
-// Browser test of the judging panel (package judge) in JupyterLab, run by scripts/check-judge.sh.
+// Browser test of the judging panel (package judge) in JupyterLab or Notebook 7 (FRONTEND), run by
+// scripts/check-judge.sh.
 //
 // Opens the test notebook, runs all cells and judges by keyboard: pairs 1-3, undo (u) and a new
 // grade for pair 3, ← and s, pairs 4-5; then SIGKILLs the GoNB kernel and the panel's cell program (no
@@ -10,12 +11,12 @@
 // the light and the dark theme. Expected grades are the keys this script pressed; the pairs are
 // the pool file's lines. Writes screenshots and summary.json to OUT.
 //
-// Environment: BASE, TOKEN, NOTEBOOK, OUT, SERVER_PID, RANKLAB_JUDGE_POOL, RANKLAB_JUDGE_QRELS,
+// Environment: FRONTEND (lab or notebook7; default lab), BASE, TOKEN, NOTEBOOK, OUT, SERVER_PID, RANKLAB_JUDGE_POOL, RANKLAB_JUDGE_QRELS,
 // CHROMIUM (default /usr/bin/chromium).
 import { chromium } from "playwright-core";
 import { writeFileSync, mkdirSync, readFileSync, readdirSync, existsSync } from "node:fs";
 
-const { BASE, TOKEN = "", NOTEBOOK, OUT = "ci-artifacts/judge" } = process.env;
+const { BASE, TOKEN = "", NOTEBOOK, OUT = "ci-artifacts/judge", FRONTEND = "lab" } = process.env;
 const SERVER_PID = Number(process.env.SERVER_PID || 0);
 const POOL = process.env.RANKLAB_JUDGE_POOL, QRELS = process.env.RANKLAB_JUDGE_QRELS;
 mkdirSync(OUT, { recursive: true });
@@ -78,7 +79,8 @@ async function openPage() {
   page = await context.newPage();
   page.on("console", (m) => { if (m.type() === "error" && !noise.some((r) => r.test(m.text()))) summary.console_errors.push(m.text()); });
   page.on("pageerror", (e) => summary.console_errors.push("pageerror: " + e.message));
-  await page.goto(`${BASE}/lab/tree/${NOTEBOOK}?token=${TOKEN}`, { waitUntil: "domcontentloaded" });
+  const url = FRONTEND === "notebook7" ? `${BASE}/notebooks/${NOTEBOOK}?token=${TOKEN}` : `${BASE}/lab/tree/${NOTEBOOK}?token=${TOKEN}`;
+  await page.goto(url, { waitUntil: "domcontentloaded" });
 }
 
 const ready = () => page.waitForFunction(() => {
@@ -234,7 +236,7 @@ try {
   s = await panel();
   // No key reached JupyterLab's command-mode shortcuts (b inserts a cell, 0 0 restarts...).
   const cells = await page.evaluate(() => window.jupyterapp.shell.currentWidget.content.widgets.length);
-  check("the panel's keys never reached JupyterLab (still 3 cells, no restart)", cells === 3, `${cells} cells`);
+  check("the panel's keys never reached the front-end's shortcuts (still 3 cells, no restart)", cells === 3, `${cells} cells`);
   const d2 = onDisk();
   const ok10 = Object.entries(grades).every(([k, g]) => d2.grades[k] === g) && Object.keys(grades).length === 10;
   check("10 judged: the file holds exactly the 10 grades pressed, one line per pair", ok10 && d2.lines === 10 && !d2.dup,
