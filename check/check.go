@@ -126,21 +126,13 @@ type Report struct {
 }
 
 // count returns the number of findings of severity s.
-func (r Report) count(s Severity) int {
-	n := 0
-	for _, f := range r.Findings {
-		if f.Severity == s {
-			n++
-		}
-	}
-	return n
-}
+func (r Report) count(s Severity) int { return countIn(r.Findings, s) }
 
-// errorsIn counts the errors among fs.
-func errorsIn(fs []Finding) int {
+// countIn returns the number of findings of severity s among fs.
+func countIn(fs []Finding, s Severity) int {
 	n := 0
 	for _, f := range fs {
-		if f.Severity == Error {
+		if f.Severity == s {
 			n++
 		}
 	}
@@ -233,10 +225,10 @@ func analyse(qf qrelsFile, runs []runFile, opt Options) Report {
 		r.nearMatches(qf, rf)
 		r.oneSide(qf, rf, &sum)
 		r.unjudged(qf, rf, &sum, opt)
-		sum.Errors = errorsIn(r.Findings[before:])
+		sum.Errors = countIn(r.Findings[before:], Error)
 		// Ties are measured unless an error makes the numbers wrong; a warning (a comment line,
 		// a byte order mark the reader drops) leaves them the plain file's.
-		if sum.Errors == 0 && errorsIn(qf.findings) == 0 {
+		if sum.Errors == 0 && countIn(qf.findings, Error) == 0 {
 			r.ties(qf, rf, &sum, opt)
 		} else {
 			r.Findings = append(r.Findings, Finding{Severity: Info, Code: codeNotMeasured, File: rf.path, Message: "tie sensitivity not measured: fix the errors first"})
