@@ -63,9 +63,7 @@ func (c *Cache) WordPiece() WordPiece { return c.Inner.WordPiece() }
 // Inner.EmbedTokens (in one call) and stored. A token list is cached as if it were the text
 // "\x00tokens" followed by its IDs (4 bytes each, little endian).
 func (c *Cache) EmbedTokens(toks [][]int32) ([][]float32, error) {
-	inner := c.Inner
 	keys := make([]string, len(toks))
-	back := make(map[string][]int32, len(toks))
 	for i, t := range toks {
 		b := make([]byte, 0, 7+4*len(t))
 		b = append(b, "\x00tokens"...)
@@ -73,19 +71,7 @@ func (c *Cache) EmbedTokens(toks [][]int32) ([][]float32, error) {
 			b = binary.LittleEndian.AppendUint32(b, uint32(id))
 		}
 		keys[i] = string(b)
-		back[keys[i]] = t
 	}
-	return c.embed(keys, func(ks []string) ([][]float32, error) {
-		ts := make([][]int32, len(ks))
-		for i, k := range ks {
-			ts[i] = back[k]
-		}
-		return inner.EmbedTokens(ts)
-	})
-}
-
-// embed looks texts up on disk and embeds the missing ones with fn.
-func (c *Cache) embed(texts []string, fn func([]string) ([][]float32, error)) ([][]float32, error) {
 	dir := c.Dir
 	if dir == "" {
 		dir = CacheDir()
@@ -93,15 +79,15 @@ func (c *Cache) embed(texts []string, fn func([]string) ([][]float32, error)) ([
 	key := c.Inner.Key()
 	ks := sha256.Sum256([]byte(key))
 	dir = filepath.Join(dir, hex.EncodeToString(ks[:8]))
-	out := make([][]float32, len(texts))
-	paths := make([]string, len(texts))
-	parallel(len(texts), func(i int) {
-		h := sha256.Sum256([]byte(key + "\x00" + texts[i]))
+	out := make([][]float32, len(keys))
+	paths := make([]string, len(keys))
+	parallel(len(keys), func(i int) {
+		h := sha256.Sum256([]byte(key + "\x00" + keys[i]))
 		name := hex.EncodeToString(h[:])
 		paths[i] = filepath.Join(dir, name[:2], name)
 		out[i], _ = readVector(paths[i])
 	})
-	todo, todoPaths := missingOf(texts, out, paths)
+	todo := missingOf(keys, out)
 	if len(todo) > 0 {
 		// Another process may be embedding the same texts into this Dir: wait for it, then
 		// look again, so that each vector is embedded once.
@@ -110,19 +96,23 @@ func (c *Cache) embed(texts []string, fn func([]string) ([][]float32, error)) ([
 			return nil, fmt.Errorf("embed: cache: %w", err)
 		}
 		defer unlock()
-		parallel(len(texts), func(i int) {
+		parallel(len(keys), func(i int) {
 			if out[i] == nil {
 				out[i], _ = readVector(paths[i])
 			}
 		})
-		todo, todoPaths = missingOf(texts, out, paths)
+		todo = missingOf(keys, out)
 	}
-	c.Hits.Add(int64(len(texts) - countNil(out)))
+	c.Hits.Add(int64(len(keys) - countNil(out)))
 	c.Misses.Add(int64(len(todo)))
 	if len(todo) == 0 {
 		return out, nil
 	}
-	vecs, err := fn(todo)
+	ts := make([][]int32, len(todo))
+	for j, i := range todo {
+		ts[j] = toks[i]
+	}
+	vecs, err := c.Inner.EmbedTokens(ts)
 	if err != nil {
 		return nil, err
 	}
@@ -131,17 +121,17 @@ func (c *Cache) embed(texts []string, fn func([]string) ([][]float32, error)) ([
 	}
 	var werr atomic.Value
 	parallel(len(todo), func(j int) {
-		if err := writeVector(todoPaths[j], vecs[j]); err != nil {
+		if err := writeVector(paths[todo[j]], vecs[j]); err != nil {
 			werr.CompareAndSwap(nil, err)
 		}
 	})
-	byText := make(map[string][]float32, len(todo))
-	for j, t := range todo {
-		byText[t] = vecs[j]
+	byKey := make(map[string][]float32, len(todo))
+	for j, i := range todo {
+		byKey[keys[i]] = vecs[j]
 	}
 	for i, v := range out {
 		if v == nil {
-			out[i] = byText[texts[i]]
+			out[i] = byKey[keys[i]]
 		}
 	}
 	if err, _ := werr.Load().(error); err != nil {
@@ -150,18 +140,18 @@ func (c *Cache) embed(texts []string, fn func([]string) ([][]float32, error)) ([
 	return out, nil
 }
 
-// missingOf returns the distinct texts whose vector out lacks, in first-seen order, and their
-// files.
-func missingOf(texts []string, out [][]float32, paths []string) (todo, todoPaths []string) {
+// missingOf returns, for each distinct key whose vector out lacks, the index of its first
+// occurrence, in order.
+func missingOf(keys []string, out [][]float32) []int {
+	var todo []int
 	seen := map[string]bool{}
 	for i, v := range out {
-		if v == nil && !seen[texts[i]] {
-			seen[texts[i]] = true
-			todo = append(todo, texts[i])
-			todoPaths = append(todoPaths, paths[i])
+		if v == nil && !seen[keys[i]] {
+			seen[keys[i]] = true
+			todo = append(todo, i)
 		}
 	}
-	return todo, todoPaths
+	return todo
 }
 
 func countNil(vs [][]float32) int {
