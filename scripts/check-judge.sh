@@ -59,6 +59,7 @@ export JUPYTERLAB_SETTINGS_DIR=$tmp/lab/settings JUPYTERLAB_WORKSPACES_DIR=$tmp/
 mkdir -p "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension"
 echo '{"fetchNews": "false"}' > "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
 export RANKLAB_LIVE=auto RANKLAB_LIVE_PROBE=10s RANKLAB_LIVE_IDLE=3m RANKLAB_LIVE_MAX=5m
+. scripts/jupyter-server.sh # free_port, new_token, server_up
 status=0
 frontends=${JUDGE_FRONTENDS:-lab notebook7}
 for fe in $frontends; do
@@ -71,19 +72,13 @@ for fe in $frontends; do
   # Each front-end judges into a judgments file of its own.
   mkdir -p "$tmp/work/$fe" "$out/$fe"
   export RANKLAB_JUDGE_QRELS=$tmp/work/$fe/judged.qrels
-  port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  token=$("$py" -c 'import secrets; print(secrets.token_hex(16))')
+  port=$(free_port "$py")
+  token=$(new_token "$py")
   timeout 600 "$J" "${app[@]}" --no-browser --ip=127.0.0.1 --port="$port" --allow-root --ServerApp.port_retries=0 \
     --IdentityProvider.token="$token" --ServerApp.root_dir="$tree" \
     >"$out/$fe/jupyter.log" 2>&1 &
   server=$!
-  up=0
-  for _ in $(seq 1 240); do
-    curl -fsS "http://127.0.0.1:$port/api/status?token=$token" >/dev/null 2>&1 && { up=1; break; }
-    kill -0 "$server" 2>/dev/null || break
-    sleep 0.25
-  done
-  if [ "$up" != 1 ]; then
+  if ! server_up "$port" "$token" "$server"; then
     echo "FAIL check-judge: the $fe server did not start; see $out/$fe/jupyter.log"; status=1
   else
     FRONTEND=$fe BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=notebooks/judge.ipynb OUT="$out/$fe" SERVER_PID="$server" \

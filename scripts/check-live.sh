@@ -46,6 +46,7 @@ trap cleanup EXIT
 go build -o "$tmp/ranklab" ./cmd/ranklab || exit 1
 py=$(dirname "$J")/python
 
+. scripts/jupyter-server.sh # free_port, new_token, server_up
 status=0
 # The page script's handshake and keys, with fake gonb_comm objects (no Jupyter, a few seconds).
 if [ -z "${LIVE_RUNS:-}" ]; then
@@ -69,8 +70,8 @@ for fe in $frontends; do
     notebooks/*) ;;
     *) sed 's#${GONB_DIR}/\.\./\.\.#${GONB_DIR}/..#' "$notebook" > "$tree/$nb" ;;
   esac
-  port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  token=$("$py" -c 'import secrets; print(secrets.token_hex(16))')
+  port=$(free_port "$py")
+  token=$(new_token "$py")
   mkdir -p "$tmp/out-$fe" "$tmp/lab-$fe"
   # Fresh JupyterLab settings and workspaces: a user's theme or layout cannot change the test.
   export JUPYTERLAB_SETTINGS_DIR=$tmp/lab-$fe/settings JUPYTERLAB_WORKSPACES_DIR=$tmp/lab-$fe/workspaces
@@ -93,13 +94,7 @@ for fe in $frontends; do
   t0=$SECONDS
   timeout 1200 "${cmd[@]}" >"$out/jupyter.log" 2>&1 &
   server=$!
-  up=0
-  for _ in $(seq 1 240); do
-    curl -fsS "http://127.0.0.1:$port/api/status?token=$token" >/dev/null 2>&1 && { up=1; break; }
-    kill -0 "$server" 2>/dev/null || break
-    sleep 0.25
-  done
-  if [ "$up" = 1 ]; then
+  if server_up "$port" "$token" "$server"; then
     env "${extra[@]}" FRONTEND="$fe" BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK="$nb" RANKLAB="$tmp/ranklab" \
       OUT="$out" SERVER_PID="$server" CSV_FILE="$tree/notebooks/ranklab-lab.csv" \
       timeout 1200 node scripts/live-test.mjs || status=1

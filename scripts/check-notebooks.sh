@@ -62,6 +62,7 @@ export RANKLAB_LIVE=static RANKLAB_OUT="$root/$out"
 # writes its own files; the results are collected in name order below.
 JOBS=${NOTEBOOK_JOBS:-2}
 . scripts/cpu.sh # cpu_of
+. scripts/jupyter-server.sh # free_port, new_token, server_up
 run_one() { # run_one NOTEBOOK: executes and exports one notebook; writes $out/$name.result
   local nb=$1 name t0 ms cpu status=ok
   name=$(basename "$nb" .ipynb)
@@ -129,15 +130,15 @@ if [ -f "$out/00_lab.ipynb" ] && [ -x "$(dirname "$JUPYTER")/jupyter-lab" ]; the
   echo "--- untrusted notebook in JupyterLab"
   ut=$(mktemp -d)
   cp "$out/00_lab.ipynb" "$ut/"
-  port=$("$JPY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  token=$("$JPY" -c 'import secrets; print(secrets.token_hex(16))')
+  port=$(free_port "$JPY")
+  token=$(new_token "$JPY")
   mkdir -p "$ut/settings/@jupyterlab/apputils-extension"
   echo '{"fetchNews": "false"}' > "$ut/settings/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
   JUPYTERLAB_SETTINGS_DIR=$ut/settings JUPYTERLAB_WORKSPACES_DIR=$ut/ws timeout 300 "$JUPYTER" lab --no-browser --ip=127.0.0.1 --port="$port" \
     --ServerApp.port_retries=0 --IdentityProvider.token="$token" --ServerApp.root_dir="$ut" --allow-root \
     --LabApp.expose_app_in_browser=True --NotebookNotary.db_file=:memory: >"$out/untrusted-jupyter.log" 2>&1 &
   userver=$!
-  for _ in $(seq 1 240); do curl -fsS "http://127.0.0.1:$port/api/status?token=$token" >/dev/null 2>&1 && break; sleep 0.25; done
+  server_up "$port" "$token" "$userver" # the test below says what it finds if not
   BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=00_lab.ipynb OUT="$out" timeout 240 node scripts/untrusted-test.mjs || fail=1
   kill "$userver" 2>/dev/null; wait "$userver" 2>/dev/null
   rm -rf "$ut"
