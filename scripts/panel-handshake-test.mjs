@@ -45,24 +45,33 @@ function setUp() {
   document.addEventListener("keydown", (e) => { window.docBubble.push(e.key); e.preventDefault(); });
 }
 
+// connectThroughFailure opens a page holding body, installs a gonb_comm A whose connection
+// fails after 200 ms, runs the panel's script (file, after connectComm) with cfg, and once A has
+// failed installs B, which connects after 100 ms. It returns the page 2.5 s later (B connected,
+// hello, then hello again a second later), with A in window.commA.
+async function connectThroughFailure(body, file, cfg) {
+  const page = await browser.newPage();
+  await page.setContent(`<!doctype html><body>${body}</body>`);
+  await page.evaluate(setUp);
+  await page.evaluate(() => { window.gonb_comm = window.fakeComm("A", false, 200); });
+  await page.addScriptTag({ content: script(read(file), cfg) });
+  await page.waitForTimeout(600); // A has failed
+  await page.evaluate(() => { window.commA = window.gonb_comm; window.gonb_comm = window.fakeComm("B", true, 100); });
+  await page.waitForTimeout(2500);
+  return page;
+}
+
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
 });
 try {
-  const page = await browser.newPage();
-  await page.setContent(`<!doctype html><body>
+  const page = await connectThroughFailure(`
     <div id="p" class="ranklab-live" data-live-panel data-live-state="connecting">
       <span data-live-status></span>
       <input type="range" data-field="k" min="1" max="30" step="1" value="5"><output data-value-of="k">5</output>
       <div data-live-linkbox hidden><input data-live-link></div><div data-live-csv></div>
-    </div></body>`);
-  await page.evaluate(setUp);
-  await page.evaluate(() => { window.gonb_comm = window.fakeComm("A", false, 200); });
-  await page.addScriptTag({ content: script(read("live/panel.js"), { id: "p", in: "/in", out: "/out" }) });
-  await page.waitForTimeout(600); // A has failed
-  await page.evaluate(() => { window.commA = window.gonb_comm; window.gonb_comm = window.fakeComm("B", true, 100); });
-  await page.waitForTimeout(2500); // B connects; hello, then hello again a second later
+    </div>`, "live/panel.js", { id: "p", in: "/in", out: "/out" });
   const r = await page.evaluate(() => {
     const a = window.commA, b = window.gonb_comm;
     return { aSent: a.sent.length, aSub: "/out" in a.subs, bSub: "/out" in b.subs, bHellos: b.sent.filter((m) => m.value.event === "hello"),
@@ -99,19 +108,12 @@ try {
   check("Ctrl-S still reaches the notebook", r4.includes("s"), `document saw [${r4}]`);
 
   // The judging panel.
-  const jp = await browser.newPage();
-  await jp.setContent(`<!doctype html><body>
+  const jp = await connectThroughFailure(`
     <div id="j" tabindex="0" data-judge-panel data-judge-state="connecting" data-judge-pair="1\t184">
       <span data-judge-progress></span><div data-judge-card></div>
       <button data-act="2" data-grade="2" disabled>2</button>
       <div data-judge-status></div>
-    </div></body>`);
-  await jp.evaluate(setUp);
-  await jp.evaluate(() => { window.gonb_comm = window.fakeComm("A", false, 200); });
-  await jp.addScriptTag({ content: script(read("judge/panel.js"), { id: "j", in: "/jin", out: "/jout" }) });
-  await jp.waitForTimeout(600);
-  await jp.evaluate(() => { window.commA = window.gonb_comm; window.gonb_comm = window.fakeComm("B", true, 100); });
-  await jp.waitForTimeout(2500);
+    </div>`, "judge/panel.js", { id: "j", in: "/jin", out: "/jout" });
   const j1 = await jp.evaluate(() => {
     const a = window.commA, b = window.gonb_comm;
     return { aSent: a.sent.length, bSub: "/jout" in b.subs, hellos: b.sent.filter((m) => m.value.act === "hello"),
