@@ -357,7 +357,7 @@ for i in "${!bg_pids[@]}"; do
   say "waiting for the ${bg_names[$i]} install started at the beginning"
   if wait "${bg_pids[$i]}"; then ok "${bg_names[$i]} installed (waited $((SECONDS - t)) s)"
   elif [ "${bg_names[$i]}" = dense ] && [ "$ci" = 0 ]; then
-    say "WARNING: the dense model did not install (its [dense] lines above say why): notebooks/20_dense_retrieval needs it; the other notebooks do not. make lab tries again next time."
+    say "WARNING: the dense model did not install (its [dense] lines above say why): notebooks/17_dense_retrieval needs it; the other notebooks do not. make lab tries again next time."
   else die "the ${bg_names[$i]} install failed (its [${bg_names[$i]}] lines above say why)"; fi
 done
 

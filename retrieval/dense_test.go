@@ -85,7 +85,7 @@ func TestDenseMatchesReference(t *testing.T) {
 		t.Run(c.name+"/"+c.split, func(t *testing.T) {
 			if c.name == "scifact" && os.Getenv("RANKLAB_DENSE_SCIFACT") != "1" {
 				// 5,183 abstracts: about 150 s on an idle 2-core machine. CI checks the same two
-				// figures through notebooks/20_dense_retrieval, whose text quotes them and whose
+				// figures through notebooks/17_dense_retrieval, whose text quotes them and whose
 				// output must print them (scripts/check-notebook-numbers.py).
 				t.Skip("SciFact runs with RANKLAB_DENSE_SCIFACT=1 (about 150 s)")
 			}

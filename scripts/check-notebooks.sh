@@ -34,7 +34,7 @@ PY=${PYTHON:-python3}
 JPY=$(dirname "$JUPYTER")/python   # the Jupyter environment's Python (export-html.py)
 offline_math=0
 [ -x "$JPY" ] && "$JPY" -c 'import latex2mathml, nbconvert' 2>/dev/null && offline_math=1
-TIMEOUT=${NOTEBOOK_TIMEOUT:-1500}       # seconds per cell, and 2x per notebook (notebook 20 embeds SciFact in one cell: about 5 min idle, more while CI runs the Go tests beside it)
+TIMEOUT=${NOTEBOOK_TIMEOUT:-1500}       # seconds per cell, and 2x per notebook (notebook 17 (dense retrieval) embeds SciFact in one cell: about 5 min idle, more while CI runs the Go tests beside it)
 
 die() { echo "check-notebooks: $*" >&2; exit 1; }
 [ -x "$JUPYTER" ] || die "$JUPYTER not found: run 'make setup-ci' (or set JUPYTER)"
@@ -87,7 +87,7 @@ run_one() { # run_one NOTEBOOK: executes and exports one notebook; writes $out/$
   echo "--- done $nb ($((ms / 1000)) s, $status)"
 }
 # They start in name order (starting the long real-data ones first was measured slower in a fresh
-# CI run: 1,215 s against 1,114 s for this step, notebook 20 then competing with the Go lane).
+# CI run: 1,215 s against 1,114 s for this step, notebook 17 (dense retrieval) then competing with the Go lane).
 running=0
 for nb in "${nbs[@]}"; do
   if [ "$running" -ge "$JOBS" ]; then wait -n; running=$((running - 1)); fi

@@ -83,7 +83,7 @@ else
 fi
 
 # One vector cache for the run's tests and notebooks (package embed's Cache, RANKLAB_VECTOR_CACHE):
-# the Go tests and notebook 20 embed Cranfield once between them, not three times. It is keyed by
+# the Go tests and notebook 17 (dense retrieval) embed Cranfield once between them, not three times. It is keyed by
 # the hash of everything a vector depends on here (package embed's code, the pinned runtime, the
 # graph's exporter), so vectors older code wrote are never read; older folders are removed.
 vec_root=${XDG_CACHE_HOME:-$HOME/.cache}/ranklab/test-vectors
