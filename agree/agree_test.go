@@ -68,6 +68,12 @@ func TestJudges(t *testing.T) {
 			}
 		}
 	}
+	// Count looks the same cells up by grade: A 1 and B 0 on one pair (b), A 0 and B 0 on two.
+	for _, c := range []struct{ a, b, want int }{{1, 0, 1}, {0, 0, 2}, {2, 2, 1}, {0, 1, 0}, {3, 0, 0}, {-1, 1, 0}} {
+		if got := ag.Count(c.a, c.b); got != c.want {
+			t.Errorf("Count(%d, %d) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
 	// Binary (grade >= 1): A 1 1 0 0 1, B 1 0 0 0 1: O = [[2 0] [1 2]]; p_o = 4/5;
 	// rows (2, 3), cols (3, 2): p_e = (2·3 + 3·2)/25 = 12/25.
 	if wantK := (4.0/5 - 12.0/25) / (1 - 12.0/25); !near(ag.Binary.Value, wantK) {

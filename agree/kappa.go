@@ -172,7 +172,7 @@ type Agreement struct {
 	Pairs        []JudgedPair // the pairs both judged, by query then doc (byte order)
 	OnlyA, OnlyB int          // pairs only one judge graded
 	Labels       []int        // the categories of Confusion and the weighted κ
-	Confusion    [][]int      // Confusion[i][j]: A gave Labels[i], B gave Labels[j]
+	Confusion    [][]int      // Confusion[i][j]: A gave Labels[i], B gave Labels[j] (by grade: Count)
 	Observed     float64      // the share of pairs with the same grade
 	Threshold    int
 	Binary       Kappa // unweighted κ of grade >= Threshold
@@ -180,6 +180,17 @@ type Agreement struct {
 	Linear       Kappa
 	Quadratic    Kappa
 	Level        float64
+}
+
+// Count returns the number of pairs both judged that A graded a and B graded b: the cell of
+// Confusion at the labels a and b, looked up by grade, never by position. A grade that is not
+// one of Labels was given to no pair: 0.
+func (ag Agreement) Count(a, b int) int {
+	i, j := slices.Index(ag.Labels, a), slices.Index(ag.Labels, b)
+	if i < 0 || j < 0 {
+		return 0
+	}
+	return ag.Confusion[i][j]
 }
 
 // Judges compares the grades of a and b on the pairs both judged (grade >= 0 in both). It

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -48,7 +49,8 @@ func (o AllPairsOptions) withDefaults() AllPairsOptions {
 
 // PairsReport is every pair of m runs compared on one measure, over the same queries, with two
 // tests that hold the chance of any false alarm among all m(m−1)/2 pairs at Alpha: Tukey's HSD
-// and the randomised Tukey test (package stats). Look pairs up by run name (Pair).
+// and the randomised Tukey test (package stats). Look pairs up by run name (Pair), list them
+// named with both tests (Pairs), and a run's scores by name (Column).
 type PairsReport struct {
 	Measure eval.Measure
 	Names   []string    // the runs, in the order given
@@ -192,6 +194,35 @@ func (r PairsReport) index(name string) int {
 func (r PairsReport) Pair(a, b string) (hsd, randomized stats.Pair) {
 	i, j := r.index(a), r.index(b)
 	return r.HSD.Pair(i, j), r.Randomized.Pair(i, j)
+}
+
+// PairResult is one pair of runs under both tests of a PairsReport, named: A − B is the
+// difference of HSD and Randomized (their A and B are the runs' positions in Names).
+type PairResult struct {
+	A, B            string
+	HSD, Randomized stats.Pair
+}
+
+// Pairs returns every pair of runs with both tests, in the order of r.HSD.Pairs (A before B in
+// r.Names): each pair's results travel together, so nothing lines two slices up by index.
+func (r PairsReport) Pairs() []PairResult {
+	out := make([]PairResult, len(r.HSD.Pairs))
+	for k, h := range r.HSD.Pairs {
+		out[k] = PairResult{A: r.Names[h.A], B: r.Names[h.B], HSD: h, Randomized: r.Randomized.Pair(h.A, h.B)}
+	}
+	return out
+}
+
+// Column returns the scores tested of the run named run, in the order of r.Queries
+// (standardised when Options.Standardize), as a new slice: the form paired tests take. It
+// returns an error naming the runs for a name that is not in r.Names.
+func (r PairsReport) Column(run string) ([]float64, error) {
+	for j, n := range r.Names {
+		if n == run {
+			return slices.Clone(r.Scores[j]), nil
+		}
+	}
+	return nil, fmt.Errorf("compare: no run %q in the report (runs: %s)", run, quoted(r.Names))
 }
 
 // byMean returns the run indices sorted by tested mean, best first (ties by order given).

@@ -58,6 +58,32 @@ func TestAllPairsByHand(t *testing.T) {
 	if back.Diff != -hsd.Diff {
 		t.Errorf("Pair(c, A) is not the mirror of Pair(A, c)")
 	}
+	// Pairs: the three pairs named, each with both tests of that pair; Column: a run's scores.
+	var names []string
+	for _, p := range r.Pairs() {
+		names = append(names, p.A+"−"+p.B)
+		h, rnd := r.Pair(p.A, p.B)
+		if fmt.Sprint(p.HSD, p.Randomized) != fmt.Sprint(h, rnd) { // NaN bounds of the randomised test
+			t.Errorf("Pairs: %s − %s holds %+v %+v, Pair gives %+v %+v", p.A, p.B, p.HSD, p.Randomized, h, rnd)
+		}
+	}
+	if strings.Join(names, " ") != "A−B A−c B−c" {
+		t.Errorf("Pairs: %v, want A−B A−c B−c", names)
+	}
+	if p := r.Pairs()[2]; math.Abs(p.HSD.Diff-((1+0.5+1.0/3)/3-(0.5+0.5+0)/3)) > 1e-12 {
+		t.Errorf("B − c = %v, want (1/2 + 1 + 1/3)/3 − (1/2 + 1/2 + 0)/3", p.HSD.Diff)
+	}
+	col, err := r.Column("c")
+	if err != nil || len(col) != 3 || col[0] != 0.5 || col[1] != 0.5 || col[2] != 0 {
+		t.Errorf("Column(c) = %v, %v, want [0.5 0.5 0]", col, err)
+	}
+	col[0] = -1
+	if r.Scores[2][0] == -1 {
+		t.Error("Column returned the report's own slice")
+	}
+	if _, err := r.Column("C"); err == nil || !strings.Contains(err.Error(), `no run "C" in the report (runs: "A", "B", "c")`) {
+		t.Errorf("Column(C): %v", err)
+	}
 	text := r.Text()
 	for _, s := range []string{"RR over 3 queries, 3 runs, 3 pairs", "A − c", "note: run \"c\""} {
 		if !strings.Contains(text, s) {

@@ -11,12 +11,11 @@
 package nb
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/janpfeifer/gonb/cache"
+	"github.com/ranklab/ranklab/internal/shareddir"
 )
 
 // Must returns v, or panics with err when it is not nil: the cell stops and shows the error.
@@ -37,34 +36,7 @@ func Check(err error) {
 // collections. The search starts in the notebook's folder (GoNB's GONB_DIR), else in the working
 // directory. When the path does not exist the error says where it looked, so a cell can print it
 // and skip what needs the data.
-func Shared(elem ...string) (string, error) {
-	dir := os.Getenv("GONB_DIR")
-	if dir == "" {
-		var err error
-		if dir, err = os.Getwd(); err != nil {
-			return "", err
-		}
-	}
-	root, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(root)
-		if parent == root {
-			return "", fmt.Errorf("nb: no go.mod in %s or above it, so no repository to find ../shared beside", dir)
-		}
-		root = parent
-	}
-	p := filepath.Join(append([]string{filepath.Dir(root), "shared"}, elem...)...)
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("nb: %s is not here (the shared folder beside the repository %s): %w", p, root, errors.Unwrap(err))
-	}
-	return p, nil
-}
+func Shared(elem ...string) (string, error) { return shareddir.Find("nb", elem...) }
 
 // Cache returns the value computed by fn, computing it only once per kernel run: in a GoNB
 // notebook the value is kept (gob-encoded, by GoNB's cache package) under key in the kernel's

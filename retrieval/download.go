@@ -18,14 +18,47 @@ import (
 	"time"
 
 	"github.com/ranklab/ranklab/internal/atomicfile"
+	"github.com/ranklab/ranklab/internal/shareddir"
 )
 
-// Archive is a BEIR collection published as a zip file: the zip holds one folder Name with
-// corpus.jsonl, queries.jsonl and qrels/*.tsv.
+// Archive is a BEIR collection by its folder name, and where it is published: a zip file at URL
+// holding one folder Name with corpus.jsonl, queries.jsonl and qrels/*.tsv ("" when it is not
+// published as one, as Cranfield). Load is the one way the notebooks read a collection.
 type Archive struct {
 	Name         string
 	URL          string
 	CorpusSHA256 string // hex SHA-256 of the unpacked corpus.jsonl
+}
+
+// Cranfield is Cranfield 1400 in BEIR layout (1,400 aeronautics abstracts, 225 queries; qrels
+// splits "test", binary, and "test.graded", grades 1–4), as ../shared/data/cranfield holds it;
+// no archive is published, so Load finds it there or in DefaultDataDir only.
+var Cranfield = Archive{Name: "cranfield"}
+
+// Load reads the collection with the qrels split (ReadCollection): from the shared folder beside
+// the repository (../shared/data/<Name>, found from the notebook's folder or the working
+// directory) when it is there, else from DefaultDataDir, downloading the archive there first when
+// it is published (Ensure, progress to progress; nil: none). The error of a collection found
+// nowhere names the places looked.
+//
+//	c, err := retrieval.SciFact.Load("test", os.Stdout)
+//	c, err := retrieval.Cranfield.Load("test.graded", nil)
+func (a Archive) Load(split string, progress io.Writer) (Collection, error) {
+	dir, sharedErr := shareddir.Find("retrieval", "data", a.Name)
+	if sharedErr != nil || !HasCorpus(dir) {
+		if a.URL == "" && !HasCorpus(filepath.Join(DefaultDataDir(), a.Name)) {
+			return Collection{}, fmt.Errorf("retrieval: no %s collection: it is not published as an archive, and neither the shared folder nor %s holds it (%v)",
+				a.Name, filepath.Join(DefaultDataDir(), a.Name), sharedErr)
+		}
+		if progress == nil {
+			progress = io.Discard
+		}
+		var err error
+		if dir, err = a.Ensure(context.Background(), nil, DefaultDataDir(), progress); err != nil {
+			return Collection{}, err
+		}
+	}
+	return ReadCollection(dir, split)
 }
 
 // SciFact is BEIR's public SciFact archive (about 2.7 MB) and the SHA-256 of its
@@ -62,6 +95,9 @@ func (a Archive) Ensure(ctx context.Context, client *http.Client, dir string, pr
 	target := filepath.Join(dir, a.Name)
 	if HasCorpus(target) {
 		return target, nil
+	}
+	if a.URL == "" {
+		return "", fmt.Errorf("retrieval: %s has no corpus and %s is not published as an archive to download", target, a.Name)
 	}
 	return a.download(ctx, client, dir, progress)
 }
