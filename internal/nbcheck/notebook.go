@@ -95,12 +95,14 @@ func goFile(src string, n int) string {
 	return out
 }
 
-// parsed is a notebook's cells as Go files, the later declaration of a name replacing the earlier
-// (as GoNB does), and every cell's imports in every file (GoNB shares them across cells).
+// parsed is a notebook's code cells, each parsed as a Go file: its declarations (imports apart)
+// and, for a cell with "%%", the function cellN holding its statements.
 type parsed struct {
-	fset  *token.FileSet
-	files []*ast.File
-	cells []int // files[i] is cell cells[i]
+	fset    *token.FileSet
+	cells   []int               // the notebook cell of each parsed cell
+	files   []*ast.File         // one per cell, as parsed (package clause and positions)
+	decls   [][]ast.Decl        // per cell: its declarations, imports left out
+	imports [][]*ast.ImportSpec // per cell: the imports it declares
 }
 
 func parse(path string) (parsed, error) {
@@ -109,48 +111,70 @@ func parse(path string) (parsed, error) {
 		return parsed{}, err
 	}
 	p := parsed{fset: token.NewFileSet()}
-	imports := map[string]*ast.ImportSpec{} // path+name → spec
-	var order []string
-	last := map[string]int{} // declared name → the file that declares it last
 	for _, c := range cells {
 		f, err := parser.ParseFile(p.fset, fmt.Sprintf("%s:cell%d", path, c.index), c.src, parser.SkipObjectResolution)
 		if err != nil {
 			return parsed{}, err
 		}
 		var decls []ast.Decl
+		var imports []*ast.ImportSpec
 		for _, d := range f.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 				for _, s := range g.Specs {
-					is := s.(*ast.ImportSpec)
-					key := is.Path.Value
-					if is.Name != nil {
-						key = is.Name.Name + " " + key
-					}
-					if imports[key] == nil {
-						imports[key] = is
-						order = append(order, key)
-					}
+					imports = append(imports, s.(*ast.ImportSpec))
 				}
 				continue
 			}
-			for _, name := range declNames(d) {
-				if name != "_" {
-					last[name] = len(p.files)
-				}
-			}
 			decls = append(decls, d)
 		}
-		f.Decls, f.Imports = decls, nil
-		p.files = append(p.files, f)
-		p.cells = append(p.cells, c.index)
+		p.cells, p.files = append(p.cells, c.index), append(p.files, f)
+		p.decls, p.imports = append(p.decls, decls), append(p.imports, imports)
 	}
-	for i, f := range p.files {
+	return p, nil
+}
+
+// build returns the Go files GoNB compiles when cell upto (an index of p.cells) runs: the
+// declarations of cells 0..upto, the latest declaration of a name replacing the earlier ones as
+// GoNB does, with every import declared so far in every file (GoNB shares them across cells), and
+// the statements of cell upto only (of every cell with allBodies).
+func (p parsed) build(upto int, allBodies bool) []*ast.File {
+	imports := map[string]*ast.ImportSpec{} // name and path → spec
+	var order []string
+	last := map[string]int{} // declared name → the cell that declares it last
+	for i := 0; i <= upto; i++ {
+		for _, is := range p.imports[i] {
+			key := is.Path.Value
+			if is.Name != nil {
+				key = is.Name.Name + " " + key
+			}
+			if imports[key] == nil {
+				imports[key] = is
+				order = append(order, key)
+			}
+		}
+		for _, d := range p.decls[i] {
+			for _, name := range declNames(d) {
+				if name != "_" {
+					last[name] = i
+				}
+			}
+		}
+	}
+	var files []*ast.File
+	for i := 0; i <= upto; i++ {
 		var keep []ast.Decl
-		for _, d := range f.Decls {
-			if names := declNames(d); len(names) == 0 || names[0] == "_" || last[names[0]] == i {
+		for _, d := range p.decls[i] {
+			names := declNames(d)
+			switch {
+			case len(names) == 1 && strings.HasPrefix(names[0], "cell") && isBody(d):
+				if allBodies || i == upto {
+					keep = append(keep, d)
+				}
+			case len(names) == 0 || names[0] == "_" || last[names[0]] == i:
 				keep = append(keep, d)
 			}
 		}
+		f := &ast.File{Package: p.files[i].Package, Name: p.files[i].Name, FileStart: p.files[i].FileStart, FileEnd: p.files[i].FileEnd}
 		imp := &ast.GenDecl{Tok: token.IMPORT, Lparen: 1}
 		for _, key := range order {
 			is := imports[key]
@@ -163,8 +187,16 @@ func parse(path string) (parsed, error) {
 			keep = append([]ast.Decl{imp}, keep...)
 		}
 		f.Decls = keep
+		files = append(files, f)
 	}
-	return p, nil
+	return files
+}
+
+// isBody reports whether d is the function goFile made of a cell's statements.
+func isBody(d ast.Decl) bool {
+	f, ok := d.(*ast.FuncDecl)
+	return ok && f.Recv == nil && f.Type.Params.NumFields() == 0 && f.Type.Results == nil &&
+		strings.HasPrefix(f.Name.Name, "cell") && strings.Trim(f.Name.Name[4:], "0123456789") == ""
 }
 
 // declNames are the names a top-level declaration declares ("T.M" for a method).

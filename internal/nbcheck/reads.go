@@ -65,8 +65,8 @@ func Check(root string, notebooks ...string) ([]Notebook, error) {
 			return nil, err
 		}
 		ps = append(ps, p)
-		for _, f := range p.files {
-			for _, is := range f.Imports {
+		for _, specs := range p.imports {
+			for _, is := range specs {
 				paths[strings.Trim(is.Path.Value, `"`)] = true
 			}
 		}
@@ -119,42 +119,26 @@ func exportData(root string, paths map[string]bool) (map[string]string, error) {
 
 func analyse(path string, p parsed, exports map[string]string) Notebook {
 	nb := Notebook{Path: path}
-	info := &types.Info{
-		Types:      map[ast.Expr]types.TypeAndValue{},
-		Defs:       map[*ast.Ident]types.Object{},
-		Uses:       map[*ast.Ident]types.Object{},
-		Selections: map[*ast.SelectorExpr]*types.Selection{},
-	}
-	conf := types.Config{
-		Importer: importer.ForCompiler(p.fset, "gc", func(path string) (io.ReadCloser, error) {
-			f, ok := exports[path]
-			if !ok || f == "" {
-				return nil, fmt.Errorf("no export data for %s", path)
-			}
-			return os.Open(f)
-		}),
-		Error: func(err error) {
-			msg := err.Error()
-			if strings.Contains(msg, "declared and not used") || strings.Contains(msg, "imported") && strings.Contains(msg, "not used") {
-				return
-			}
-			nb.Errors = append(nb.Errors, msg)
-		},
-	}
-	conf.Check("main", p.fset, p.files, info) // errors go to conf.Error
-	if added := autoImport(p, nb.Errors); added {
-		// GoNB runs goimports on a cell: a standard package used without its import gets one.
-		nb.Errors = nil
-		for k := range info.Types {
-			delete(info.Types, k)
+	imp := importer.ForCompiler(p.fset, "gc", func(path string) (io.ReadCloser, error) {
+		f, ok := exports[path]
+		if !ok || f == "" {
+			return nil, fmt.Errorf("no export data for %s", path)
 		}
-		clear(info.Defs)
-		clear(info.Uses)
-		clear(info.Selections)
-		conf.Check("main", p.fset, p.files, info)
+		return os.Open(f)
+	})
+	// Each cell as GoNB builds it when the cell runs: what an earlier cell cannot see yet (a
+	// function declared further down) is an error there.
+	for i := range p.cells {
+		_, errs := typeCheck(p, p.build(i, false), imp)
+		for _, e := range errs {
+			nb.Errors = append(nb.Errors, fmt.Sprintf("cell %d: %s", p.cells[i], e))
+		}
 	}
+	// The reads: every cell's statements at once, with the notebook's final declarations.
+	files := p.build(len(p.cells)-1, true)
+	info, _ := typeCheck(p, files, imp)
 	a := &analysis{info: info, fset: p.fset, origin: map[types.Object]bool{}}
-	for i, f := range p.files {
+	for i, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
@@ -177,15 +161,42 @@ func analyse(path string, p parsed, exports map[string]string) Notebook {
 	return nb
 }
 
+// typeCheck type-checks files as package main and returns what it found and its errors, less
+// unused variables and imports (GoNB's goimports drops an unused import; a cell may declare what
+// only a later cell uses). A standard package used without its import gets one first, as GoNB's
+// goimports adds it.
+func typeCheck(p parsed, files []*ast.File, imp types.Importer) (*types.Info, []string) {
+	for {
+		info := &types.Info{
+			Types:      map[ast.Expr]types.TypeAndValue{},
+			Defs:       map[*ast.Ident]types.Object{},
+			Uses:       map[*ast.Ident]types.Object{},
+			Selections: map[*ast.SelectorExpr]*types.Selection{},
+		}
+		var errs []string
+		conf := types.Config{Importer: imp, Error: func(err error) {
+			msg := err.Error()
+			if strings.Contains(msg, "declared and not used") || strings.Contains(msg, "imported") && strings.Contains(msg, "not used") {
+				return
+			}
+			errs = append(errs, msg)
+		}}
+		conf.Check("main", p.fset, files, info) // errors go to conf.Error
+		if !autoImport(files, errs) {
+			return info, errs
+		}
+	}
+}
+
 // goimports are the standard packages a cell may use without importing them (GoNB's goimports
 // adds the import), by name.
 var goimports = map[string]string{"slices": "slices", "maps": "maps", "sort": "sort", "strings": "strings",
 	"strconv": "strconv", "math": "math", "cmp": "cmp", "time": "time", "os": "os", "fmt": "fmt",
 	"errors": "errors", "filepath": "path/filepath", "bytes": "bytes", "io": "io"}
 
-// autoImport adds to every file of p the import of each standard package an error says is
-// undefined, and reports whether it added one.
-func autoImport(p parsed, errs []string) bool {
+// autoImport adds to every file the import of each standard package an error says is undefined
+// (one the files do not import yet), and reports whether it added one.
+func autoImport(files []*ast.File, errs []string) bool {
 	added := false
 	for _, e := range errs {
 		i := strings.LastIndex(e, "undefined: ")
@@ -193,18 +204,27 @@ func autoImport(p parsed, errs []string) bool {
 			continue
 		}
 		path, ok := goimports[e[i+len("undefined: "):]]
-		if !ok {
+		if !ok || hasImport(files[0], path) {
 			continue
 		}
-		for _, f := range p.files {
+		for _, f := range files {
 			spec := &ast.ImportSpec{Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(path)}}
 			f.Decls = append([]ast.Decl{&ast.GenDecl{Tok: token.IMPORT, Specs: []ast.Spec{spec}}}, f.Decls...)
 			f.Imports = append(f.Imports, spec)
 		}
 		added = true
-		delete(goimports, e[i+len("undefined: "):]) // once
 	}
 	return added
+}
+
+// hasImport reports whether f imports path.
+func hasImport(f *ast.File, path string) bool {
+	for _, is := range f.Imports {
+		if is.Path.Value == strconv.Quote(path) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineUps returns, among the reads of one function, each read whose index is one an earlier read

@@ -110,3 +110,22 @@ func TestCells(t *testing.T) {
 		t.Errorf("reads %v, want one in cell 4, line 4", nbs[0].Reads)
 	}
 }
+
+// TestCellOrder: a cell is built with the declarations of the cells before it only, as GoNB
+// builds it, so a function that uses one declared further down does not compile there (notebook
+// 20's first query-resampled κ cell did, until its helper moved up).
+func TestCellOrder(t *testing.T) {
+	skipShort(t)
+	root, _ := filepath.Abs("../..")
+	nbs, err := Check(root, notebook(t, imports, "func f() int { return g() }", "func g() int { return 1 }\n\n%%\nfmt.Println(f())"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := nbs[0].Errors; len(errs) != 1 || !strings.Contains(errs[0], "cell 3: ") || !strings.Contains(errs[0], "undefined: g") {
+		t.Errorf("errors %q, want one: cell 3, undefined: g", errs)
+	}
+	nbs, err = Check(root, notebook(t, imports, "func g() int { return 1 }", "func f() int { return g() }\n\n%%\nfmt.Println(f())"))
+	if err != nil || len(nbs[0].Errors) != 0 {
+		t.Errorf("in order: %v %v, want no error", nbs[0].Errors, err)
+	}
+}
