@@ -80,8 +80,11 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	ms, err := eval.ParseMeasures(*measure)
-	if err != nil || len(ms) != 1 {
-		return fail(2, "-m %q: want one measure (%v)", *measure, err)
+	switch {
+	case err != nil:
+		return fail(2, "-m %q: %v", *measure, err)
+	case len(ms) != 1:
+		return fail(2, "-m %q names %d measures: agree ranks the runs by one measure (e.g. -m nDCG@10, -m P@5)", *measure, len(ms))
 	}
 	opt.Measure = ms[0]
 	qa, err := eval.ReadQrelsFile(files[0])
