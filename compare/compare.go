@@ -196,7 +196,7 @@ func (r *Report) Refuse(run int, reason string) {
 
 // Report is a complete comparison; every format (Text, Markdown, LaTeX, CSV, JSON, and the
 // charts package's CompareTable, CompareMeans and CompareDiff) prints these values and computes
-// nothing. Look values up by run name and measure: Comparison, Mean, Column, PerQuery.
+// nothing. Look values up by run name and measure: Comparison, Mean, Column.
 type Report struct {
 	Measures    []Measure    // the measures, as given
 	Queries     []string     // the paired query set, in byte order
@@ -263,21 +263,6 @@ func (r Report) Column(run string, m Measure) ([]float64, error) {
 		return nil, err
 	}
 	return slices.Clone(r.Runs[i].values[j]), nil
-}
-
-// PerQuery returns the values of the run named run on m by query ID, over r.Queries (a query the
-// run has no ranking for is 0), as eval.Result.PerQuery does: the per-query difference of two runs
-// is a[q] − b[q], looked up by query, never by position. It returns an error like Mean.
-func (r Report) PerQuery(run string, m Measure) (map[string]float64, error) {
-	col, err := r.Column(run, m)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]float64, len(col))
-	for k, q := range r.Queries {
-		out[q] = col[k]
-	}
-	return out, nil
 }
 
 // measureIndex returns the position of m in r.Measures, or an error naming the report's measures.

@@ -416,17 +416,6 @@ func TestLookupsByMeasure(t *testing.T) {
 	if r.Runs[1].values[1][0] == -1 {
 		t.Error("Column returned the report's own slice")
 	}
-	// PerQuery: the column by query ID, so a difference is looked up by query.
-	per, base := must(r.PerQuery(run, name("P_5"))), must(r.PerQuery(r.Baseline(), name("P_5")))
-	c := must(r.Comparison(run, name("P_5")))
-	for k, q := range r.Queries {
-		if d := per[q] - base[q]; d != c.Diffs[k] {
-			t.Errorf("query %s: PerQuery difference %v, Diffs %v", q, d, c.Diffs[k])
-		}
-	}
-	if len(per) != len(r.Queries) {
-		t.Errorf("PerQuery has %d queries, the report %d", len(per), len(r.Queries))
-	}
 	for _, tc := range []struct {
 		name string
 		call func() error
@@ -434,7 +423,6 @@ func TestLookupsByMeasure(t *testing.T) {
 	}{
 		{"unknown run", func() error { _, err := r.Mean("nope", eval.NDCG(10)); return err }, `no run "nope" (runs: "first <stage> & co", "rerank|_{50}$ \"x\"", "</td><script>alert(1)</script>")`},
 		{"unknown measure", func() error { _, err := r.Column(run, eval.AP()); return err }, `no measure AP (measures: nDCG@10, P_5)`},
-		{"PerQuery, unknown run", func() error { _, err := r.PerQuery("nope", eval.NDCG(10)); return err }, `no run "nope"`},
 		{"same name, other type", func() error { _, err := r.Column(run, name("nDCG@10")); return err }, `no measure nDCG@10 (measures: nDCG@10, P_5)`},
 		{"baseline", func() error { _, err := r.Comparison("first <stage> & co", name("P_5")); return err }, `is the baseline`},
 	} {

@@ -45,8 +45,8 @@ var Cranfield = Archive{Name: "cranfield"}
 //	c, err := retrieval.Cranfield.Load("test.graded", nil)
 func (a Archive) Load(split string, progress io.Writer) (Collection, error) {
 	dir, sharedErr := shareddir.Find("retrieval", "data", a.Name)
-	if sharedErr != nil || !HasCorpus(dir) {
-		if a.URL == "" && !HasCorpus(filepath.Join(DefaultDataDir(), a.Name)) {
+	if sharedErr != nil || !hasCorpus(dir) {
+		if a.URL == "" && !hasCorpus(filepath.Join(DefaultDataDir(), a.Name)) {
 			return Collection{}, fmt.Errorf("retrieval: no %s collection: it is not published as an archive, and neither the shared folder nor %s holds it (%v)",
 				a.Name, filepath.Join(DefaultDataDir(), a.Name), sharedErr)
 		}
@@ -79,8 +79,8 @@ func DefaultDataDir() string {
 	return filepath.Join(base, "ranklab", "beir")
 }
 
-// HasCorpus reports whether dir holds corpus.jsonl or corpus.jsonl.gz.
-func HasCorpus(dir string) bool {
+// hasCorpus reports whether dir holds corpus.jsonl or corpus.jsonl.gz.
+func hasCorpus(dir string) bool {
 	for _, name := range []string{"corpus.jsonl", "corpus.jsonl.gz"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			return true
@@ -93,7 +93,7 @@ func HasCorpus(dir string) bool {
 // when it holds no corpus. A collection already there is used as it is.
 func (a Archive) Ensure(ctx context.Context, client *http.Client, dir string, progress io.Writer) (string, error) {
 	target := filepath.Join(dir, a.Name)
-	if HasCorpus(target) {
+	if hasCorpus(target) {
 		return target, nil
 	}
 	if a.URL == "" {

@@ -6,7 +6,7 @@
 // with the same index in one function (or one ranged by an index and another read with it) are a
 // line-up (LineUps): `r.HSD.Pairs[k]` beside `r.Randomized.Pairs[k]`, `t.Diffs[i]` beside
 // `rep.Queries[i]`. A line-up trusts that two slices keep one order, which no compiler checks; the
-// library's lookups by name (Report.Comparison, PairsReport.Pairs, Agreement.Count, Report.ByQuery)
+// library's lookups by name (Report.Comparison, PairsReport.Pairs, Agreement.Count, Result.PerQuery)
 // make it unnecessary. TestNotebooks holds every notebook to no line-up and prints the reads.
 package nbcheck
 
