@@ -19,8 +19,8 @@ func PairsTables(r compare.PairsReport) string {
 }
 
 // PairsIntervals draws Tukey's comparison intervals of an all-pairs comparison: each run's
-// tested mean (in the order given) with a bar of ± HSD/2, HSD = q_crit·√(MSE/n) the HSD's
-// critical difference, and its HSD letters. With every run on the same n queries, two bars
+// tested mean (in the order given) as a point with an interval of ± HSD/2, HSD = q_crit·√(MSE/n)
+// the HSD's critical difference, and its HSD letters. With every run on the same n queries, two intervals
 // overlap exactly when the HSD does not separate the pair.
 func PairsIntervals(r compare.PairsReport) string {
 	half := r.HSD.Critical * math.Sqrt(r.HSD.MSE/float64(len(r.Queries))) / 2
@@ -32,7 +32,7 @@ func PairsIntervals(r compare.PairsReport) string {
 	if r.Options.Standardize {
 		scale = " (standardised)"
 	}
-	return Bars(Plot{Title: fmt.Sprintf("%s%s of %d runs with Tukey's comparison intervals", r.Measure, scale, len(r.Names)),
-		Subtitle: fmt.Sprintf("bars that do not overlap differ (HSD, %g%%); the HSD's letters", 100*r.Options.Level),
+	return Lines(Plot{Title: fmt.Sprintf("%s%s of %d runs with Tukey's comparison intervals", r.Measure, scale, len(r.Names)),
+		Subtitle: fmt.Sprintf("intervals that do not overlap differ (HSD, %g%%); the HSD's letters", 100*r.Options.Level),
 		X:        "run", Y: r.Measure.String() + scale, Categories: r.Names, Zoom: true, Height: 380}, s)
 }
