@@ -135,7 +135,7 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	if *out == "-" && (*chunksOut == "-" || *mapOut == "-") {
 		return fail(2, "only one output can go to stdout")
 	}
-	agg, err := rag.ParseAggregation(*f.agg)
+	agg, err := parseName("aggregation", *f.agg, rag.MaxP, rag.FirstP, rag.SumP)
 	if err != nil {
 		return fail(2, "--agg: %v", err)
 	}
@@ -243,7 +243,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	if *format != "text" && *format != "json" && *format != "csv" {
 		return fail(2, "-f %q: want text, json or csv", *format)
 	}
-	agg, err := rag.ParseAggregation(*f.agg)
+	agg, err := parseName("aggregation", *f.agg, rag.MaxP, rag.FirstP, rag.SumP)
 	if err != nil {
 		return fail(2, "--agg: %v", err)
 	}
