@@ -196,7 +196,7 @@ func TestPanelOverlapMaxFollowsChunk(t *testing.T) {
 
 func TestViewCache(t *testing.T) {
 	if len(liveViews) == 0 {
-		t.Fatal("no live views: package charts did not fill labview.Views")
+		t.Fatal("no live views: charts.LabViews has none with a live fragment")
 	}
 	var c viewCache
 	s := lab.DefaultState()
