@@ -189,17 +189,17 @@ func headerHTML(s lab.State, state, reason string, opt panel.Options) string {
 // get the live panel back.
 func reasonText(reason string, opt panel.Options) string {
 	switch reason {
-	case "done":
+	case panel.Done:
 		return "The live panel was closed with Done; re-run the cell to move the controls again."
-	case "idle":
+	case panel.Idle:
 		return "The live panel closed after a while without input; re-run the cell to continue."
-	case "max":
+	case panel.MaxTime:
 		return "The live panel reached its maximum duration; re-run the cell to continue."
-	case "interrupt":
+	case panel.Interrupt:
 		return "The live panel was interrupted; re-run the cell to continue."
 	case "forced":
 		return panel.EnvMode + "=static: no live controls. Unset it (or set auto) and re-run the cell for sliders."
-	case "no-frontend":
+	case panel.NoFrontend:
 		return fmt.Sprintf("No live notebook page answered within %s (nbconvert, an exported page or a viewer, or a page whose connection to the Go kernel failed), "+
 			"so this is the state passed to live.Show. To retry: re-run this cell in JupyterLab or Notebook. "+
 			"On a busy machine, run %%env %s live in a cell first (the panel then waits for the page as long as it takes) "+
