@@ -197,7 +197,7 @@ func (p *livePanel) reply(seq int, status string, closed bool) string {
 
 // Handle implements panel.Handler: each key is applied to the pair it was pressed on (a key for
 // another pair records nothing) and answered with the next screen, once its judgment is on disk.
-func (p *livePanel) Handle(msgs []string) (replies []string, hello, done bool) {
+func (p *livePanel) Handle(msgs []string) (replies []string, hello bool, end string) {
 	ss := p.ss
 	for _, v := range msgs {
 		var m inMsg
@@ -218,7 +218,7 @@ func (p *livePanel) Handle(msgs []string) (replies []string, hello, done bool) {
 			continue
 		}
 		if m.Act == "done" {
-			return replies, hello, true
+			return replies, hello, panel.Done
 		}
 		cur, ok := ss.Current()
 		if key := cur.Query + "\t" + cur.Doc; !ok && m.Pair != "" || ok && m.Pair != key {
@@ -253,7 +253,7 @@ func (p *livePanel) Handle(msgs []string) (replies []string, hello, done bool) {
 		}
 		replies = append(replies, p.reply(m.Seq, status, false))
 	}
-	return replies, hello, false
+	return replies, hello, ""
 }
 
 // Final implements panel.Handler: the judgments file is closed (its lock released), the page's

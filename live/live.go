@@ -108,7 +108,7 @@ func (ss *session) Show() {
 
 // Handle implements panel.Handler: the newest values win (by the page's sequence number), every
 // button is carried out, the views are rendered once and the state goes back to the page.
-func (ss *session) Handle(msgs []string) (replies []string, hello, done bool) {
+func (ss *session) Handle(msgs []string) (replies []string, hello bool, end string) {
 	for _, v := range msgs {
 		m, err := parseIn(v)
 		if err != nil {
@@ -135,11 +135,11 @@ func (ss *session) Handle(msgs []string) (replies []string, hello, done bool) {
 				msg.CSV, msg.CSVData = name, data
 			}
 		case "done":
-			done = true
+			end = panel.Done
 		}
 	}
 	ss.render()
-	return []string{ss.reply(msg)}, hello, done
+	return []string{ss.reply(msg)}, hello, end
 }
 
 // Orphaned implements panel.Handler: the live lab holds nothing to release.

@@ -30,11 +30,11 @@ type Handler interface {
 	// Handle applies the page's messages that arrived since the last call, in arrival order
 	// (GoNB delivers each on a goroutine of its own, so they may be out of the page's order).
 	// It returns the replies to send to the page, in order, whether one of the messages was the
-	// page's hello (the page is connected: the probe and the pokes stop), and done when the page
-	// asked to end.
-	Handle(msgs []string) (replies []string, hello, done bool)
-	// Final shows the end of the panel for reason (one of Done, Idle, MaxTime, Interrupt,
-	// NoFrontend). send sends a last reply to the page; it is nil when no page ever connected.
+	// page's hello (the page is connected: the probe and the pokes stop), and end, the reason to
+	// end the loop when the page asked to (Done, or the panel's own), "" to go on.
+	Handle(msgs []string) (replies []string, hello bool, end string)
+	// Final shows the end of the panel for reason (Idle, MaxTime, Interrupt, NoFrontend or
+	// what Handle ended with). send sends a last reply to the page; it is nil when no page ever connected.
 	Final(reason string, send func(reply string))
 	// Orphaned is called when the kernel that started this cell program is gone, just before
 	// the program exits (release what the panel holds: a lock, say).
@@ -45,7 +45,7 @@ type Handler interface {
 // panel (h.Show), and hands every message from the page to h.Handle, sending its replies to the
 // address out, until the loop ends; then h.Final shows the end. It returns the reason:
 //
-//   - Done when h.Handle says so;
+//   - Done (or the panel's own reason) when h.Handle says so;
 //   - NoFrontend in Auto mode when no hello came within opt.Probe (Live mode waits without a
 //     probe);
 //   - Idle after opt.Idle without a message, MaxTime after opt.Max in all;
@@ -138,13 +138,13 @@ loop:
 				continue
 			}
 			idle.Reset(opt.Idle)
-			replies, hello, done := h.Handle(msgs)
+			replies, hello, end := h.Handle(msgs)
 			connected = connected || hello
 			for _, r := range replies {
 				l.send(out, r)
 			}
-			if done {
-				reason = Done
+			if end != "" {
+				reason = end
 				break loop
 			}
 		}

@@ -61,7 +61,7 @@ type fakeHandler struct {
 }
 
 func (h *fakeHandler) Show() { h.mu.Lock(); h.shown++; h.mu.Unlock() }
-func (h *fakeHandler) Handle(msgs []string) (replies []string, hello, done bool) {
+func (h *fakeHandler) Handle(msgs []string) (replies []string, hello bool, end string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, m := range msgs {
@@ -72,12 +72,12 @@ func (h *fakeHandler) Handle(msgs []string) (replies []string, hello, done bool)
 			h.helloAt = time.Now()
 			replies = append(replies, "welcome")
 		case "done":
-			return replies, hello, true
+			return replies, hello, Done
 		default:
 			replies = append(replies, "re:"+m)
 		}
 	}
-	return replies, hello, false
+	return replies, hello, ""
 }
 func (h *fakeHandler) Final(reason string, send func(string)) {
 	h.final = reason
