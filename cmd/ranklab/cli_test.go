@@ -2,6 +2,10 @@ package main
 
 import (
 	"bytes"
+	"go/parser"
+	"go/token"
+	"os"
+	"regexp"
 	"testing"
 
 	"github.com/ranklab/ranklab/compare"
@@ -34,5 +38,23 @@ func TestParseName(t *testing.T) {
 	}
 	if got, err := parseName("test", "both", compare.TTest, compare.Randomization, compare.Tests(0)); err != nil || got != compare.Tests(0) {
 		t.Errorf("both: %v, %v", got, err)
+	}
+}
+
+// TestDocListsCommands: the command's doc (main.go) lists every subcommand, "ranklab NAME ...".
+func TestDocListsCommands(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", src, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := f.Doc.Text()
+	for name := range commands {
+		if !regexp.MustCompile(`(?m)^\s*ranklab ` + regexp.QuoteMeta(name) + `\b`).MatchString(doc) {
+			t.Errorf("main.go's doc does not list `ranklab %s`", name)
+		}
 	}
 }
