@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ranklab/ranklab/internal/scan"
 	"github.com/ranklab/ranklab/pool"
 )
 
@@ -106,8 +107,8 @@ func parseEntry(t string) (logEntry, error) {
 		return logEntry{}, fmt.Errorf("action %.40q: want judge, undo or edit", f[2])
 	}
 	e.Pair = pool.Pair{Query: f[3], Doc: f[4]}
-	if e.Pair.Query == "" || e.Pair.Doc == "" || strings.ContainsFunc(f[3]+f[4], func(r rune) bool { return r <= ' ' }) {
-		return logEntry{}, fmt.Errorf("query %.40q, doc %.40q: want non-empty IDs without spaces", f[3], f[4])
+	if scan.IDError("query", f[3]) != nil || scan.IDError("doc", f[4]) != nil {
+		return logEntry{}, fmt.Errorf("query %.40q, doc %.40q: want IDs a TREC file can carry (no spaces or control characters)", f[3], f[4])
 	}
 	var ok bool
 	if e.Grade, ok = parseGrade(f[5], e.Action != "judge", false); !ok {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/atomicfile"
+	"github.com/ranklab/ranklab/internal/scan"
 	"github.com/ranklab/ranklab/pool"
 )
 
@@ -368,10 +369,11 @@ func (s *judgmentStore) commit(e logEntry) error {
 	if s.log == nil {
 		return errors.New("judge: the store is closed (or read-only)")
 	}
-	for _, id := range []string{e.Pair.Query, e.Pair.Doc} {
-		if id == "" || strings.ContainsFunc(id, func(r rune) bool { return r <= ' ' }) {
-			return fmt.Errorf("judge: ID %q must be one non-empty word", id)
-		}
+	if err := scan.IDError("query", e.Pair.Query); err != nil {
+		return fmt.Errorf("judge: %w", err)
+	}
+	if err := scan.IDError("doc", e.Pair.Doc); err != nil {
+		return fmt.Errorf("judge: %w", err)
 	}
 	if err := s.takeInEdits(); err != nil {
 		return err

@@ -103,7 +103,8 @@ func decodeObject(line []byte) (map[string]json.RawMessage, error) {
 }
 
 // ReadCorpus reads a BEIR corpus.jsonl: one JSON object per line with a string "_id"
-// (non-empty, unique), a string "text" and an optional string "title"; other fields are
+// (unique, and fit for a TREC run: scan.IDProblem refuses an empty ID, white space, control
+// and invisible characters, a leading U+FEFF), a string "text" and an optional string "title"; other fields are
 // ignored; blank lines are skipped. Documents come back in file order. Errors read
 // "name:line: message"; a file without documents is an error (eval.ErrEmpty).
 func ReadCorpus(r io.Reader, name string) ([]Document, error) {
@@ -118,8 +119,8 @@ func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 		if d.ID, err = stringField(obj, "_id", false); err != nil {
 			return err
 		}
-		if d.ID == "" {
-			return errors.New(`empty "_id"`)
+		if why, _ := scan.IDProblem(d.ID); why != "" { // a run could not carry it, or it is not what it looks like
+			return fmt.Errorf(`document "_id" %q %s`, d.ID, why)
 		}
 		if prev, dup := seen[d.ID]; dup {
 			return fmt.Errorf("duplicate document %q (first on line %d)", d.ID, prev)
@@ -141,7 +142,7 @@ func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 }
 
 // ReadQueries reads a BEIR queries.jsonl: one JSON object per line with a string "_id"
-// (non-empty, unique) and a string "text"; other fields are ignored; blank lines are
+// (unique, fit for a TREC run as in ReadCorpus) and a string "text"; other fields are ignored; blank lines are
 // skipped. Queries come back in file order; a file without queries is an error (eval.ErrEmpty).
 func ReadQueries(r io.Reader, name string) ([]Query, error) {
 	var qs []Query
@@ -155,8 +156,8 @@ func ReadQueries(r io.Reader, name string) ([]Query, error) {
 		if q.ID, err = stringField(obj, "_id", false); err != nil {
 			return err
 		}
-		if q.ID == "" {
-			return errors.New(`empty "_id"`)
+		if why, _ := scan.IDProblem(q.ID); why != "" {
+			return fmt.Errorf(`query "_id" %q %s`, q.ID, why)
 		}
 		if prev, dup := seen[q.ID]; dup {
 			return fmt.Errorf("duplicate query %q (first on line %d)", q.ID, prev)
