@@ -57,6 +57,7 @@ import (
 // TwinOptions are the settings of Twins; the zero value is the default.
 type TwinOptions struct {
 	Threshold float64 // near twins: Jaccard >= Threshold (0: 0.9)
+	LinesOnly bool    // CorpusFile: read and check the lines only, no twin search (beir run's preflight)
 }
 
 // NearTwin is a pair of near twins (A < B in byte order) and their exact Jaccard similarity.

@@ -45,7 +45,10 @@ func CorpusFile(path string, qrels eval.Qrels, opt TwinOptions) (TwinReport, []r
 	}
 	defer closeFn()
 	docs, findings := readCorpus(in, name)
-	r := Twins(docs, qrels, opt)
+	r := TwinReport{Docs: len(docs)}
+	if !opt.LinesOnly {
+		r = Twins(docs, qrels, opt)
+	}
 	r.File = name
 	r.Findings = append(findings, r.Findings...)
 	return r, docs, nil

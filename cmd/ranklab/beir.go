@@ -14,10 +14,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/embed"
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/internal/numflag"
+	"github.com/ranklab/ranklab/internal/words"
 
 	"github.com/ranklab/ranklab/internal/csvcell"
 
@@ -107,7 +109,28 @@ func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
 			return retrieval.Collection{}, err
 		}
 	}
+	if err := corpusPreflight(dir, stderr); err != nil {
+		return retrieval.Collection{}, err
+	}
 	return retrieval.ReadCollection(dir, *f.split)
+}
+
+// corpusPreflight is check --corpus's line check (check.CorpusFile, no twin search), made before
+// anything is retrieved or embedded: every line with an error is printed on stderr with its
+// file and line, and the command stops; documents with no text are printed as warnings.
+func corpusPreflight(dir string, stderr io.Writer) error {
+	r, _, err := check.CorpusFile(dir, nil, check.TwinOptions{LinesOnly: true})
+	if err != nil {
+		return err
+	}
+	if len(r.Findings) == 0 {
+		return nil
+	}
+	writeCorpusFindings(stderr, r)
+	if n := corpusErrors(r); n > 0 {
+		return fmt.Errorf("%s: %d %s above: fix the corpus before retrieving (ranklab check --corpus %s lists them again)", r.File, n, words.Plural(n, "error", "errors"), dir)
+	}
+	return nil
 }
 
 // beirRun writes the run of the collection's queries (those its qrels judge), and with --chunks
