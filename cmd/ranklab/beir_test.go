@@ -214,7 +214,7 @@ func TestBEIRRunPreflight(t *testing.T) {
 			`{"_id": "d 2", "text": "apples again"}` + "\n" +
 			`{"_id": "d\u00a03", "text": "pears again"}` + "\n" +
 			`{"_id": "d4", "text": "  "}` + "\n",
-		"c/queries.jsonl": `{"_id": "q1", "text": "apples"}` + "\n",
+		"c/queries.jsonl":  `{"_id": "q1", "text": "apples"}` + "\n",
 		"c/qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t1\n",
 	})
 	out := filepath.Join(dir, "bm25.run")
