@@ -380,6 +380,11 @@ func parseChunkings(list string) ([]retrieval.Chunking, error) {
 		if err := ch.Validate(); err != nil {
 			return nil, fmt.Errorf("%q: %v", item, err)
 		}
+		for _, prev := range out {
+			if prev == ch {
+				return nil, fmt.Errorf("%q: the configuration %s is listed twice", item, ch)
+			}
+		}
 		out = append(out, ch)
 	}
 	return out, nil
@@ -388,7 +393,9 @@ func parseChunkings(list string) ([]retrieval.Chunking, error) {
 func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
 	fmt.Fprintf(w, "%s (qrels %s): %d documents, %d queries, %d %s tokens; %s, %s\n",
 		sw.Collection, sw.Split, sw.Docs, queries, sw.Tokens, sw.Tokenizer, sw.Model, sw.Aggregation)
-	fmt.Fprintf(w, "Δ and p: against %s, paired over queries; p Holm-adjusted over the configurations\n", baseline(sw))
+	if len(sw.Rows) > 1 {
+		fmt.Fprintf(w, "Δ and p: against %s, paired over queries; p Holm-adjusted over the configurations\n", baseline(sw))
+	}
 	header, rows := sweepTable(sw)
 	if err := writeTable(w, header, rows); err != nil {
 		return err
@@ -397,7 +404,9 @@ func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
 		return writeStages(w, sw.Stages)
 	}
 	fmt.Fprintf(w, "\nAt a token budget B (%s tokens): the documents of the longest prefix of the ranked chunks that fits B tokens.\n", sw.Tokenizer)
-	fmt.Fprintf(w, "Δ: against %s at the same budget, with its bootstrap interval; p: t-test, Holm over the whole table\n", baseline(sw))
+	if len(sw.Rows) > 1 {
+		fmt.Fprintf(w, "Δ: against %s at the same budget, with its bootstrap interval; p: t-test, Holm over the whole table\n", baseline(sw))
+	}
 	header, rows = sweepBudgetTable(sw)
 	if err := writeTable(w, header, rows); err != nil {
 		return err
@@ -427,14 +436,21 @@ func writeStages(w io.Writer, st retrieval.Stages) error {
 // holds them exactly.
 func sweepTable(s retrieval.Sweep) (header []string, rows [][]string) {
 	header = []string{"config", "chunks", "indexed", "dup%"}
+	compared := len(s.Rows) > 1 // one configuration: nothing to compare, no Δ or p columns
 	for _, m := range s.Measures {
 		name := m.String()
-		header = append(header, name, "Δ "+name, "p(t,Holm)", "p(rand,Holm)")
+		header = append(header, name)
+		if compared {
+			header = append(header, "Δ "+name, "p(t,Holm)", "p(rand,Holm)")
+		}
 	}
 	for _, r := range s.Rows {
 		row := []string{r.Chunking.String(), fmt.Sprint(r.Chunks), fmt.Sprint(r.Indexed), fmt.Sprintf("%.1f", 100*r.Duplication)}
 		for _, m := range s.Measures {
 			row = append(row, fmt.Sprintf("%.4f", r.Result.Mean(m)))
+			if !compared {
+				continue
+			}
 			c, err := s.Comparison(r.Chunking, m)
 			if err != nil { // the baseline
 				row = append(row, "", "", "")
@@ -455,9 +471,13 @@ func sweepTable(s retrieval.Sweep) (header []string, rows [][]string) {
 // Numbers are rounded for reading; Budget holds them exactly.
 func sweepBudgetTable(s retrieval.Sweep) (header []string, rows [][]string) {
 	level := s.Budget.Options.Level
+	compared := len(s.Rows) > 1 // one configuration: no comparison, no interval (its level is unset)
 	header = []string{"budget", "config"}
 	for _, name := range []string{"nDCG", "R", "Success"} {
-		header = append(header, name, fmt.Sprintf("Δ %s [%g%% CI]", name, 100*level), "p(t,Holm)")
+		header = append(header, name)
+		if compared {
+			header = append(header, fmt.Sprintf("Δ %s [%g%% CI]", name, 100*level), "p(t,Holm)")
+		}
 	}
 	ms := rag.BudgetMeasures(s.Budgets...)
 	for b := range s.Budgets {
@@ -466,6 +486,9 @@ func sweepBudgetTable(s retrieval.Sweep) (header []string, rows [][]string) {
 			for k := range 3 {
 				j := 3*b + k
 				row = append(row, fmt.Sprintf("%.4f", r.Budget.Mean(ms[j])))
+				if !compared {
+					continue
+				}
 				if i == 0 {
 					row = append(row, "", "")
 					continue

@@ -237,3 +237,31 @@ func TestBEIRRunPreflight(t *testing.T) {
 		t.Errorf("a run was written: %v", err)
 	}
 }
+
+// TestBEIRSweepMessages is part of defect 16 of issue 33: --chunkings 64,64 failed on duplicate
+// names only after computing everything (now a usage error before the collection is read), and
+// a one-configuration sweep printed "[0% CI]" over empty Δ columns (now it prints its means).
+func TestBEIRSweepMessages(t *testing.T) {
+	_, errOut, rc := runCmd("beir", "sweep", "--data", filepath.Join(t.TempDir(), "none"), "--chunkings", "64,whole,64")
+	if rc != 2 || !strings.Contains(errOut, "listed twice") {
+		t.Errorf("--chunkings 64,whole,64: rc %d, %q; want a usage error before anything is read", rc, errOut)
+	}
+	if _, errOut, rc := runCmd("beir", "sweep", "--data", filepath.Join(t.TempDir(), "none"), "--chunkings", "whole,0"); rc != 2 || !strings.Contains(errOut, "listed twice") {
+		t.Errorf("--chunkings whole,0: rc %d, %q", rc, errOut)
+	}
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"corpus.jsonl":   `{"_id": "d1", "text": "apples and pears"}` + "\n" + `{"_id": "d2", "text": "pears only"}` + "\n",
+		"queries.jsonl":  `{"_id": "q1", "text": "apples"}` + "\n" + `{"_id": "q2", "text": "pears"}` + "\n",
+		"qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n",
+	})
+	out, errOut, rc := runCmd("beir", "sweep", "--data", dir, "--chunkings", "whole", "--budgets", "128")
+	if rc != 0 {
+		t.Fatalf("one configuration: rc %d %s", rc, errOut)
+	}
+	if strings.Contains(out, "0% CI") || strings.Contains(out, "Δ") {
+		t.Errorf("a one-configuration sweep prints comparisons:\n%s", out)
+	}
+	if !strings.Contains(out, "nDCG") {
+		t.Errorf("no means:\n%s", out)
+	}
+}
