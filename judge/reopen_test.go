@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/pool"
 )
 
 func reopen(t *testing.T, s *judgmentStore, path string) *judgmentStore {
@@ -247,4 +250,32 @@ func FuzzQrelsFileRender(f *testing.F) {
 			t.Fatalf("rendered file reads %v (%v), want %v", again.grades, err, file.grades)
 		}
 	})
+}
+
+// TestCorpusFileGzipByMagic is defect 15 of issue 33: the panel's corpus file was gunzipped by
+// its .gz suffix: a gzip without the suffix read as text ("carriage return inside the line"), a
+// zero-padded .gz failed. It is read through internal/scan now, as every reader.
+func TestCorpusFileGzipByMagic(t *testing.T) {
+	corpus := `{"_id": "d1", "title": "T", "text": "a text"}` + "\n"
+	queries := `{"_id": "q1", "text": "a query"}` + "\n"
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(s))
+		w.Close()
+		return b.Bytes()
+	}
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{
+		"corpus.jsonl": gz(corpus), "padded.jsonl.gz": append(gz(corpus), make([]byte, 100)...), "plain.jsonl": []byte(corpus),
+	} {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, data, 0o644)
+		qpath := filepath.Join(dir, "q-"+name)
+		os.WriteFile(qpath, gz(queries), 0o644)
+		tx, err := loadTexts([]pool.Pair{pp("q1", "d1")}, path, qpath)
+		if err != nil || tx.Docs["d1"].Text != "a text" || tx.Queries["q1"] != "a query" {
+			t.Errorf("%s: %v %+v", name, err, tx)
+		}
+	}
 }
