@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/scan"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
@@ -199,4 +200,28 @@ func TestCorpusFilePreflight(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzReadCorpus: the lenient corpus reader never stops early and never panics; the documents
+// it keeps have IDs a run can carry, each once, and every finding has a line of the input.
+func FuzzReadCorpus(f *testing.F) {
+	f.Add(`{"_id": "a", "text": "x"}` + "\n" + `{"_id": "a b", "text": "y"}` + "\n")
+	f.Add("\ufeff" + `{"_id": "\u00a0", "title": 3, "text": ""}` + "\r\nnull\n")
+	f.Add("{}\n\n[1]\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		docs, findings := readCorpus(strings.NewReader(in), "f")
+		lines := strings.Count(in, "\n") + 1
+		seen := map[string]bool{}
+		for _, d := range docs {
+			if why, _ := scan.IDProblem(d.ID); why != "" || seen[d.ID] {
+				t.Fatalf("kept %q (%s, seen %v)", d.ID, why, seen[d.ID])
+			}
+			seen[d.ID] = true
+		}
+		for _, fd := range findings {
+			if fd.Line < 0 || fd.Line > lines+1 || fd.File != "f" {
+				t.Fatalf("finding %v outside the %d lines", fd, lines)
+			}
+		}
+	})
 }
