@@ -119,6 +119,9 @@ func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
 // anything is retrieved or embedded: every line with an error is printed on stderr with its
 // file and line, and the command stops; documents with no text are printed as warnings.
 func corpusPreflight(dir string, stderr io.Writer) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil // ReadCollection says what is missing
+	}
 	r, _, err := check.CorpusFile(dir, nil, check.TwinOptions{LinesOnly: true})
 	if err != nil {
 		return err
