@@ -57,7 +57,6 @@ import (
 // TwinOptions are the settings of Twins; the zero value is the default.
 type TwinOptions struct {
 	Threshold float64 // near twins: Jaccard >= Threshold (0: 0.9)
-	LinesOnly bool    // CorpusFile: read and check the lines only, no twin search (beir run's preflight)
 }
 
 // NearTwin is a pair of near twins (A < B in byte order) and their exact Jaccard similarity.
@@ -76,10 +75,10 @@ type TwinPair struct {
 	Exact bool   `json:"exact"` // an exact twin (else a near one)
 }
 
-// TwinReport is what Twins finds (and CorpusFile, with File and Findings).
+// TwinReport is what Twins finds (and ranklab check --corpus's preflight, with File and Findings).
 type TwinReport struct {
-	File       string     `json:"file,omitempty"`     // the corpus file (CorpusFile)
-	Findings   []Finding  `json:"findings,omitempty"` // the preflight's findings (CorpusFile)
+	File       string     `json:"file,omitempty"`     // the corpus file (the preflight)
+	Findings   []Finding  `json:"findings,omitempty"` // the preflight's findings, each with its line
 	Docs       int        `json:"docs"`
 	Empty      []string   `json:"empty"`      // IDs of documents with no text
 	Exact      [][]string `json:"exact"`      // groups of exact twins, each sorted, groups by their first ID

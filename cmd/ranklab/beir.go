@@ -14,6 +14,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ranklab/ranklab/internal/corpuscheck"
+
 	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/study"
@@ -116,14 +118,14 @@ func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
 	return retrieval.ReadCollection(dir, *f.split)
 }
 
-// corpusPreflight is check --corpus's line check (check.CorpusFile, no twin search), made before
+// corpusPreflight is check --corpus's line check (internal/corpuscheck, no twin search), made before
 // anything is retrieved or embedded: every line with an error is printed on stderr with its
 // file and line, and the command stops; documents with no text are printed as warnings.
 func corpusPreflight(dir string, stderr io.Writer) error {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil // ReadCollection says what is missing
 	}
-	r, _, err := check.CorpusFile(dir, nil, check.TwinOptions{LinesOnly: true})
+	r, _, err := corpuscheck.File(dir, nil, check.TwinOptions{}, true)
 	if err != nil {
 		return err
 	}

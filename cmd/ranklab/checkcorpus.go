@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/ranklab/ranklab/internal/corpuscheck"
+
 	"github.com/ranklab/ranklab/internal/numflag"
 
 	"github.com/ranklab/ranklab/check"
@@ -32,7 +34,7 @@ collapsing white space; title and text together), as groups, and near twins (Jac
 candidates with bands and rows shaped for the threshold (the output states the chance of a
 miss), each verified exactly; and with QRELS the judged documents with a twin that the same
 query does not judge: a retriever that returns the twin is counted wrong. The check package
-doc (Twins, CorpusFile) states the rules. Exit status 1 when a line has an error.
+doc (Twins) states the rules. Exit status 1 when a line has an error.
 `
 
 // hasCorpusFlag reports whether args ask for the collection check.
@@ -77,7 +79,7 @@ func runCheckCorpus(args []string, stdout, stderr io.Writer) int {
 			return fail(1, "%v", err)
 		}
 	}
-	r, docs, err := check.CorpusFile(*corpus, qrels, check.TwinOptions{Threshold: *threshold})
+	r, docs, err := corpuscheck.File(*corpus, qrels, check.TwinOptions{Threshold: *threshold}, false)
 	if err != nil {
 		return fail(1, "%v", err)
 	}

@@ -1,7 +1,13 @@
-package check
+// Package corpuscheck is the corpus preflight of ranklab check --corpus and beir run: a BEIR
+// corpus.jsonl read leniently, every line, every problem a check.Finding with its line, then
+// check.Twins on the documents that read. It lives apart from package check to keep the public
+// API small; its findings use check's types and codes.
+package corpuscheck
 
 import (
 	"encoding/json"
+	"unicode"
+
 	"errors"
 	"fmt"
 	"io"
@@ -10,18 +16,24 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ranklab/ranklab/check"
+
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/scan"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
-// Codes of the corpus preflight's own findings (parse, empty, bom, id-characters and
-// duplicate-doc are shared with the qrels and runs).
+// The codes of the findings, as package check names them.
 const (
-	codeEmptyDoc = "empty-doc" // a document whose title and text hold no word
+	codeParse     = "parse"
+	codeEmpty     = "empty"
+	codeBOM       = "bom"
+	codeIDChars   = "id-characters"
+	codeDuplicate = "duplicate-doc"
+	codeEmptyDoc  = "empty-doc" // a document whose title and text hold no word
 )
 
-// CorpusFile is the preflight of a corpus: it reads path (a BEIR folder holding corpus.jsonl or
+// File is the preflight of a corpus: it reads path (a BEIR folder holding corpus.jsonl or
 // corpus.jsonl.gz, or such a file, gzip known by its magic bytes whatever the name) leniently,
 // every line, and reports in TwinReport.Findings, each with its line:
 //
@@ -36,18 +48,18 @@ const (
 //	                        it by its text
 //
 // nothing stopping at the first. The documents that read (those with an error left out) then go
-// through Twins with qrels (nil: none) and opt, and are returned. The error is for a file that
-// cannot be opened or read at all.
-func CorpusFile(path string, qrels eval.Qrels, opt TwinOptions) (TwinReport, []retrieval.Document, error) {
+// through check.Twins with qrels (nil: none) and opt, unless linesOnly (beir run's preflight),
+// and are returned. The error is for a file that cannot be opened or read at all.
+func File(path string, qrels eval.Qrels, opt check.TwinOptions, linesOnly bool) (check.TwinReport, []retrieval.Document, error) {
 	in, name, closeFn, err := openCorpus(path)
 	if err != nil {
-		return TwinReport{}, nil, err
+		return check.TwinReport{}, nil, err
 	}
 	defer closeFn()
 	docs, findings := readCorpus(in, name)
-	r := TwinReport{Docs: len(docs)}
-	if !opt.LinesOnly {
-		r = Twins(docs, qrels, opt)
+	r := check.TwinReport{Docs: len(docs)}
+	if !linesOnly {
+		r = check.Twins(docs, qrels, opt)
 	}
 	r.File = name
 	r.Findings = append(findings, r.Findings...)
@@ -73,21 +85,34 @@ func openCorpus(path string) (io.Reader, string, func() error, error) {
 	}
 	in, closeFn, err := scan.Open(path)
 	if err != nil {
-		return nil, path, nil, openErr(path, err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, path, nil, err
+		}
+		return nil, path, nil, fmt.Errorf("%s:1: %w", path, err)
 	}
 	return in, path, closeFn, nil
 }
 
 // readCorpus reads a corpus.jsonl leniently: every line, every problem a finding.
-func readCorpus(in io.Reader, path string) ([]retrieval.Document, []Finding) {
-	r := &reader{path: path, ids: map[string]bool{}}
+func readCorpus(in io.Reader, path string) ([]retrieval.Document, []check.Finding) {
+	var findings []check.Finding
+	add := func(sev check.Severity, code string, line int, format string, args ...any) {
+		findings = append(findings, check.Finding{Severity: sev, Code: code, File: path, Line: line, Message: fmt.Sprintf(format, args...)})
+	}
 	var docs []retrieval.Document
 	first := map[string]int{}
-	var data int
-	n := r.lines(in, func(b []byte, n int) {
-		line := scan.TrimSpace(string(b))
+	data := 0
+	lines := scan.NewLines(in)
+	n := 0
+	for lines.Next() {
+		n = lines.Line()
+		if n == 1 && lines.BOM() {
+			add(check.Warning, codeBOM, 1, "the file starts with a UTF-8 byte order mark (dropped)")
+		}
+		line := scan.TrimSpace(string(lines.Bytes()))
 		if line == "" {
-			return
+			continue
 		}
 		data++
 		var obj map[string]json.RawMessage
@@ -96,20 +121,20 @@ func readCorpus(in io.Reader, path string) ([]retrieval.Document, []Finding) {
 			if err != nil {
 				msg = err.Error()
 			}
-			r.add(Error, codeParse, n, "", "not a JSON object: %s", msg)
-			return
+			add(check.Error, codeParse, n, "not a JSON object: %s", msg)
+			continue
 		}
 		field := func(key string, optional bool) (string, bool) {
 			raw, ok := obj[key]
 			if !ok {
 				if !optional {
-					r.add(Error, codeParse, n, "", "missing field %q", key)
+					add(check.Error, codeParse, n, "missing field %q", key)
 				}
 				return "", optional
 			}
 			var s string
 			if err := json.Unmarshal(raw, &s); err != nil || string(raw) == "null" {
-				r.add(Error, codeParse, n, "", "field %q: want a string, got %.40s", key, raw)
+				add(check.Error, codeParse, n, "field %q: want a string, got %.40s", key, raw)
 				return "", false
 			}
 			return s, true
@@ -118,27 +143,33 @@ func readCorpus(in io.Reader, path string) ([]retrieval.Document, []Finding) {
 		title, okTitle := field("title", true)
 		text, okText := field("text", false)
 		if !okID {
-			return
+			continue
 		}
 		if why, _ := scan.IDProblem(id); why != "" {
-			r.add(Error, codeIDChars, n, "", "document \"_id\" %q %s", id, why)
+			add(check.Error, codeIDChars, n, "document \"_id\" %q %s", id, why)
 			okID = false
 		}
 		if prev, dup := first[id]; dup {
-			r.add(Error, codeDuplicate, n, "", "document %q listed twice (first on line %d)", id, prev)
-			return
+			add(check.Error, codeDuplicate, n, "document %q listed twice (first on line %d)", id, prev)
+			continue
 		}
 		first[id] = n
 		if !okID || !okTitle || !okText {
-			return
+			continue
 		}
-		if strings.TrimSpace(title+" "+text) == "" || normalText(retrieval.Document{Title: title, Text: text}) == "" {
-			r.add(Warning, codeEmptyDoc, n, "", "document %q has no text: no retriever can find it by its words", id)
+		if len(strings.FieldsFunc(title+" "+text, unicode.IsSpace)) == 0 {
+			add(check.Warning, codeEmptyDoc, n, "document %q has no text: no retriever can find it by its words", id)
 		}
 		docs = append(docs, retrieval.Document{ID: id, Title: title, Text: text})
-	})
-	if n > 0 && data == 0 {
-		r.add(Error, codeEmpty, 0, "", "no document")
 	}
-	return docs, r.findings
+	if err := lines.Err(); err != nil {
+		add(check.Error, codeParse, n+1, "%v", scan.ReadError(err))
+	}
+	switch {
+	case n == 0:
+		add(check.Error, codeEmpty, 0, "the file is empty")
+	case data == 0:
+		add(check.Error, codeEmpty, 0, "no document")
+	}
+	return docs, findings
 }
