@@ -103,7 +103,8 @@ func decodeObject(line []byte) (map[string]json.RawMessage, error) {
 }
 
 // ReadCorpus reads a BEIR corpus.jsonl: one JSON object per line with a string "_id"
-// (non-empty, unique), a string "text" and an optional string "title"; other fields are
+// (unique, and fit for a TREC run: scan.IDProblem refuses an empty ID, white space, control
+// and invisible characters, a leading U+FEFF), a string "text" and an optional string "title"; other fields are
 // ignored; blank lines are skipped. Documents come back in file order. Errors read
 // "name:line: message"; a file without documents is an error (eval.ErrEmpty).
 func ReadCorpus(r io.Reader, name string) ([]Document, error) {
@@ -123,7 +124,7 @@ func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 }
 
 // ReadQueries reads a BEIR queries.jsonl: one JSON object per line with a string "_id"
-// (non-empty, unique) and a string "text"; other fields are ignored; blank lines are
+// (unique, fit for a TREC run as in ReadCorpus) and a string "text"; other fields are ignored; blank lines are
 // skipped. Queries come back in file order; a file without queries is an error (eval.ErrEmpty).
 func ReadQueries(r io.Reader, name string) ([]Query, error) {
 	var qs []Query
@@ -153,8 +154,8 @@ func readRecords(r io.Reader, name, kind string, fn func(id string, obj map[stri
 		if err != nil {
 			return err
 		}
-		if id == "" {
-			return errors.New(`empty "_id"`)
+		if why, _ := scan.IDProblem(id); why != "" { // a run could not carry it, or it is not what it looks like
+			return fmt.Errorf(`%s "_id" %q %s`, kind, id, why)
 		}
 		if prev, dup := seen[id]; dup {
 			return fmt.Errorf("duplicate %s %q (first on line %d)", kind, id, prev)
