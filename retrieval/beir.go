@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Document is one corpus entry of a BEIR collection.
@@ -47,7 +48,8 @@ type Collection struct {
 // jsonLines calls fn with each non-blank line of r and its 1-based number. The lines are read
 // by scan.Lines, with the rules of every ranklab reader: a UTF-8 byte-order mark at the start is
 // dropped, CRLF is read, a carriage return inside a line (raw CRs are not valid in a JSON
-// string either) and a line longer than 64 MiB are errors. There are no comment lines: JSON
+// string either), a line that is not valid UTF-8 (encoding/json would replace its bytes by
+// U+FFFD, silently changing an ID) and a line longer than 64 MiB are errors. There are no comment lines: JSON
 // Lines has none.
 func jsonLines(r io.Reader, name string, fn func(line []byte, n int) error) error {
 	lines := scan.NewLines(r)
@@ -56,6 +58,9 @@ func jsonLines(r io.Reader, name string, fn func(line []byte, n int) error) erro
 		line := []byte(scan.TrimSpace(string(lines.Bytes())))
 		if len(line) == 0 {
 			continue
+		}
+		if !utf8.Valid(line) { // encoding/json would turn the bytes into U+FFFD: another ID
+			return fmt.Errorf("%s:%d: not valid UTF-8 (a JSON text is UTF-8)", name, n)
 		}
 		if err := fn(line, n); err != nil {
 			return fmt.Errorf("%s:%d: %w", name, n, err)

@@ -40,6 +40,7 @@ func TestReadCorpusErrors(t *testing.T) {
 		{"space in id", `{"_id": "d 2", "text":"x"}`, `c.jsonl:1: document "_id" "d 2" holds the space character U+0020`},
 		{"no-break space in id", `{"_id": "d\u00a02", "text":"x"}`, `c.jsonl:1: document "_id" "d\u00a02" holds the invisible or space character U+00A0`},
 		{"zero width space in id", `{"_id": "d\u200b2", "text":"x"}`, `c.jsonl:1: document "_id" "d\u200b2" holds the invisible or space character U+200B`},
+		{"invalid UTF-8 in an id", "{\"_id\": \"d\xff1\", \"text\":\"x\"}", `c.jsonl:1: not valid UTF-8`},
 		{"BOM at the start of an id", `{"_id": "x", "text":"x"}` + "\n" + `{"_id": "\ufeffd", "text":"x"}`, `c.jsonl:2: document "_id" "\ufeffd" starts with U+FEFF`},
 		{"missing text", `{"_id": "a"}`, `c.jsonl:1: missing field "text"`},
 		{"bad title", `{"_id": "a", "title": null, "text": ""}`, `c.jsonl:1: field "title": want a string, got null`},

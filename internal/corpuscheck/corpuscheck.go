@@ -7,6 +7,7 @@ package corpuscheck
 import (
 	"encoding/json"
 	"unicode"
+	"unicode/utf8"
 
 	"errors"
 	"fmt"
@@ -115,6 +116,10 @@ func readCorpus(in io.Reader, path string) ([]retrieval.Document, []check.Findin
 			continue
 		}
 		data++
+		if !utf8.ValidString(line) { // encoding/json would turn the bytes into U+FFFD: another ID
+			add(check.Error, codeParse, n, "not valid UTF-8 (a JSON text is UTF-8; the bytes would read as U+FFFD)")
+			continue
+		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(line), &obj); err != nil || obj == nil {
 			msg := "null"

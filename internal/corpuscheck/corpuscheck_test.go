@@ -31,10 +31,11 @@ func TestCorpusFilePreflight(t *testing.T) {
 		`{"_id": "t1", "title": null, "text": "x"}`,
 		`{"_id": "m1"}`,
 		`{"_id": "ok2", "text": "fine again"}`,
+		"{\"_id\": \"d\xff15\", \"text\": \"invalid UTF-8\"}",
 	}
 	content := strings.Join(lines, "\n") + "\n"
 	wantLines := map[int]string{2: codeIDChars, 3: codeIDChars, 4: codeIDChars, 5: codeIDChars, 6: codeIDChars, 7: codeIDChars,
-		8: codeParse, 9: codeDuplicate, 10: codeEmptyDoc, 11: codeParse, 12: codeParse, 13: codeParse}
+		8: codeParse, 9: codeDuplicate, 10: codeEmptyDoc, 11: codeParse, 12: codeParse, 13: codeParse, 15: codeParse}
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	zw.Write([]byte(content))
