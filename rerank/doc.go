@@ -9,7 +9,7 @@
 //	c, _ := retrieval.ReadCollection("../shared/data/scifact", "test")
 //	first, _ := retrieval.BM25Run(c, 1000, "bm25")
 //	m, _ := embed.Open(embed.Options{})
-//	r := &rerank.BiEncoder{Embedder: &embed.Cache{Inner: m}}
+//	r := rerank.BiEncoder(&embed.Cache{Inner: m})
 //	run, _ := rerank.Rerank(c, first, r, rerank.Options{Depth: 100})
 //	sw, _ := rerank.RunSweep(c, first, r, rerank.Options{}, 0, 10, 100, 1000)
 //
@@ -57,8 +57,8 @@
 //     at 1000 embeds each document at most once, as one dense run does.
 //
 //   - Losses: a relevant document (grade ≥ 1) the first stage ranked past N is out of reach of
-//     a reranking at depth N; the sweep counts, per depth, those documents and the queries that
-//     have one, and how many of them the sweep's deepest reranking puts in its top K (what depth N
-//     loses that a deeper reranking would have found). Relevant documents the first stage never
-//     returned are out of reach at every depth.
+//     a reranking at depth N. The sweep counts, per depth, those documents and the queries that
+//     have one, and the ones that are lost: in the sweep's deepest reranking's top K but not in
+//     this depth's (what a deeper reranking would have found). Relevant documents the first stage
+//     never returned are out of reach at every depth (Sweep.Never).
 package rerank

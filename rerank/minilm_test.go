@@ -15,7 +15,7 @@ import (
 // minilm returns all-MiniLM-L6-v2 as a BiEncoder behind the tests' vector cache (shared with
 // retrieval's and cmd/ranklab's dense tests under make test), skipping when the model is not
 // installed unless RANKLAB_PEERS=1 or RANKLAB_DENSE=1 say the set-up ran.
-func minilm(t *testing.T) (*BiEncoder, *embed.Cache) {
+func minilm(t *testing.T) (Reranker, *embed.Cache) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: embedding Cranfield runs in the full pass (about 60 CPU-seconds cold)")
@@ -29,7 +29,7 @@ func minilm(t *testing.T) (*BiEncoder, *embed.Cache) {
 	}
 	t.Cleanup(m.Close)
 	c := &embed.Cache{Inner: m, Dir: sharedtest.VectorCache(t)}
-	return &BiEncoder{Embedder: c}, c
+	return BiEncoder(c), c
 }
 
 // TestMiniLMRerankingEverythingIsDenseRetrieval: a first stage that returns every Cranfield

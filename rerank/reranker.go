@@ -14,33 +14,34 @@ type Reranker interface {
 	Score(query string, docs []string) ([]float64, error)
 }
 
-// BiEncoder is a Reranker that embeds the query and each document separately and scores a
-// document by the cosine of the two unit vectors:
+// BiEncoder returns a Reranker that embeds the query and each document separately with e and
+// scores a document by the cosine of the two unit vectors:
 //
 //	score(q, d) = e(q) · e(d)   (summed in float64, embed.Dot)
 //
-// Embedder is all-MiniLM-L6-v2 in ranklab (embed.Open), best behind an embed.Cache, whose vectors
-// on disk a dense run (retrieval.BuildDense) shares: a document's DenseText has the tokens its
-// whole-document vector was keyed by. A BiEncoder also keeps every vector it used in memory, so a
-// text is embedded (or read from disk) once per BiEncoder however many queries or depths retrieve
-// it. The zero value with an Embedder is ready; safe for concurrent use.
-type BiEncoder struct {
-	Embedder embed.Embedder
+// e is all-MiniLM-L6-v2 in ranklab (embed.Open), best behind an embed.Cache, whose vectors on
+// disk a dense run (retrieval.BuildDense) shares: a document's DenseText has the tokens its
+// whole-document vector was keyed by. The reranker also keeps every vector it used in memory,
+// so a text is embedded (or read from disk) once per BiEncoder however many queries or depths
+// retrieve it; the texts a call has not seen are embedded in one call of e. Safe for
+// concurrent use. BiEncoder panics when e is nil.
+func BiEncoder(e embed.Embedder) Reranker {
+	if e == nil {
+		panic("rerank: BiEncoder of a nil Embedder")
+	}
+	return &biEncoder{embedder: e, vecs: map[string][]float32{}}
+}
+
+type biEncoder struct {
+	embedder embed.Embedder
 
 	mu   sync.Mutex
 	vecs map[string][]float32
 }
 
-// Score implements Reranker: the texts not yet seen are embedded in one Embedder call.
-func (b *BiEncoder) Score(query string, docs []string) ([]float64, error) {
-	if b.Embedder == nil {
-		panic("rerank: BiEncoder without an Embedder")
-	}
+func (b *biEncoder) Score(query string, docs []string) ([]float64, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.vecs == nil {
-		b.vecs = map[string][]float32{}
-	}
 	var missing []string
 	seen := map[string]bool{}
 	for _, t := range append([]string{query}, docs...) {
@@ -50,7 +51,7 @@ func (b *BiEncoder) Score(query string, docs []string) ([]float64, error) {
 		}
 	}
 	if len(missing) > 0 {
-		vecs, err := b.Embedder.Embed(missing)
+		vecs, err := b.embedder.Embed(missing)
 		if err != nil {
 			return nil, err
 		}

@@ -36,7 +36,7 @@ type SweepRow struct {
 	Ceiling float64
 	// Scored is the mean number of documents the reranker scored per query of the first stage;
 	// CPU and Wall are this depth's reranking time per query (CPU: the whole process, −1 where it
-	// cannot be read; with a reranker that remembers, as BiEncoder, only what smaller depths did
+	// cannot be read; with a reranker that remembers, as BiEncoder's, only what smaller depths did
 	// not compute). Cumulative is the CPU time per query of depths 0..Depth together.
 	Scored                float64
 	CPU, Wall, Cumulative time.Duration

@@ -116,7 +116,7 @@ func (l *letters) Key() string                                { return "letters"
 // candidates costs; a second sweep with the same BiEncoder embeds nothing.
 func TestBiEncoderEmbedsOnce(t *testing.T) {
 	l := &letters{embedded: map[string]int{}}
-	b := &BiEncoder{Embedder: l}
+	b := BiEncoder(l)
 	for range 2 {
 		if _, err := RunSweep(tiny(), firstStage(), b, Options{}, 1, 2, 3, 4, 100); err != nil {
 			t.Fatal(err)

@@ -132,7 +132,7 @@ func runRerank(args []string, stdout, stderr io.Writer) int {
 				r.Depth, r.Scored, m-misses, h-hits, msOf(r.CPU), msOf(r.Cumulative), (r.Wall * time.Duration(nq)).Seconds())
 			misses, hits = m, h
 		}}
-	sw, err := rerank.RunSweep(c, first, &rerank.BiEncoder{Embedder: cache}, opt, depths...)
+	sw, err := rerank.RunSweep(c, first, rerank.BiEncoder(cache), opt, depths...)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
