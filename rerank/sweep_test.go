@@ -1,8 +1,10 @@
 package rerank
 
 import (
+	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ranklab/ranklab/embed"
@@ -59,6 +61,16 @@ func TestRunSweep(t *testing.T) {
 	}
 	if sw.Report.Family != 8 || sw.Report.Baseline() != "bm25" {
 		t.Errorf("family %d baseline %q, want 8 comparisons (4 depths × 2 measures) against bm25", sw.Report.Family, sw.Report.Baseline())
+	}
+	header, rows := sw.Table()
+	if len(header) != 13 || header[1] != "nDCG@2" || header[4] != "R@2" || header[12] != "lost from top 2 (queries)" || len(rows) != 5 {
+		t.Fatalf("table header %q, %d rows", header, len(rows))
+	}
+	if r := rows[0]; r[0] != "0" || r[2] != "" || r[3] != "" || r[7] != "–" || r[11] != "2 (1)" || r[12] != "1 (1)" {
+		t.Errorf("depth 0 row %q", r)
+	}
+	if r := rows[4]; r[1] != "1.0000" || r[7] != "0.6667" || r[8] != "4.0" || r[11] != "0 (0)" || !strings.HasPrefix(r[2], fmt.Sprintf("%+.4f [", 1-g/idcg)) {
+		t.Errorf("depth 4 row %q", r)
 	}
 	c, err := sw.Report.Comparison("bm25-t4", eval.NDCG(2))
 	if err != nil || math.Abs(c.Diff-(1-g/idcg)) > 1e-12 {

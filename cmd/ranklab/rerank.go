@@ -7,13 +7,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/embed"
-	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/numflag"
 	"github.com/ranklab/ranklab/rerank"
 	"github.com/ranklab/ranklab/stats"
@@ -128,8 +128,8 @@ func runRerank(args []string, stdout, stderr io.Writer) int {
 		Progress: func(r rerank.SweepRow) {
 			m, h := cache.Misses.Load(), cache.Hits.Load()
 			embedded[r.Depth] = float64(m-misses) / float64(nq)
-			fmt.Fprintf(stderr, "ranklab rerank: depth %d: %.1f documents scored per query; embedded %d texts, %d from the disk cache; CPU %s ms per query (%s cumulated), %.1f s\n",
-				r.Depth, r.Scored, m-misses, h-hits, msOf(r.CPU), msOf(r.Cumulative), (r.Wall * time.Duration(nq)).Seconds())
+			fmt.Fprintf(stderr, "ranklab rerank: depth %d: %.1f documents scored per query; embedded %d texts, %d from the disk cache; CPU %.2f ms per query (%.2f cumulated), %.1f s\n",
+				r.Depth, r.Scored, m-misses, h-hits, float64(r.CPU)/1e6, float64(r.Cumulative)/1e6, (r.Wall * time.Duration(nq)).Seconds())
 			misses, hits = m, h
 		}}
 	sw, err := rerank.RunSweep(c, first, rerank.BiEncoder(cache), opt, depths...)
@@ -160,14 +160,6 @@ func runRerank(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// msOf prints a duration in milliseconds, "n/a" when it was not measured (negative).
-func msOf(d time.Duration) string {
-	if d < 0 {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.2f", float64(d)/1e6)
-}
-
 // rerankHead is what a sweep's output says before its rows.
 type rerankHead struct {
 	Collection string  `json:"collection"`
@@ -181,51 +173,26 @@ type rerankHead struct {
 	Family     int     `json:"family"`
 }
 
-// writeRerankText prints the sweep as two tables: quality with tests, then cost and reach.
+// writeRerankText prints the sweep's table (rerank.Sweep.Table) with the texts embedded per
+// query beside the documents scored.
 func writeRerankText(w io.Writer, h rerankHead, sw rerank.Sweep, embedded map[int]float64) error {
 	how := "its scores replace the first stage's"
 	if h.Mix != 0 {
 		how = fmt.Sprintf("mixed: %.3g·minmax(first stage) + %.3g·minmax(reranker)", h.Mix, 1-h.Mix)
 	}
-	ndcg, rec := sw.Measures[0], sw.Measures[1]
 	fmt.Fprintf(w, "%s (split %s): %q reranked by %s; %s\n", h.Collection, h.Split, h.FirstStage, h.Reranker, how)
 	fmt.Fprintf(w, "%d queries with a relevant document, %d relevant documents, %d of them never returned by the first stage\n",
 		h.Queries, h.Relevant, h.Never)
-	fmt.Fprintf(w, "tests: every depth against N = 0 on %s and %s, one family of %d comparisons; p = paired t-test and randomization test, Holm-adjusted\n\n",
-		ndcg, rec, h.Family)
+	fmt.Fprintf(w, "tests: every depth against N = 0 on %s and %s, one family of %d comparisons; p = paired t-test / randomization test, Holm-adjusted\n\n",
+		sw.Measures[0], sw.Measures[1], h.Family)
+	header, rows := sw.Table()
+	at := slices.Index(header, "scored/q") + 1
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "N\t%s\tΔ [95%% CI]\tp(t)\tp(rand)\t%s\tΔ [95%% CI]\tp(t)\tp(rand)\tceiling R@N\t\n", ndcg, rec)
-	for _, r := range sw.Rows {
-		fmt.Fprintf(tw, "%d\t%.4f\t%s\t%.4f\t%s\t%s\t\n", r.Depth, r.Result.Mean(ndcg), diffCells(sw, r, ndcg), r.Result.Mean(rec), diffCells(sw, r, rec), ceilingCell(r.Ceiling))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "N\tscored/q\tembedded/q\tCPU ms/q\tcumulated\trelevant past N\t(queries)\tlost from top %d\t(queries)\t\n", sw.K)
-	for _, r := range sw.Rows {
-		fmt.Fprintf(tw, "%d\t%.1f\t%.1f\t%s\t%s\t%d\t%d\t%d\t%d\t\n", r.Depth, r.Scored, embedded[r.Depth], msOf(r.CPU), msOf(r.Cumulative),
-			r.Past, r.PastQueries, r.Lost, len(r.LostQueries))
+	fmt.Fprintln(tw, strings.Join(slices.Insert(header, at, "embedded/q"), "\t")+"\t")
+	for i, r := range rows {
+		fmt.Fprintln(tw, strings.Join(slices.Insert(r, at, fmt.Sprintf("%.1f", embedded[sw.Rows[i].Depth])), "\t")+"\t")
 	}
 	return tw.Flush()
-}
-
-// diffCells are a row's difference from depth 0 on m with its interval and Holm-adjusted p-values
-// (blank at depth 0).
-func diffCells(sw rerank.Sweep, r rerank.SweepRow, m eval.Measure) string {
-	c, err := sw.Report.Comparison(r.Run.Tag, m)
-	if err != nil {
-		return "\t\t"
-	}
-	return fmt.Sprintf("%+.4f [%+.4f, %+.4f]\t%.3g\t%.3g", c.Diff, c.CILow, c.CIHigh, c.PTHolm, c.PPermHolm)
-}
-
-func ceilingCell(x float64) string {
-	if math.IsNaN(x) {
-		return "–"
-	}
-	return fmt.Sprintf("%.4f", x)
 }
 
 // rerankRowJSON is one depth in JSON; a value not defined at a depth is null.
