@@ -53,8 +53,10 @@
 //     returned fewer), and the CPU time the process spent reranking (getrusage: every thread,
 //     ONNX Runtime's included). A BiEncoder keeps each vector it computed in memory and behind
 //     an embed.Cache on disk, so in a sweep depth N pays only for the documents smaller depths
-//     did not embed: the cumulative CPU through depth N is what depth N costs alone, and reranking
-//     at 1000 embeds each document at most once, as one dense run does.
+//     did not embed: the cumulated CPU through depth N is what depth N alone costs from the same
+//     cache (plus the smaller depths' lookups and dot products), and reranking at 1000 embeds
+//     each document at most once, as one dense run does. A cross-encoder, which scores pairs,
+//     pays for N pairs per query at every depth.
 //
 //   - Losses: a relevant document (grade ≥ 1) the first stage ranked past N is out of reach of
 //     a reranking at depth N. The sweep counts, per depth, those documents and the queries that

@@ -128,6 +128,11 @@ func rerank(t texts, first eval.Run, r Reranker, opt Options) (eval.Run, cost, e
 	var c cost
 	cpu0, ok := cpuTime()
 	wall0 := time.Now()
+	if b, isBi := r.(*biEncoder); isBi && opt.Depth > 0 {
+		if err := b.prefetch(prefetchTexts(t, first, qids, opt.Depth)); err != nil {
+			return eval.Run{}, cost{}, fmt.Errorf("rerank: %w", err)
+		}
+	}
 	for _, q := range qids {
 		ranked := eval.Rank(first.Queries[q])
 		n := min(opt.Depth, len(ranked))
@@ -165,6 +170,25 @@ func rerank(t texts, first eval.Run, r Reranker, opt Options) (eval.Run, cost, e
 		c.cpu, c.measured = cpu1-cpu0, true
 	}
 	return out, c, nil
+}
+
+// prefetchTexts lists the texts a reranking at depth n scores: each query's text and its first n
+// candidates' (those the collection lacks are left to the scoring loop, which names them).
+func prefetchTexts(t texts, first eval.Run, qids []string, n int) []string {
+	var out []string
+	for _, q := range qids {
+		qt, ok := t.queries[q]
+		if !ok {
+			continue
+		}
+		out = append(out, qt)
+		for _, d := range eval.Rank(first.Queries[q])[:min(n, len(first.Queries[q]))] {
+			if dt, ok := t.docs[d.Doc]; ok {
+				out = append(out, dt)
+			}
+		}
+	}
+	return out
 }
 
 // reorder returns ranked (in trec_eval's order) with the first n candidates scored from the

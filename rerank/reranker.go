@@ -23,8 +23,9 @@ type Reranker interface {
 // disk a dense run (retrieval.BuildDense) shares: a document's DenseText has the tokens its
 // whole-document vector was keyed by. The reranker also keeps every vector it used in memory,
 // so a text is embedded (or read from disk) once per BiEncoder however many queries or depths
-// retrieve it; the texts a call has not seen are embedded in one call of e. Safe for
-// concurrent use. BiEncoder panics when e is nil.
+// retrieve it. Rerank and RunSweep give it every text of a depth before scoring, so the texts
+// not seen yet are embedded in one call of e, in full batches as a dense run embeds them. Safe
+// for concurrent use. BiEncoder panics when e is nil.
 func BiEncoder(e embed.Embedder) Reranker {
 	if e == nil {
 		panic("rerank: BiEncoder of a nil Embedder")
@@ -39,28 +40,12 @@ type biEncoder struct {
 	vecs map[string][]float32
 }
 
+// Score implements Reranker.
 func (b *biEncoder) Score(query string, docs []string) ([]float64, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var missing []string
-	seen := map[string]bool{}
-	for _, t := range append([]string{query}, docs...) {
-		if _, ok := b.vecs[t]; !ok && !seen[t] {
-			seen[t] = true
-			missing = append(missing, t)
-		}
-	}
-	if len(missing) > 0 {
-		vecs, err := b.embedder.Embed(missing)
-		if err != nil {
-			return nil, err
-		}
-		if len(vecs) != len(missing) {
-			return nil, fmt.Errorf("rerank: %d vectors for %d texts", len(vecs), len(missing))
-		}
-		for i, t := range missing {
-			b.vecs[t] = vecs[i]
-		}
+	if err := b.embed(append([]string{query}, docs...)); err != nil {
+		return nil, err
 	}
 	q := b.vecs[query]
 	out := make([]float64, len(docs))
@@ -72,4 +57,39 @@ func (b *biEncoder) Score(query string, docs []string) ([]float64, error) {
 		out[i] = embed.Dot(q, v)
 	}
 	return out, nil
+}
+
+// prefetch embeds, in one call, the texts of texts not yet seen: Rerank hands it every text of a
+// reranking before scoring query by query, so the model embeds in full batches of texts of similar
+// length (as a dense run does) rather than a few texts per query.
+func (b *biEncoder) prefetch(texts []string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.embed(texts)
+}
+
+// embed embeds the texts not yet in b.vecs in one Embedder call; b.mu is held.
+func (b *biEncoder) embed(texts []string) error {
+	var missing []string
+	seen := map[string]bool{}
+	for _, t := range texts {
+		if _, ok := b.vecs[t]; !ok && !seen[t] {
+			seen[t] = true
+			missing = append(missing, t)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	vecs, err := b.embedder.Embed(missing)
+	if err != nil {
+		return err
+	}
+	if len(vecs) != len(missing) {
+		return fmt.Errorf("rerank: %d vectors for %d texts", len(vecs), len(missing))
+	}
+	for i, t := range missing {
+		b.vecs[t] = vecs[i]
+	}
+	return nil
 }

@@ -96,9 +96,13 @@ func TestRunSweepErrors(t *testing.T) {
 
 // letters is an embed.Embedder whose vector of a text counts its letters a..z (normalised),
 // and which counts the texts it embedded.
-type letters struct{ embedded map[string]int }
+type letters struct {
+	embedded map[string]int
+	calls    int
+}
 
 func (l *letters) Embed(texts []string) ([][]float32, error) {
+	l.calls++
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
 		l.embedded[t]++
@@ -137,6 +141,16 @@ func TestBiEncoderEmbedsOnce(t *testing.T) {
 	want := map[string]int{"a query": 1, "d1": 1, "d2": 1, "d3": 1, "d4": 1}
 	if !reflect.DeepEqual(l.embedded, want) {
 		t.Errorf("embedded %v, want %v", l.embedded, want)
+	}
+	// Depth 1 embeds the query and d1 in one call, each later depth its new documents in one.
+	if l.calls != 4 {
+		t.Errorf("%d Embed calls, want 4 (depths 1, 2, 3 and 4; 100 finds nothing new)", l.calls)
+	}
+	// A document the corpus lacks is named, as with any reranker.
+	bad := firstStage()
+	bad.Queries["q1"] = append(bad.Queries["q1"], eval.ScoredDoc{Doc: "d9", Score: 9})
+	if _, err := Rerank(tiny(), bad, b, Options{Depth: 2}); err == nil || !strings.Contains(err.Error(), "document d9") {
+		t.Errorf("unknown document: %v", err)
 	}
 	// Scores are the cosines of the letter counts: "a query" against "d1" shares no letter but d.
 	s, err := b.Score("a query", []string{"d1", "dd"})
