@@ -14,10 +14,15 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ranklab/ranklab/internal/corpuscheck"
+
+	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/embed"
+	"github.com/ranklab/ranklab/study"
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/internal/numflag"
+	"github.com/ranklab/ranklab/internal/words"
 
 	"github.com/ranklab/ranklab/internal/csvcell"
 
@@ -107,7 +112,31 @@ func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
 			return retrieval.Collection{}, err
 		}
 	}
+	if err := corpusPreflight(dir, stderr); err != nil {
+		return retrieval.Collection{}, err
+	}
 	return retrieval.ReadCollection(dir, *f.split)
+}
+
+// corpusPreflight is check --corpus's line check (internal/corpuscheck, no twin search), made before
+// anything is retrieved or embedded: every line with an error is printed on stderr with its
+// file and line, and the command stops; documents with no text are printed as warnings.
+func corpusPreflight(dir string, stderr io.Writer) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil // ReadCollection says what is missing
+	}
+	r, _, err := corpuscheck.File(dir, nil, check.TwinOptions{}, true)
+	if err != nil {
+		return err
+	}
+	if len(r.Findings) == 0 {
+		return nil
+	}
+	writeCorpusFindings(stderr, r)
+	if n := corpusErrors(r); n > 0 {
+		return fmt.Errorf("%s: %d %s above: fix the corpus before retrieving (ranklab check --corpus %s lists them again)", r.File, n, words.Plural(n, "error", "errors"), dir)
+	}
+	return nil
 }
 
 // beirRun writes the run of the collection's queries (those its qrels judge), and with --chunks
@@ -134,7 +163,7 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	if *out == "-" && (*chunksOut == "-" || *mapOut == "-") {
 		return fail(2, "only one output can go to stdout")
 	}
-	agg, err := rag.ParseAggregation(*f.agg)
+	agg, err := parseName("aggregation", *f.agg, rag.MaxP, rag.FirstP, rag.SumP)
 	if err != nil {
 		return fail(2, "--agg: %v", err)
 	}
@@ -242,7 +271,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	if *format != "text" && *format != "json" && *format != "csv" {
 		return fail(2, "-f %q: want text, json or csv", *format)
 	}
-	agg, err := rag.ParseAggregation(*f.agg)
+	agg, err := parseName("aggregation", *f.agg, rag.MaxP, rag.FirstP, rag.SumP)
 	if err != nil {
 		return fail(2, "--agg: %v", err)
 	}
@@ -276,7 +305,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	opt := retrieval.SweepOptions{Chunkings: chunkings, Aggregation: agg, Model: model, Depth: *f.k, Budgets: budgets,
+	opt := study.SweepOptions{Chunkings: chunkings, Aggregation: agg, Model: model, Depth: *f.k, Budgets: budgets,
 		Permutations: *perms, Resamples: *resamples, Seed: *seed}
 	if dense {
 		cache, closeModel, err := openMiniLM()
@@ -293,7 +322,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab beir sweep: %s (dense, exact cosine) on %s, %d documents, %d queries: %s, each embedded through the vector cache\n",
 			embed.MiniLM, c.Dir, len(c.Docs), len(c.Queries), n)
 	}
-	sw, err := retrieval.RunSweep(c, opt)
+	sw, err := study.RunSweep(c, opt)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -322,9 +351,9 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 // denseProgress returns a SweepOptions.Progress that prints each configuration of a dense sweep
 // on stderr: its units, the documents cut at the model's limit, the texts embedded and found in
 // the cache while building and searching it (its units and the queries), and its time per stage.
-func denseProgress(cache *embed.Cache, stderr io.Writer) func(retrieval.SweepRow) {
+func denseProgress(cache *embed.Cache, stderr io.Writer) func(study.SweepRow) {
 	var misses, hits int64
-	return func(r retrieval.SweepRow) {
+	return func(r study.SweepRow) {
 		m, h := cache.Misses.Load(), cache.Hits.Load()
 		fmt.Fprintf(stderr, "ranklab beir sweep: %s: %d units (%d truncated at the model's limit); embedded %d texts, %d from the cache; index %.1f s, search %.1f s, evaluate %.1f s\n",
 			r.Chunking, r.Chunks, r.Truncated, m-misses, h-hits, r.Stages.Index.Seconds(), r.Stages.Search.Seconds(), r.Stages.Evaluate.Seconds())
@@ -357,15 +386,22 @@ func parseChunkings(list string) ([]retrieval.Chunking, error) {
 		if err := ch.Validate(); err != nil {
 			return nil, fmt.Errorf("%q: %v", item, err)
 		}
+		for _, prev := range out {
+			if prev == ch {
+				return nil, fmt.Errorf("%q: the configuration %s is listed twice", item, ch)
+			}
+		}
 		out = append(out, ch)
 	}
 	return out, nil
 }
 
-func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
+func writeSweepText(w io.Writer, sw study.Sweep, queries int) error {
 	fmt.Fprintf(w, "%s (qrels %s): %d documents, %d queries, %d %s tokens; %s, %s\n",
 		sw.Collection, sw.Split, sw.Docs, queries, sw.Tokens, sw.Tokenizer, sw.Model, sw.Aggregation)
-	fmt.Fprintf(w, "Δ and p: against %s, paired over queries; p Holm-adjusted over the configurations\n", baseline(sw))
+	if len(sw.Rows) > 1 {
+		fmt.Fprintf(w, "Δ and p: against %s, paired over queries; p Holm-adjusted over the configurations\n", baseline(sw))
+	}
 	header, rows := sweepTable(sw)
 	if err := writeTable(w, header, rows); err != nil {
 		return err
@@ -374,7 +410,9 @@ func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
 		return writeStages(w, sw.Stages)
 	}
 	fmt.Fprintf(w, "\nAt a token budget B (%s tokens): the documents of the longest prefix of the ranked chunks that fits B tokens.\n", sw.Tokenizer)
-	fmt.Fprintf(w, "Δ: against %s at the same budget, with its bootstrap interval; p: t-test, Holm over the whole table\n", baseline(sw))
+	if len(sw.Rows) > 1 {
+		fmt.Fprintf(w, "Δ: against %s at the same budget, with its bootstrap interval; p: t-test, Holm over the whole table\n", baseline(sw))
+	}
 	header, rows = sweepBudgetTable(sw)
 	if err := writeTable(w, header, rows); err != nil {
 		return err
@@ -383,7 +421,7 @@ func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
 }
 
 // baseline names the sweep's first configuration, the one every other is compared with.
-func baseline(sw retrieval.Sweep) string {
+func baseline(sw study.Sweep) string {
 	if len(sw.Rows) == 0 || sw.Rows[0].Chunking == retrieval.Whole {
 		return "whole documents"
 	}
@@ -391,7 +429,7 @@ func baseline(sw retrieval.Sweep) string {
 }
 
 // writeStages prints the time spent per stage of a sweep.
-func writeStages(w io.Writer, st retrieval.Stages) error {
+func writeStages(w io.Writer, st study.Stages) error {
 	_, err := fmt.Fprintf(w, "time: tokenize %.2fs, index %.2fs, search %.2fs, evaluate %.2fs; total %.2fs\n",
 		st.Tokenize.Seconds(), st.Index.Seconds(), st.Search.Seconds(), st.Evaluate.Seconds(), st.Total().Seconds())
 	return err
@@ -402,16 +440,23 @@ func writeStages(w io.Writer, st retrieval.Stages) error {
 // mean, the difference to the baseline and the Holm-adjusted p-values of the t-test and the
 // randomization test (empty for the baseline). Numbers are rounded for reading; the Sweep
 // holds them exactly.
-func sweepTable(s retrieval.Sweep) (header []string, rows [][]string) {
+func sweepTable(s study.Sweep) (header []string, rows [][]string) {
 	header = []string{"config", "chunks", "indexed", "dup%"}
+	compared := len(s.Rows) > 1 // one configuration: nothing to compare, no Δ or p columns
 	for _, m := range s.Measures {
 		name := m.String()
-		header = append(header, name, "Δ "+name, "p(t,Holm)", "p(rand,Holm)")
+		header = append(header, name)
+		if compared {
+			header = append(header, "Δ "+name, "p(t,Holm)", "p(rand,Holm)")
+		}
 	}
 	for _, r := range s.Rows {
 		row := []string{r.Chunking.String(), fmt.Sprint(r.Chunks), fmt.Sprint(r.Indexed), fmt.Sprintf("%.1f", 100*r.Duplication)}
 		for _, m := range s.Measures {
 			row = append(row, fmt.Sprintf("%.4f", r.Result.Mean(m)))
+			if !compared {
+				continue
+			}
 			c, err := s.Comparison(r.Chunking, m)
 			if err != nil { // the baseline
 				row = append(row, "", "", "")
@@ -430,11 +475,15 @@ func sweepTable(s retrieval.Sweep) (header []string, rows [][]string) {
 // ("+0.0123 [+0.0050, +0.0190]", at the report's level, 95 % by default) and the Holm-adjusted
 // t-test p (Holm over the whole budget report). The baseline's cells of Δ and p are empty.
 // Numbers are rounded for reading; Budget holds them exactly.
-func sweepBudgetTable(s retrieval.Sweep) (header []string, rows [][]string) {
+func sweepBudgetTable(s study.Sweep) (header []string, rows [][]string) {
 	level := s.Budget.Options.Level
+	compared := len(s.Rows) > 1 // one configuration: no comparison, no interval (its level is unset)
 	header = []string{"budget", "config"}
 	for _, name := range []string{"nDCG", "R", "Success"} {
-		header = append(header, name, fmt.Sprintf("Δ %s [%g%% CI]", name, 100*level), "p(t,Holm)")
+		header = append(header, name)
+		if compared {
+			header = append(header, fmt.Sprintf("Δ %s [%g%% CI]", name, 100*level), "p(t,Holm)")
+		}
 	}
 	ms := rag.BudgetMeasures(s.Budgets...)
 	for b := range s.Budgets {
@@ -443,6 +492,9 @@ func sweepBudgetTable(s retrieval.Sweep) (header []string, rows [][]string) {
 			for k := range 3 {
 				j := 3*b + k
 				row = append(row, fmt.Sprintf("%.4f", r.Budget.Mean(ms[j])))
+				if !compared {
+					continue
+				}
 				if i == 0 {
 					row = append(row, "", "")
 					continue
@@ -516,7 +568,7 @@ func (v jsonFloat) MarshalJSON() ([]byte, error) {
 }
 
 // sweepDiffs returns row ch against the baseline on every measure of ms, or nil for the baseline.
-func sweepDiffs[M compare.Measure](sw retrieval.Sweep, ch retrieval.Chunking, ms []M) []diffJSON {
+func sweepDiffs[M compare.Measure](sw study.Sweep, ch retrieval.Chunking, ms []M) []diffJSON {
 	var out []diffJSON
 	for _, m := range ms {
 		c, err := sw.Comparison(ch, m)
@@ -533,11 +585,11 @@ type stagesJSON struct {
 	Tokenize, Index, Search, Evaluate, Total float64
 }
 
-func stagesOut(s retrieval.Stages) stagesJSON {
+func stagesOut(s study.Stages) stagesJSON {
 	return stagesJSON{s.Tokenize.Seconds(), s.Index.Seconds(), s.Search.Seconds(), s.Evaluate.Seconds(), s.Total().Seconds()}
 }
 
-func writeSweepJSON(w io.Writer, sw retrieval.Sweep, queries int) error {
+func writeSweepJSON(w io.Writer, sw study.Sweep, queries int) error {
 	out := sweepJSON{Collection: sw.Collection, Split: sw.Split, Docs: sw.Docs, Queries: queries, Tokens: sw.Tokens,
 		Tokenizer: sw.Tokenizer, Aggregation: sw.Aggregation.String(), Model: sw.Model, Seconds: stagesOut(sw.Stages)}
 	for _, m := range sw.Measures {
