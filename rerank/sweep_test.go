@@ -9,6 +9,7 @@ import (
 
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/retrieval"
 )
 
 // TestRunSweep: the tiny collection's first stage ranks d1 (not relevant), d2 (relevant), d3
@@ -166,5 +167,29 @@ func TestBiEncoderEmbedsOnce(t *testing.T) {
 	}
 	if math.Abs(s[0]-1) > 1e-6 || math.Abs(s[1]-1/math.Sqrt2) > 1e-6 {
 		t.Errorf("scores %v, want 1 and 1/√2", s)
+	}
+}
+
+// TestBiEncoderOneCallPerDepth: a depth's new texts go to the model in one call, however many
+// queries share them (the model then batches texts of similar length, as a dense run does),
+// not in a call per query.
+func TestBiEncoderOneCallPerDepth(t *testing.T) {
+	c := tiny()
+	c.Queries = append(c.Queries, retrieval.Query{ID: "q2", Text: "another query"})
+	c.Qrels["q2"] = map[string]int{"d5": 1}
+	first := firstStage()
+	first.Queries["q2"] = []eval.ScoredDoc{{Doc: "d5", Score: 2}, {Doc: "d4", Score: 1}, {Doc: "d3", Score: 0.5}}
+	l := &letters{embedded: map[string]int{}}
+	if _, err := RunSweep(c, first, BiEncoder(l), Options{}, 1, 2, 3); err != nil {
+		t.Fatal(err)
+	}
+	// depth 1: both queries, d1 and d5; depth 2: d2 and d4; depth 3: d3.
+	if l.calls != 3 {
+		t.Errorf("%d Embed calls for 3 depths, want one a depth", l.calls)
+	}
+	for text, n := range l.embedded {
+		if n != 1 {
+			t.Errorf("%q embedded %d times", text, n)
+		}
 	}
 }
