@@ -33,8 +33,9 @@ type Options struct {
 	// Compare sets the sweep's paired tests (seed, draws, level); its Eval.AllQueries is always
 	// set: every judged query is compared, a query a run misses scores 0.
 	Compare compare.Options
-	// Progress, when set, is called after each depth of a sweep with its row (so a caller can
-	// read an embed.Cache's counters per depth).
+	// Progress, when set, is called after each depth of a sweep with its row, before the losses
+	// are counted (they need the deepest depth): a caller can read an embed.Cache's counters per
+	// depth, or say how far a long sweep has come.
 	Progress func(SweepRow)
 }
 
