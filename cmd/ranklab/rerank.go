@@ -43,9 +43,10 @@ over the query's N candidates. Documents past N keep their first-stage order bel
 Printed per depth: nDCG@K and R@K with the difference from N = 0 (95 % bootstrap interval), the
 paired t-test and randomization test p-values Holm-adjusted over one family (every depth > 0 ×
 both measures), the first stage's R@N (the ceiling of what reranking N documents can recall);
-the documents scored and embedded per query and the CPU time per query (the whole process, this
-depth alone and cumulated: depths run in increasing order and each vector is embedded once, so
-the cumulated CPU through N is what depth N costs alone from a cold cache); the relevant
+the documents scored per query, the texts embedded per query (documents and queries the vector
+cache did not hold) and the CPU time per query (the whole process, this depth alone and
+cumulated: depths run in increasing order and each vector is embedded once, so the cumulated CPU
+through N is what depth N costs alone from the same cache); the relevant
 documents the first stage put past N (and the queries with one) and those lost: in the deepest
 depth's top K but not in this depth's.
 
