@@ -15,6 +15,7 @@
 //	ranklab pool [--depth 20] [--method depth|mtf] [--judged QRELS] RUN...
 //	ranklab agree QRELS_A QRELS_B [RUN...]
 //	ranklab check QRELS RUN... | ranklab check --corpus CORPUS [--qrels QRELS]
+//	ranklab rerank --data DIR --run FIRST_STAGE_RUN [--depth N[,N...]] [--mix W]
 //
 // Each subcommand lives in its own file and registers itself in commands; TestDocListsCommands
 // holds this list to them.
