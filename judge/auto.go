@@ -103,6 +103,12 @@ func Auto(ctx context.Context, cfg Config, opt AutoOptions) (AutoReport, error) 
 		return AutoReport{}, err
 	}
 	defer st.Close()
+	if st.StaleLock != 0 {
+		fmt.Fprintf(opt.Log, "autojudge: %s.lock was left by process %d, which is gone: taken over\n", cfg.Qrels, st.StaleLock)
+	}
+	for _, r := range st.Repaired {
+		fmt.Fprintf(opt.Log, "autojudge: repaired %s\n", r)
+	}
 	rep := AutoReport{Pairs: len(pairs)}
 	var todo []pool.Pair
 	for _, p := range pairs {
