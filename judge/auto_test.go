@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/jsonx"
 	"github.com/ranklab/ranklab/pool"
 )
 
@@ -343,4 +344,29 @@ func TestJSONString(t *testing.T) {
 			t.Errorf("jsonString(%s) = %q, %v; want %q, %v", c.raw, got, ok, c.want, c.ok)
 		}
 	}
+}
+
+// FuzzParseAnswer: any line gives a pair in flight with a grade in 0..3, or an error; never a
+// panic. And an ID of any bytes written by jsonx reads back the same.
+func FuzzParseAnswer(f *testing.F) {
+	for _, s := range []string{`{"qid":"1","docid":"d0","grade":2,"why":"x"}`, `{"qid":"1","docid":"d0","grade":7}`,
+		`{"qid":"q\udcff","docid":"d0","grade":0}`, `not json`, `{"qid":1}`, `{"qid":"1","docid":"d0","grade":"2"}`, ``} {
+		f.Add(s, "q\xff")
+	}
+	waiting := map[pool.Pair]time.Time{{Query: "1", Doc: "d0"}: {}, {Query: "q\xff", Doc: "d0"}: {}}
+	f.Fuzz(func(t *testing.T, line, id string) {
+		p, g, _, err := parseAnswer([]byte(line), waiting)
+		if err == nil {
+			if _, ok := waiting[p]; !ok || g < 0 || g > 3 {
+				t.Errorf("%q: accepted %v grade %d", line, p, g)
+			}
+		}
+		b, err := jsonx.Marshal(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := jsonString(b); !ok || got != id {
+			t.Errorf("jsonString(%s) = %q, %v; want %q", b, got, ok, id)
+		}
+	})
 }
