@@ -21,15 +21,6 @@ import (
 	"github.com/ranklab/ranklab/pool"
 )
 
-// AutoOptions are the settings of an automatic judge (Auto); the zero value of each field is its
-// default.
-type AutoOptions struct {
-	Command  string        // the judge's command line, run once with /bin/sh -c
-	InFlight int           // pairs sent and not answered yet, at most (0: 8)
-	Timeout  time.Duration // longest wait for the next answer while pairs are waiting (0: 2 min)
-	Log      io.Writer     // progress lines and the judge's standard error (nil: os.Stderr)
-}
-
 // AutoReport is what Auto did.
 type AutoReport struct {
 	Pairs   int           // pairs in the pool
@@ -61,31 +52,31 @@ type autoWhy struct {
 // opposed to a file ranklab could not read or write.
 var errJudge = errors.New("judge")
 
-// Auto judges the pool of cfg with an automatic judge: it starts opt.Command once, in its own
+// Auto judges the pool of cfg with an automatic judge: it starts cfg.Command once, in its own
 // process group, writes it one JSON line per pair not yet judged and reads back one JSON line
 // per pair (the protocol, the package doc's "Automatic judges"), recording each grade in
 // cfg.Qrels as the panel does (side log fsynced, qrels rewritten atomically) before the next pair
-// is sent. At most opt.InFlight pairs wait for an answer at once. It returns when every pair is
-// judged, the judge fails (a malformed answer, an exit, no answer within opt.Timeout) or ctx
+// is sent. At most cfg.InFlight pairs wait for an answer at once. It returns when every pair is
+// judged, the judge fails (a malformed answer, an exit, no answer within cfg.Timeout) or ctx
 // ends; the judge and its children are then stopped (SIGTERM to its group, SIGKILL 1 s later).
 // Every grade received before that is on disk; running Auto again asks only for the rest.
-func Auto(ctx context.Context, cfg Config, opt AutoOptions) (AutoReport, error) {
-	if opt.InFlight == 0 {
-		opt.InFlight = 8
+func Auto(ctx context.Context, cfg Config) (AutoReport, error) {
+	if cfg.InFlight == 0 {
+		cfg.InFlight = 8
 	}
-	if opt.Timeout == 0 {
-		opt.Timeout = 2 * time.Minute
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 2 * time.Minute
 	}
-	if opt.Log == nil {
-		opt.Log = os.Stderr
+	if cfg.Log == nil {
+		cfg.Log = os.Stderr
 	}
 	switch {
-	case strings.TrimSpace(opt.Command) == "":
+	case strings.TrimSpace(cfg.Command) == "":
 		return AutoReport{}, errors.New("judge: no judge command")
-	case opt.InFlight < 0:
-		return AutoReport{}, fmt.Errorf("judge: %d pairs in flight: want 1 or more", opt.InFlight)
-	case opt.Timeout < 0:
-		return AutoReport{}, fmt.Errorf("judge: timeout %v is negative", opt.Timeout)
+	case cfg.InFlight < 0:
+		return AutoReport{}, fmt.Errorf("judge: %d pairs in flight: want 1 or more", cfg.InFlight)
+	case cfg.Timeout < 0:
+		return AutoReport{}, fmt.Errorf("judge: timeout %v is negative", cfg.Timeout)
 	}
 	if cfg.Judge == "" {
 		cfg.Judge = "auto"
@@ -104,10 +95,10 @@ func Auto(ctx context.Context, cfg Config, opt AutoOptions) (AutoReport, error) 
 	}
 	defer st.Close()
 	if st.StaleLock != 0 {
-		fmt.Fprintf(opt.Log, "autojudge: %s.lock was left by process %d, which is gone: taken over\n", cfg.Qrels, st.StaleLock)
+		fmt.Fprintf(cfg.Log, "autojudge: %s.lock was left by process %d, which is gone: taken over\n", cfg.Qrels, st.StaleLock)
 	}
 	for _, r := range st.Repaired {
-		fmt.Fprintf(opt.Log, "autojudge: repaired %s\n", r)
+		fmt.Fprintf(cfg.Log, "autojudge: repaired %s\n", r)
 	}
 	rep := AutoReport{Pairs: len(pairs)}
 	var todo []pool.Pair
@@ -119,13 +110,13 @@ func Auto(ctx context.Context, cfg Config, opt AutoOptions) (AutoReport, error) 
 		}
 	}
 	if len(todo) == 0 {
-		fmt.Fprintf(opt.Log, "autojudge: all %d pairs of %s are judged in %s: nothing to ask\n", len(pairs), cfg.Pool, cfg.Qrels)
+		fmt.Fprintf(cfg.Log, "autojudge: all %d pairs of %s are judged in %s: nothing to ask\n", len(pairs), cfg.Pool, cfg.Qrels)
 		return rep, nil
 	}
-	fmt.Fprintf(opt.Log, "autojudge: %d of %d pairs to judge (%d judged before), %d in flight at most, timeout %v\n",
-		len(todo), len(pairs), rep.Before, opt.InFlight, opt.Timeout)
+	fmt.Fprintf(cfg.Log, "autojudge: %d of %d pairs to judge (%d judged before), %d in flight at most, timeout %v\n",
+		len(todo), len(pairs), rep.Before, cfg.InFlight, cfg.Timeout)
 	start := time.Now()
-	r := &autoRun{cfg: cfg, opt: opt, st: st, texts: texts, todo: todo, rep: &rep, start: start}
+	r := &autoRun{cfg: cfg, st: st, texts: texts, todo: todo, rep: &rep, start: start}
 	err = r.run(ctx)
 	rep.Elapsed = time.Since(start)
 	if r.why != nil {
@@ -136,14 +127,13 @@ func Auto(ctx context.Context, cfg Config, opt AutoOptions) (AutoReport, error) 
 	if err != nil {
 		return rep, fmt.Errorf("%w; %d grades of this run are on disk in %s (%d of %d pairs judged): run again to resume", err, rep.Judged, cfg.Qrels, rep.Before+rep.Judged, rep.Pairs)
 	}
-	fmt.Fprintf(opt.Log, "autojudge: %d pairs judged in %.1f s, %d of %d in %s\n", rep.Judged, rep.Elapsed.Seconds(), rep.Before+rep.Judged, rep.Pairs, cfg.Qrels)
+	fmt.Fprintf(cfg.Log, "autojudge: %d pairs judged in %.1f s, %d of %d in %s\n", rep.Judged, rep.Elapsed.Seconds(), rep.Before+rep.Judged, rep.Pairs, cfg.Qrels)
 	return rep, nil
 }
 
 // autoRun is one run of a judge process.
 type autoRun struct {
 	cfg   Config
-	opt   AutoOptions
 	st    *judgmentStore
 	texts docTexts
 	todo  []pool.Pair
@@ -160,9 +150,9 @@ type answerLine struct {
 }
 
 func (r *autoRun) run(ctx context.Context) error {
-	cmd := exec.Command("/bin/sh", "-c", r.opt.Command)
+	cmd := exec.Command("/bin/sh", "-c", r.cfg.Command)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Stderr = r.opt.Log
+	cmd.Stderr = r.cfg.Log
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -172,7 +162,7 @@ func (r *autoRun) run(ctx context.Context) error {
 		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("judge: starting %q: %w", r.opt.Command, err)
+		return fmt.Errorf("judge: starting %q: %w", r.cfg.Command, err)
 	}
 	exited := make(chan error, 1)
 	var waitOnce sync.Once
@@ -223,7 +213,7 @@ func (r *autoRun) run(ctx context.Context) error {
 		}
 	}()
 	// Requests, written on their own goroutine: a judge that stops reading blocks only it.
-	requests := make(chan []byte, r.opt.InFlight)
+	requests := make(chan []byte, r.cfg.InFlight)
 	writeErr := make(chan error, 1)
 	go func() {
 		for b := range requests {
@@ -251,14 +241,14 @@ func (r *autoRun) run(ctx context.Context) error {
 		requests <- b
 		return nil
 	}
-	for next < len(r.todo) && len(waiting) < r.opt.InFlight {
+	for next < len(r.todo) && len(waiting) < r.cfg.InFlight {
 		if err := send(); err != nil {
 			return err
 		}
 	}
 	lastReport := time.Now()
 	var writeFailed error
-	timer := time.NewTimer(r.opt.Timeout)
+	timer := time.NewTimer(r.cfg.Timeout)
 	defer timer.Stop()
 	for len(waiting) > 0 {
 		select {
@@ -266,7 +256,7 @@ func (r *autoRun) run(ctx context.Context) error {
 			stop(time.Second)
 			return fmt.Errorf("judge: stopped (%v) with %d pairs unanswered", context.Cause(ctx), len(waiting))
 		case <-timer.C:
-			return fmt.Errorf("%w: no answer for %v; %d pairs waiting, the oldest %s", errJudge, r.opt.Timeout, len(waiting), oldest(waiting))
+			return fmt.Errorf("%w: no answer for %v; %d pairs waiting, the oldest %s", errJudge, r.cfg.Timeout, len(waiting), oldest(waiting))
 		case err := <-writeErr:
 			// The judge closed its input: its output ends too, or the timer ends the run.
 			writeFailed, writeErr = err, nil
@@ -305,7 +295,7 @@ func (r *autoRun) run(ctx context.Context) error {
 				default:
 				}
 			}
-			timer.Reset(r.opt.Timeout)
+			timer.Reset(r.cfg.Timeout)
 			if time.Since(lastReport) >= 5*time.Second {
 				lastReport = time.Now()
 				r.progress()
@@ -320,10 +310,10 @@ func (r *autoRun) run(ctx context.Context) error {
 		stopped = true
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		if err != nil {
-			fmt.Fprintf(r.opt.Log, "autojudge: the judge ended with %v after answering every pair\n", err)
+			fmt.Fprintf(r.cfg.Log, "autojudge: the judge ended with %v after answering every pair\n", err)
 		}
 	case <-time.After(5 * time.Second):
-		fmt.Fprintln(r.opt.Log, "autojudge: the judge did not end within 5 s of its input closing: stopped")
+		fmt.Fprintln(r.cfg.Log, "autojudge: the judge did not end within 5 s of its input closing: stopped")
 		stop(time.Second)
 	case <-ctx.Done():
 	}
@@ -343,7 +333,7 @@ func (r *autoRun) died(stop func(time.Duration) error, what string, waiting map[
 func (r *autoRun) progress() {
 	done, total := r.rep.Before+r.rep.Judged, r.rep.Pairs
 	rate := float64(r.rep.Judged) / time.Since(r.start).Seconds()
-	fmt.Fprintf(r.opt.Log, "autojudge: %d of %d judged, %.1f pairs/s, about %s left\n", done, total, rate,
+	fmt.Fprintf(r.cfg.Log, "autojudge: %d of %d judged, %.1f pairs/s, about %s left\n", done, total, rate,
 		time.Duration(float64(total-done)/rate*float64(time.Second)).Round(time.Second))
 }
 

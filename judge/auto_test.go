@@ -65,6 +65,12 @@ func autoFixture(t *testing.T, n int) (dir string, cfg Config, want map[pool.Pai
 	return dir, Config{Pool: filepath.Join(dir, "pool.txt"), Qrels: filepath.Join(dir, "auto.qrels"), Corpus: dir}, want
 }
 
+// with returns cfg with the judge process settings of o.
+func with(cfg, o Config) Config {
+	cfg.Command, cfg.InFlight, cfg.Timeout, cfg.Log = o.Command, o.InFlight, o.Timeout, o.Log
+	return cfg
+}
+
 func readGrades(t *testing.T, path string) map[pool.Pair]int {
 	t.Helper()
 	out := map[pool.Pair]int{}
@@ -85,7 +91,7 @@ func readGrades(t *testing.T, path string) map[pool.Pair]int {
 func TestAutoExampleJudge(t *testing.T) {
 	_, cfg, want := autoFixture(t, 40)
 	var log bytes.Buffer
-	rep, err := Auto(context.Background(), cfg, AutoOptions{Command: exampleJudge(t, "--workers 3"), InFlight: 5, Log: &log})
+	rep, err := Auto(context.Background(), with(cfg, Config{Command: exampleJudge(t, "--workers 3"), InFlight: 5, Log: &log}))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
@@ -103,7 +109,7 @@ func TestAutoExampleJudge(t *testing.T) {
 		t.Errorf("why file (%v):\n%.300s", err, why)
 	}
 	// A second run has nothing to ask and starts no judge (the command would fail).
-	rep, err = Auto(context.Background(), cfg, AutoOptions{Command: "exit 3", Log: &log})
+	rep, err = Auto(context.Background(), with(cfg, Config{Command: "exit 3", Log: &log}))
 	if err != nil || rep.Before != 80 || rep.Judged != 0 {
 		t.Errorf("re-run: %+v, %v", rep, err)
 	}
@@ -132,7 +138,7 @@ func TestAutoKillAndResume(t *testing.T) {
 		killed <- -1
 	}()
 	var log bytes.Buffer
-	rep, err := Auto(context.Background(), cfg, AutoOptions{Command: cmd, InFlight: 4, Log: &log})
+	rep, err := Auto(context.Background(), with(cfg, Config{Command: cmd, InFlight: 4, Log: &log}))
 	if n := <-killed; n < 0 {
 		t.Fatalf("the judge was never killed: %+v %v\n%s", rep, err, log.String())
 	}
@@ -143,7 +149,7 @@ func TestAutoKillAndResume(t *testing.T) {
 	if len(first) != rep.Judged || rep.Judged < 15 || rep.Judged >= 60 {
 		t.Fatalf("after the kill: %d grades on disk, report says %d judged", len(first), rep.Judged)
 	}
-	rep2, err := Auto(context.Background(), cfg, AutoOptions{Command: exampleJudge(t, ""), Log: &log})
+	rep2, err := Auto(context.Background(), with(cfg, Config{Command: exampleJudge(t, ""), Log: &log}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +257,7 @@ time.sleep(300)
 			if c.name == "hangs" {
 				timeout = time.Second
 			}
-			rep, err := Auto(context.Background(), cfg, AutoOptions{Command: c.command, InFlight: 1, Timeout: timeout, Log: &log})
+			rep, err := Auto(context.Background(), with(cfg, Config{Command: c.command, InFlight: 1, Timeout: timeout, Log: &log}))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err = %v\nwant it to contain %q\nlog: %s", err, c.want, log.String())
 			}
@@ -289,7 +295,7 @@ func TestAutoStopsJudgeGroup(t *testing.T) {
 		cancel()
 	}()
 	start := time.Now()
-	_, err := Auto(ctx, cfg, AutoOptions{Command: cmd, Log: &bytes.Buffer{}})
+	_, err := Auto(ctx, with(cfg, Config{Command: cmd, Log: &bytes.Buffer{}}))
 	took := time.Since(start)
 	if err == nil || !strings.Contains(err.Error(), "stopped") {
 		t.Fatalf("err = %v", err)

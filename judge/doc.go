@@ -65,10 +65,10 @@
 // per byte) and are read back the same way. Each grade goes through the same store as the
 // panel's keys (side log fsynced, qrels rewritten atomically, the lock) before the next pair is
 // sent, and a reason, when given, is appended to path.why.jsonl (fsynced) before it. At most
-// AutoOptions.InFlight pairs wait for an answer at once. An answer that is not a JSON object, has
+// Config.InFlight pairs wait for an answer at once. An answer that is not a JSON object, has
 // no integer grade in 0..3, or names a pair not waiting for an answer (unknown, or answered
 // twice) stops the run with an error naming the output line and the pair; so does a judge that
-// closes its output (exits) with pairs waiting, or gives no answer for AutoOptions.Timeout. The
+// closes its output (exits) with pairs waiting, or gives no answer for Config.Timeout. The
 // judge is then stopped: its input is closed, its process group gets SIGTERM and, 1 s later,
 // SIGKILL (so Ctrl-C ends it and its children within about a second). Every grade received
 // before is on disk, and a new run asks only for the pairs the judgments file does not grade.

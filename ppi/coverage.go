@@ -18,7 +18,7 @@ type Simulation struct {
 	Truth             float64 // the mean of truth over every query
 	Level             float64
 	Draws, Queries, N int      // draws; human-judged queries per draw; queries per collection
-	PPI, Classic      Coverage // Mean (λ tuned) and MeanLambda with λ = 1
+	PPI, Classic      Coverage // Mean (λ tuned) and meanLambda with λ = 1
 	Naive, HumanOnly  Coverage // CLT of the automatic values of the collection; of the human sample
 	EquivalentQueries float64  // human-only queries for the width of PPI: n·(HumanOnly.Width/PPI.Width)²
 }
@@ -69,7 +69,7 @@ func Simulate(truth, auto []float64, n, draws int, level float64, seed uint64) S
 			unl[k] = auto[coll[p]]
 		}
 		tally(&s.PPI, Mean(y, yh, unl, level))
-		tally(&s.Classic, MeanLambda(y, yh, unl, level, 1))
+		tally(&s.Classic, meanLambda(y, yh, unl, level, 1))
 		tally(&s.Naive, CLT(all, level))
 		tally(&s.HumanOnly, CLT(y, level))
 	}

@@ -12,7 +12,7 @@
 //
 // # The estimate
 //
-// With a weight λ on the automatic labels (MeanLambda fixes it; Mean tunes it):
+// With a weight λ on the automatic labels (Mean tunes it; Simulate also reports λ = 1):
 //
 //	θ̂ = mean_N(λ·ŷ_unlabeled) + mean_n(y − λ·ŷ)
 //	se = √( var_N(λ·ŷ_unlabeled)/N + var_n(y − λ·ŷ)/n )      (variances divide by the count)

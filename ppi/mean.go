@@ -40,12 +40,12 @@ func Mean(y, yhat, unlabeled []float64, level float64) Interval {
 	if v > 0 {
 		lambda = math.Max(0, math.Min(1, cov/((1+n/N)*v)))
 	}
-	return MeanLambda(y, yhat, unlabeled, level, lambda)
+	return meanLambda(y, yhat, unlabeled, level, lambda)
 }
 
-// MeanLambda is the prediction-powered estimate with the weight lambda on the automatic labels:
+// meanLambda is the prediction-powered estimate with the weight lambda on the automatic labels:
 // 1 is the original PPI, 0 the classical mean of y (see the package doc). It panics as Mean does.
-func MeanLambda(y, yhat, unlabeled []float64, level, lambda float64) Interval {
+func meanLambda(y, yhat, unlabeled []float64, level, lambda float64) Interval {
 	check(y, yhat, unlabeled, level)
 	imputed := make([]float64, len(unlabeled))
 	for i, x := range unlabeled {

@@ -20,9 +20,20 @@ func TestCLT(t *testing.T) {
 	}
 }
 
+func TestMeanLambdaOne(t *testing.T) {
+	// λ = 1: θ̂ = mean(unlabeled) + mean(y − yhat) = 1/2 + 1/4 = 0.75;
+	// se = √(var(unlabeled)/6 + var(y − yhat)/4) = √(0.25/6 + 0.1875/4) = 0.29756;
+	// the 95% interval is 0.75 ± 1.95996 · 0.29756.
+	iv := meanLambda([]float64{1, 0, 1, 1}, []float64{1, 0, 0, 1}, []float64{1, 1, 0, 0, 1, 0}, 0.95, 1)
+	h := 1.959963984540054 * math.Sqrt(0.25/6+0.1875/4)
+	if math.Abs(iv.Mean-0.75) > 1e-15 || math.Abs(iv.Low-(0.75-h)) > 1e-12 || math.Abs(iv.High-(0.75+h)) > 1e-12 {
+		t.Errorf("λ = 1: %+v, want 0.75 ± %v", iv, h)
+	}
+}
+
 func TestMeanLambdaZeroIsClassical(t *testing.T) {
 	y, yhat := []float64{0.2, 0.9, 0.4, 0.6}, []float64{0.5, 0.5, 0.1, 0.9}
-	a, b := MeanLambda(y, yhat, []float64{0.3, 0.7}, 0.95, 0), CLT(y, 0.95)
+	a, b := meanLambda(y, yhat, []float64{0.3, 0.7}, 0.95, 0), CLT(y, 0.95)
 	if math.Abs(a.Low-b.Low) > 1e-15 || math.Abs(a.High-b.High) > 1e-15 {
 		t.Errorf("λ = 0: %+v, classical %+v", a, b)
 	}
@@ -70,7 +81,7 @@ func TestSimulateCoverage(t *testing.T) {
 	t.Logf("%+v", s)
 }
 
-// TestPeers compares Mean, MeanLambda and CLT with ppi_py's ppi_mean_ci, ppi_mean_pointestimate
+// TestPeers compares Mean, meanLambda and CLT with ppi_py's ppi_mean_ci, ppi_mean_pointestimate
 // and classical_mean_ci on generated cases. It skips without the peers' environment
 // (sharedtest.PeersPython) and fails with RANKLAB_PEERS=1.
 func TestPeers(t *testing.T) {
@@ -138,7 +149,7 @@ func TestPeers(t *testing.T) {
 		if c.Lam == nil {
 			iv = Mean(c.Y, c.Yhat, c.Unlabeled, 1-c.Alpha)
 		} else {
-			iv = MeanLambda(c.Y, c.Yhat, c.Unlabeled, 1-c.Alpha, *c.Lam)
+			iv = meanLambda(c.Y, c.Yhat, c.Unlabeled, 1-c.Alpha, *c.Lam)
 		}
 		for k, v := range []float64{iv.Mean, iv.Low, iv.High} {
 			d := math.Abs(v - out.PPI[i][k])

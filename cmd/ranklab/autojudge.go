@@ -71,8 +71,8 @@ func runAutojudge(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	_, err := judge.Auto(ctx, judge.Config{Pool: *poolPath, Qrels: *out, Corpus: *data, Queries: *queries, Judge: *name},
-		judge.AutoOptions{Command: *command, InFlight: *inFlight, Timeout: *timeout, Log: stderr})
+	_, err := judge.Auto(ctx, judge.Config{Pool: *poolPath, Qrels: *out, Corpus: *data, Queries: *queries, Judge: *name,
+		Command: *command, InFlight: *inFlight, Timeout: *timeout, Log: stderr})
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled) {
 			return fail(130, "%v", err)
