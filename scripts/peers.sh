@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # peers.sh: installs the evaluators ranklab is compared with (pytrec_eval, ir_measures, ranx, and
 # for the conventions table BEIR's evaluation and LlamaIndex's retrieval metrics; scikit-learn's
-# cohen_kappa_score and SciPy's kendalltau for judge agreement; Hugging Face's
+# cohen_kappa_score and SciPy's kendalltau for judge agreement; ppi_py (with statsmodels) for
+# package ppi's prediction-powered intervals; Hugging Face's
 # tokenizers, the reference of package embed's WordPiece) into a virtual
 # environment of their own and prints its python's path on the last line.
 #
