@@ -153,6 +153,8 @@ func (r *autoRun) run(ctx context.Context) error {
 	cmd := exec.Command("/bin/sh", "-c", r.cfg.Command)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Stderr = r.cfg.Log
+	// A child that left the group and kept the judge's standard error open cannot hold Wait.
+	cmd.WaitDelay = time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
