@@ -436,3 +436,27 @@ func TestAutoSmolLM2(t *testing.T) {
 	}
 	t.Logf("grades: %v", readGrades(t, cfg.Qrels))
 }
+
+// TestAutoChildOutsideGroup: a judge whose child left its process group (setsid) and keeps its
+// output and standard error open cannot hold the run: Auto returns within seconds of the timeout
+// (without exec.Cmd's WaitDelay it waited for the child, 20 s here).
+func TestAutoChildOutsideGroup(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	dir, cfg, _ := autoFixture(t, 2)
+	pidFile := filepath.Join(dir, "child.pid")
+	cfg.Command = fmt.Sprintf(`setsid sh -c 'echo $$ > %s; exec sleep 20' & sleep 0.2; exit 0`, pidFile)
+	cfg.Timeout, cfg.Log = 500*time.Millisecond, &bytes.Buffer{}
+	start := time.Now()
+	_, err := Auto(context.Background(), cfg)
+	took := time.Since(start)
+	if b, rerr := os.ReadFile(pidFile); rerr == nil {
+		if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	if err == nil || took > 5*time.Second {
+		t.Errorf("Auto returned after %v (%v); want an error within a few seconds", took, err)
+	}
+}
