@@ -79,4 +79,19 @@
 // the pairs of runs; a swap is significant under a judge when that judge's adjusted p < Alpha
 // (Options.Alpha, default 0.05). A swap significant under either judge is one where the choice of
 // judge changes a conclusion someone would report.
+//
+// # Validation
+//
+// Validate asks whether an automatic judge (B) can stand in for people (A), the report of
+// ranklab agree --report. On the labels: Judges with Options.ByQuery, whose κ intervals resample
+// queries with all their pairs (a query's pairs share its difficulty and its judge's reading, so
+// they are not independent and the bootstrap over pairs is too narrow), each judge's base rate
+// (the share of the common pairs graded >= Threshold) and the agreement per query. On the
+// systems: Systems, Kendall's τ among the top third of the runs under A (at least 2 runs: the
+// comparisons people care most about), and a verdict from τ with Voorhees' thresholds (τ >= 0.9
+// "equivalent", τ < 0.8 "noticeable", else "in between"). And the adversarial check Clarke &
+// Dietz (2024) ask for: a run that reranks with the judge itself, one given run with its top
+// documents reordered by B's grades, evaluated beside the others; when B places it higher than A
+// does (Lifted), the automatic judge rewards systems built on it, and comparing such systems
+// under it is circular.
 package agree

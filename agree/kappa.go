@@ -142,6 +142,7 @@ type Options struct {
 	Seed      uint64       // bootstrap seed
 	Measure   eval.Measure // Systems' measure (zero: nDCG@10)
 	Alpha     float64      // Systems' significance level, after Holm (0: 0.05)
+	ByQuery   bool         // κ intervals resample queries with all their pairs, not pairs
 }
 
 func (o Options) withDefaults() Options {
@@ -259,7 +260,18 @@ func Judges(a, b eval.Qrels, opt Options) (Agreement, error) {
 		ag.Labels = slices.Compact(ag.Labels)
 	}
 	ag.Confusion = confusion(ga, gb, ag.Labels)
-	ag.Binary, ag.Unweighted, ag.Linear, ag.Quadratic = bootstrapKappas(ga, gb, ag.Labels, opt.Threshold, opt)
+	if opt.ByQuery {
+		group := make([]int, len(ag.Pairs))
+		for k := 1; k < len(ag.Pairs); k++ {
+			group[k] = group[k-1]
+			if ag.Pairs[k].Query != ag.Pairs[k-1].Query {
+				group[k]++
+			}
+		}
+		ag.Binary, ag.Unweighted, ag.Linear, ag.Quadratic = bootstrapWith(ga, gb, ag.Labels, opt.Threshold, opt, drawQueries, group)
+	} else {
+		ag.Binary, ag.Unweighted, ag.Linear, ag.Quadratic = bootstrapKappas(ga, gb, ag.Labels, opt.Threshold, opt)
+	}
 	return ag, nil
 }
 
@@ -276,7 +288,7 @@ const pcgStream = 0x9e3779b97f4a7c15
 // distuv.Binomial): the two have the same distribution. So a resample costs O(min(n, cells) +
 // labels), not O(n + labels²): 1 M pairs over 4 grades, or 2,000 distinct grades.
 func bootstrapKappas(a, b, labels []int, threshold int, opt Options) (binary, unweighted, linear, quadratic Kappa) {
-	return bootstrapWith(a, b, labels, threshold, opt, drawAuto)
+	return bootstrapWith(a, b, labels, threshold, opt, drawAuto, nil)
 }
 
 // How a resample's cell counts are drawn: the cheaper way, pair by pair, or as a multinomial.
@@ -284,9 +296,10 @@ const (
 	drawAuto = iota
 	drawPairs
 	drawMultinomial
+	drawQueries // whole queries (group[k] is pair k's query, in order), with all their pairs
 )
 
-func bootstrapWith(a, b, labels []int, threshold int, opt Options, draw int) (binary, unweighted, linear, quadratic Kappa) {
+func bootstrapWith(a, b, labels []int, threshold int, opt Options, draw int, group []int) (binary, unweighted, linear, quadratic Kappa) {
 	m := confusion(a, b, labels)
 	cut := 0 // labels[cut:] are >= threshold
 	for cut < len(labels) && labels[cut] < threshold {
@@ -317,14 +330,47 @@ func bootstrapWith(a, b, labels []int, threshold int, opt Options, draw int) (bi
 		}
 	}
 	multinomial := draw == drawMultinomial || (draw == drawAuto && 16*len(rs.cells) < n)
+	// For drawQueries: each query's pairs as counts over the cells.
+	var queries [][]cell // cell.i: the cell's index in rs.cells, cell.n: the query's pairs there
+	if draw == drawQueries {
+		index := map[[2]int]int{}
+		for c, cl := range rs.cells {
+			index[[2]int{cl.i, cl.j}] = c
+		}
+		li := map[int]int{}
+		for i, l := range labels {
+			li[l] = i
+		}
+		for k := range a {
+			if k == 0 || group[k] != group[k-1] {
+				queries = append(queries, nil)
+			}
+			c := index[[2]int{li[a[k]], li[b[k]]}]
+			q := queries[len(queries)-1]
+			if len(q) > 0 && q[len(q)-1].i == c {
+				q[len(q)-1].n++
+			} else {
+				q = append(q, cell{i: c, n: 1})
+			}
+			queries[len(queries)-1] = q
+		}
+	}
 	r := rand.New(rand.NewPCG(opt.Seed, pcgStream))
 	binomial := distuv.Binomial{Src: r}
 	counts := make([]int64, len(rs.cells))
 	values := make([][]float64, len(ks))
 	for range opt.Resamples {
-		if multinomial {
+		switch {
+		case draw == drawQueries:
+			clear(counts)
+			for range queries {
+				for _, cl := range queries[r.IntN(len(queries))] {
+					counts[cl.i] += cl.n
+				}
+			}
+		case multinomial:
 			rs.multinomial(counts, int64(n), &binomial)
-		} else {
+		default:
 			clear(counts)
 			for range n {
 				counts[cellOf[r.IntN(n)]]++

@@ -107,8 +107,8 @@ func TestBootstrapDrawsAgree(t *testing.T) {
 	labels := labelsOf(a, b)
 	opt := Options{Resamples: 4000, Level: 0.95, Seed: 9}
 	var pairs, multi [4]Kappa
-	pairs[0], pairs[1], pairs[2], pairs[3] = bootstrapWith(a, b, labels, 1, opt, drawPairs)
-	multi[0], multi[1], multi[2], multi[3] = bootstrapWith(a, b, labels, 1, opt, drawMultinomial)
+	pairs[0], pairs[1], pairs[2], pairs[3] = bootstrapWith(a, b, labels, 1, opt, drawPairs, nil)
+	multi[0], multi[1], multi[2], multi[3] = bootstrapWith(a, b, labels, 1, opt, drawMultinomial, nil)
 	for k := range pairs {
 		p, m := pairs[k], multi[k]
 		if p.Value != m.Value || math.Abs(p.Low-m.Low) > 0.006 || math.Abs(p.High-m.High) > 0.006 {

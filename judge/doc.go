@@ -63,6 +63,31 @@
 // holds the lock) until its idle timer: reopen the notebook, interrupt the kernel (■) and run
 // the cell again.
 //
+// # Automatic judges
+//
+// Auto judges a pool with a program instead of a person (an LLM client, a script that calls an
+// API, an offline model), through a protocol of JSON lines. It starts the program once (/bin/sh
+// -c, in its own process group), writes one line per pair not yet judged to its standard input,
+//
+//	{"qid": "1", "query": "...", "docid": "184", "title": "...", "text": "..."}
+//
+// and reads one line per pair from its standard output, in any order:
+//
+//	{"qid": "1", "docid": "184", "grade": 2, "why": "optional reason"}
+//
+// grade is an integer 0..3; IDs that are not UTF-8 travel as package jsonx writes them (\udcXX
+// per byte) and are read back the same way. Each grade goes through the same store as the
+// panel's keys (side log fsynced, qrels rewritten atomically, the lock) before the next pair is
+// sent, and a reason, when given, is appended to path.why.jsonl (fsynced) before it. At most
+// Config.InFlight pairs wait for an answer at once. An answer that is not a JSON object, has
+// no integer grade in 0..3, or names a pair not waiting for an answer (unknown, or answered
+// twice) stops the run with an error naming the output line and the pair; so does a judge that
+// closes its output (exits) with pairs waiting, or gives no answer for Config.Timeout. The
+// judge is then stopped: its input is closed, its process group gets SIGTERM and, 1 s later,
+// SIGKILL (so Ctrl-C ends it and its children within about a second). Every grade received
+// before is on disk, and a new run asks only for the pairs the judgments file does not grade.
+// ranklab autojudge is the command; judges/overlap.py the example judge.
+//
 // # Modes
 //
 // As the live lab (package live, whose mode and timers it shares: RANKLAB_LIVE=static|live|auto,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -27,7 +28,13 @@ type Config struct {
 	Qrels   string // the judgments file (TREC qrels), created when missing
 	Corpus  string // a BEIR folder or a JSONL corpus file
 	Queries string // the queries JSONL file; "" for the BEIR folder's queries.jsonl
-	Judge   string // the judge's name in the side log; "" for $USER (or "judge")
+	Judge   string // the judge's name in the side log; "" for $USER (or "judge"; "auto" in Auto)
+
+	// For Auto only: the automatic judge's process and how it is driven (zero values: defaults).
+	Command  string        // the judge's command line, run once with /bin/sh -c
+	InFlight int           // pairs sent and not answered yet, at most (0: 8)
+	Timeout  time.Duration // longest wait for the next answer while pairs are waiting (0: 2 min)
+	Log      io.Writer     // progress lines and the judge's standard error (nil: os.Stderr)
 }
 
 // Show runs the judging panel for cfg in the current notebook cell: live when a front-end

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # peers.sh: installs the evaluators ranklab is compared with (pytrec_eval, ir_measures, ranx, and
 # for the conventions table BEIR's evaluation and LlamaIndex's retrieval metrics; scikit-learn's
-# cohen_kappa_score and SciPy's kendalltau for judge agreement; Hugging Face's
+# cohen_kappa_score and SciPy's kendalltau for judge agreement; ppi_py (with statsmodels) for
+# package ppi's prediction-powered intervals; Hugging Face's
 # tokenizers, the reference of package embed's WordPiece) into a virtual
 # environment of their own and prints its python's path on the last line.
 #
@@ -20,9 +21,9 @@
 # pyarrow, openai) and imports only with langchain-community < 0.4, so it is opt-in.
 set -euo pipefail
 venv=${RANKLAB_PEERS_VENV:-$HOME/.cache/ranklab/peers-venv}
-pins=(pytrec-eval-terrier==0.5.11 ir-measures==0.4.3 ranx==0.3.21 llama-index-core==0.14.25 scikit-learn==1.9.1 tokenizers==0.23.3)
+pins=(pytrec-eval-terrier==0.5.11 ir-measures==0.4.3 ranx==0.3.21 llama-index-core==0.14.25 scikit-learn==1.9.1 tokenizers==0.23.3 ppi-python==0.2.3 statsmodels==0.15.0)
 nodeps=(beir==2.2.0)
-imports='import pytrec_eval, ir_measures, ranx, beir.retrieval.evaluation, llama_index.core.evaluation.retrieval.metrics, sklearn.metrics, scipy.stats, tokenizers'
+imports='import pytrec_eval, ir_measures, ranx, beir.retrieval.evaluation, llama_index.core.evaluation.retrieval.metrics, sklearn.metrics, scipy.stats, tokenizers, ppi_py'
 if [[ "${RANKLAB_PEERS_RAGAS:-}" == 1 ]]; then
   pins+=(ragas==0.4.3 langchain-community==0.3.31)
   imports+=', ragas.metrics'

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -23,6 +22,7 @@ func init() {
 }
 
 const agreeUsage = `usage: ranklab agree [-l N] [--labels 0,1,2,3] [--resamples 2000] [--seed N] [-m MEASURE] [--alpha 0.05] [-f text|json] [--no-stamp] QRELS_A QRELS_B [RUN...]
+       ranklab agree --report [--html FILE] [--rerank RUN] [--rerank-depth 20] HUMAN_QRELS AUTO_QRELS RUN RUN...
 
 Compares two judges' qrels (a human and an LLM, two annotators) on the pairs both judged (grade
 >= 0 in both; a negative grade is "pooled, not judged"):
@@ -36,6 +36,14 @@ the queries both judged, and the two rankings of the runs are compared: Kendall'
 (A as the reference; swaps near the top cost more), and every pair of runs whose order flips,
 with Holm-adjusted paired t-test p-values under A and under B (a swap significant under
 either judge changes a reported conclusion). Formulas: the agree package doc.
+
+--report validates an automatic judge (B) against people (A), in text and, with --html, as a
+standalone page: κ binary and weighted with bootstrap intervals over queries (pairs cluster in
+queries), the confusion matrix, each judge's base rate, the queries where they agree least;
+τ, τ_AP and τ among the top third of the runs, the swaps with their significance under each
+judge, a verdict (Voorhees: τ >= 0.9 equivalent, < 0.8 noticeable); and the adversarial check of
+Clarke & Dietz: --rerank's run (a RUN file's name; default the first) with its top --rerank-depth
+documents reordered by B's grades, and whether B lifts it above its place under A.
 `
 
 func runAgree(args []string, stdout, stderr io.Writer) int {
@@ -50,6 +58,10 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 	alpha := numflag.NewFloat64(fs, "alpha", 0.05, "significance level of the swaps, after Holm")
 	format := fs.String("f", "text", "output: text or json")
 	noStamp := fs.Bool("no-stamp", false, "leave the provenance stamp out of -f json")
+	report := fs.Bool("report", false, "validate B (an automatic judge) against A (people): see above")
+	htmlOut := fs.String("html", "", "with --report: also write the report as a standalone HTML page `FILE`")
+	rerank := fs.String("rerank", "", "with --report: the RUN (file name) to rerank by B's grades (default: the first)")
+	rerankDepth := numflag.NewInt(fs, "rerank-depth", 20, "with --report: documents of each query the adversarial run reorders")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return flagStatus(err, 2)
@@ -69,6 +81,12 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 		return fail(2, "--alpha %v: want a level in (0, 1)", *alpha)
 	case *format != "text" && *format != "json":
 		return fail(2, "-f %q: want text or json", *format)
+	case *report && (len(files) < 4 || *format != "text"):
+		return fail(2, "--report needs HUMAN_QRELS, AUTO_QRELS and at least 2 runs, and prints text (with --html FILE for the page)")
+	case !*report && (*htmlOut != "" || *rerank != ""):
+		return fail(2, "--html and --rerank go with --report")
+	case *rerankDepth < 1:
+		return fail(2, "--rerank-depth %d: want 1 or more", *rerankDepth)
 	}
 	if *labels != "" {
 		for _, f := range strings.Split(*labels, ",") {
@@ -95,20 +113,18 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
+	if *report {
+		return agreeReport(files, qa, qb, opt, *rerank, *rerankDepth, *htmlOut, stdout, fail)
+	}
 	ag, err := agree.Judges(qa, qb, opt)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
 	var sr *agree.SystemRanking
 	if len(files) > 2 {
-		runs := make([]eval.Run, 0, len(files)-2)
-		for _, f := range files[2:] {
-			r, err := readRunArg(f)
-			if err != nil {
-				return fail(1, "%v", err)
-			}
-			r.Tag = filepath.Base(f)
-			runs = append(runs, r)
+		runs, err := agreeRuns(files[2:])
+		if err != nil {
+			return fail(1, "%v", err)
 		}
 		s, err := agree.Systems(qa, qb, runs, opt)
 		if err != nil {
