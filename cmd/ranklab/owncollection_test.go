@@ -94,3 +94,50 @@ func TestBEIRRunOwnCollection(t *testing.T) {
 		}
 	})
 }
+
+// TestCorpusImport is issue 34's F2: from a folder of files and a plain text file of questions
+// to a collection beir run reads (before: no such command; a team wrote corpus.jsonl by hand).
+func TestCorpusImport(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"docs/apples.md":   "# Apples\n\nRed apples grow on apple trees.\n\n## Storing\n\nKeep apples cool.\n",
+		"docs/pears.html":  "<title>Pears</title><p>Green pears ripen after picking.</p>",
+		"docs/empty.txt":   "",
+		"docs/logo.png":    "png",
+		"questions.txt":    "Where do apples grow?\nHow are pears ripened?\n",
+		"collection/.keep": "",
+	})
+	out := filepath.Join(dir, "collection")
+	stdout, stderr, code := runCmd("corpus", "import", "--split-on", "headings", "--questions", filepath.Join(dir, "questions.txt"),
+		"--out", out, filepath.Join(dir, "docs"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"3 files (1 html, 1 markdown, 1 text) -> 4 documents in ", "2 questions -> ", "next: ranklab beir run --data "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout %q lacks %q", stdout, want)
+		}
+	}
+	for _, want := range []string{"1 file of other types skipped: ", "logo.png", "1 document with no text", "empty.txt"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q lacks %q", stderr, want)
+		}
+	}
+	run := filepath.Join(dir, "bm25.run")
+	if _, stderr, code := runCmd("beir", "run", "--data", out, "--out", run); code != 0 {
+		t.Fatalf("beir run: exit %d: %s", code, stderr)
+	}
+	r, err := eval.ReadRunFile(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top := eval.Rank(r.Queries["where-do-apples-grow"]); len(top) == 0 || top[0].Doc != "apples.md:apples" {
+		t.Errorf("where-do-apples-grow: %v", top)
+	}
+	if top := eval.Rank(r.Queries["how-are-pears-ripened"]); len(top) == 0 || top[0].Doc != "pears.html" {
+		t.Errorf("how-are-pears-ripened: %v", top)
+	}
+	if _, stderr, code := runCmd("corpus", "import", "--out", out, filepath.Join(dir, "docs", "logo.png")); code != 1 ||
+		!strings.Contains(stderr, "1 file of other types skipped") {
+		t.Errorf("nothing to import: exit %d, %q", code, stderr)
+	}
+}
