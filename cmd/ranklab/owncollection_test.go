@@ -141,3 +141,81 @@ func TestCorpusImport(t *testing.T) {
 		t.Errorf("nothing to import: exit %d, %q", code, stderr)
 	}
 }
+
+// TestJudgedDepthWarnings is issue 34's F3: with a depth-2 pool judged, measures at 4 score
+// documents nobody judged as not relevant. eval and compare say so (before: silently), name
+// the run that was not pooled (a fusion made after the pool), and compare never tests
+// Judged@k. Qrels of relevant documents only (BEIR's) get no such warning.
+func TestJudgedDepthWarnings(t *testing.T) {
+	pool := "q1 0 a 1\nq1 0 b 0\nq2 0 c 0\nq2 0 d 1\n" // a depth-2 pool of run x, judged
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"pool.qrels": pool,
+		"rel.qrels":  "q1 0 a 1\nq2 0 d 1\n",
+		"x.run":      "q1 Q0 a 1 4 x\nq1 Q0 b 2 3 x\nq1 Q0 e 3 2 x\nq1 Q0 f 4 1 x\nq2 Q0 c 1 4 x\nq2 Q0 d 2 3 x\nq2 Q0 g 3 2 x\nq2 Q0 h 4 1 x\n",
+		"fused.run":  "q1 Q0 e 1 4 fused\nq1 Q0 a 2 3 fused\nq2 Q0 d 1 4 fused\nq2 Q0 c 2 3 fused\n",
+	})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	_, stderr, code := runCmd("eval", "-m", "ndcg_cut.2,4", p("pool.qrels"), p("x.run"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Judged@4 of x = (2/4 + 2/4) / 2 = 0.5; its top 2 is judged, so no word on depth 2.
+	if !strings.Contains(stderr, "Judged@4 = 0.50: 50 % of its top 4 was never judged") || strings.Contains(stderr, "Judged@2") ||
+		strings.Contains(stderr, "not in the pool") {
+		t.Errorf("eval x.run: stderr %q", stderr)
+	}
+	_, stderr, _ = runCmd("eval", "-m", "P.2", p("pool.qrels"), p("fused.run"))
+	// fused puts the unjudged e first on q1: Judged@1 < 1 there, Judged@2 = (1/2 + 2/2) / 2 = 0.75.
+	if !strings.Contains(stderr, "no judgment for 1 of 2 queries: it was not in the pool") || !strings.Contains(stderr, "Judged@2 = 0.75") {
+		t.Errorf("eval fused.run: stderr %q", stderr)
+	}
+	if _, stderr, _ := runCmd("eval", "-m", "ndcg_cut.4", p("rel.qrels"), p("x.run")); strings.Contains(stderr, "Judged") {
+		t.Errorf("relevant-only qrels: stderr %q", stderr)
+	}
+	out, stderr, code := runCmd("compare", "-m", "nDCG@4", "-m", "Judged@4", "-permutations", "99", "-resamples", "99", p("pool.qrels"), p("x.run"), p("fused.run"))
+	if code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"x (baseline)", "fused: its first document has no judgment", "x: Judged@4 = 0.50", "Judged@4 is the judged share of the top k"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compare lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestCompareNamesByTag: runs are named by their tags, or by their paths when tags collide
+// (issue 34: compare named runs by full path, ignoring the tag).
+func TestCompareNamesByTag(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"q": "q1 0 a 1\nq2 0 b 1\n", "one.run": "q1 Q0 a 1 2 bm25\nq2 Q0 b 1 2 bm25\n", "two.run": "q1 Q0 b 1 2 dense\nq2 Q0 b 1 2 dense\n",
+		"three.run": "q1 Q0 a 1 2 dense\nq2 Q0 a 1 2 dense\n",
+	})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	out, _, _ := runCmd("compare", "-m", "P@1", "-permutations", "9", "-resamples", "9", p("q"), p("one.run"), p("two.run"))
+	if !strings.Contains(out, "bm25 (baseline)") || !strings.Contains(out, "\ndense ") {
+		t.Errorf("distinct tags: %s", out)
+	}
+	out, _, _ = runCmd("compare", "-m", "P@1", "-permutations", "9", "-resamples", "9", p("q"), p("one.run"), p("two.run"), p("three.run"))
+	if !strings.Contains(out, p("two.run")) || !strings.Contains(out, p("three.run")) {
+		t.Errorf("shared tag: want paths\n%s", out)
+	}
+}
+
+// TestAgreeRanksRuns: agree's heading says "ranked by", so the runs are listed by their mean
+// under A, highest first, with their rank under B (issue 34: they came in argument order).
+func TestAgreeRanksRuns(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"a.qrels": "q1 0 a 1\nq1 0 b 0\nq2 0 a 0\nq2 0 b 1\n", "b.qrels": "q1 0 a 0\nq1 0 b 1\nq2 0 a 0\nq2 0 b 1\n",
+		"worse.run":  "q1 Q0 b 1 2 worse\nq2 Q0 a 1 2 worse\n", // P@1 under A: 0; under B: 1/2
+		"better.run": "q1 Q0 a 1 2 better\nq2 Q0 b 1 2 better\n", // P@1 under A: 1; under B: 1/2
+	})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	out, stderr, code := runCmd("agree", "-m", "P@1", p("a.qrels"), p("b.qrels"), p("worse.run"), p("better.run"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, w := strings.Index(out, "  1       better.run"), strings.Index(out, "  2       worse.run")
+	if b < 0 || w < 0 {
+		t.Errorf("want better.run ranked 1 and worse.run 2 under A:\n%s", out)
+	}
+}
