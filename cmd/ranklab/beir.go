@@ -289,7 +289,17 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *mapOut != "" {
-		if err := writeTo(*mapOut, stdout, func(w io.Writer) error { return rag.WriteChunkMap(w, chunkMap()) }); err != nil {
+		unit := "cl100k_base" // the units sweeps name (retrieval.Sweep.Tokenizer)
+		if dense {
+			unit = embed.MiniLM + " WordPiece"
+		}
+		write := func(w io.Writer) error {
+			if _, err := fmt.Fprintf(w, "%s %s\n", mapUnitPrefix, unit); err != nil { // rag reads the unit back
+				return err
+			}
+			return rag.WriteChunkMap(w, chunkMap())
+		}
+		if err := writeTo(*mapOut, stdout, write); err != nil {
 			return fail(1, "%v", err)
 		}
 	}
@@ -537,7 +547,7 @@ func sweepTable(s retrieval.Sweep) (header []string, rows [][]string) {
 // Numbers are rounded for reading; Budget holds them exactly.
 func sweepBudgetTable(s retrieval.Sweep) (header []string, rows [][]string) {
 	level := s.Budget.Options.Level
-	header = []string{"budget", "config"}
+	header = []string{"budget (" + s.Tokenizer + " tokens)", "config"}
 	for _, name := range []string{"nDCG", "R", "Success"} {
 		header = append(header, name, fmt.Sprintf("Δ %s [%g%% CI]", name, 100*level), "p(t,Holm)")
 	}

@@ -219,3 +219,24 @@ func TestAgreeRanksRuns(t *testing.T) {
 		t.Errorf("want better.run ranked 1 and worse.run 2 under A:\n%s", out)
 	}
 }
+
+// TestRAGBudgetUnit is issue 34's F6 on budgets: beir run's chunk map names its token unit and
+// rag repeats it over the budget table (before: "nDCG@512tok" with no unit, cl100k_base for
+// BM25 and WordPiece for MiniLM alike); --truncate cuts the first chunk that does not fit.
+func TestRAGBudgetUnit(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{"corpus.jsonl": ownCorpus, "queries.jsonl": ownQueries,
+		"qrels/test.tsv": "q1 0 apple 1\nq2 0 pear 1\nq3 0 plum 1\n"})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	if _, stderr, code := runCmd("beir", "run", "--data", dir, "--chunk", "4", "--out", p("d.run"), "--chunks", p("c.run"), "--map", p("c.map")); code != 0 {
+		t.Fatalf("beir run: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := runCmd("rag", p("qrels/test.tsv"), p("c.run"), "--map", p("c.map"), "--budgets", "3", "--truncate")
+	if code != 0 {
+		t.Fatalf("rag: exit %d: %s", code, stderr)
+	}
+	// A 4-token chunk never fits 3 tokens whole; truncated, the first chunk's document is in:
+	// Success 1 on q1 and q2, 0 on q3 (prunes is stemmed as no plum chunk holds it): 2/3.
+	if !strings.Contains(out, "Token budgets in cl100k_base tokens") || !strings.Contains(out, "Success(trunc)@3tok  0.6667") {
+		t.Errorf("rag output:\n%s", out)
+	}
+}
