@@ -235,7 +235,7 @@ func TestRAGBudgetUnit(t *testing.T) {
 		t.Fatalf("rag: exit %d: %s", code, stderr)
 	}
 	// A 4-token chunk never fits 3 tokens whole; truncated, the first chunk's document is in:
-	// Success 1 on q1 and q2, 0 on q3 (prunes is stemmed as no plum chunk holds it): 2/3.
+	// Success 1 on q1 and q2, 0 on q3 (4-token chunks cut "prunes" in two: no chunk matches q3): 2/3.
 	if !strings.Contains(out, "Token budgets in cl100k_base tokens") || !strings.Contains(out, "Success(trunc)@3tok  0.6667") {
 		t.Errorf("rag output:\n%s", out)
 	}
