@@ -206,7 +206,7 @@ func TestCompareNamesByTag(t *testing.T) {
 func TestAgreeRanksRuns(t *testing.T) {
 	dir := sharedtest.WriteTree(t, map[string]string{
 		"a.qrels": "q1 0 a 1\nq1 0 b 0\nq2 0 a 0\nq2 0 b 1\n", "b.qrels": "q1 0 a 0\nq1 0 b 1\nq2 0 a 0\nq2 0 b 1\n",
-		"worse.run":  "q1 Q0 b 1 2 worse\nq2 Q0 a 1 2 worse\n", // P@1 under A: 0; under B: 1/2
+		"worse.run":  "q1 Q0 b 1 2 worse\nq2 Q0 a 1 2 worse\n",   // P@1 under A: 0; under B: 1/2
 		"better.run": "q1 Q0 a 1 2 better\nq2 Q0 b 1 2 better\n", // P@1 under A: 1; under B: 1/2
 	})
 	p := func(name string) string { return filepath.Join(dir, name) }
