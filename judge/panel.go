@@ -17,6 +17,11 @@ import (
 	"github.com/ranklab/ranklab/pool"
 )
 
+// pageGone ends a live panel whose page has said nothing (no ping, no key) for this long: the
+// page pings every 20 s while the panel is in it (browsers slow a hidden tab's timers to once a
+// minute), so only a closed tab or output falls silent.
+const pageGone = 90 * time.Second
+
 // defaultMax ends a live panel after this long in total unless RANKLAB_LIVE_MAX says otherwise
 // (re-running the cell resumes; nothing is lost).
 const defaultMax = 4 * time.Hour
@@ -31,6 +36,10 @@ type Config struct {
 	Corpus  string // a BEIR folder or a JSONL corpus file
 	Queries string // the queries JSONL file; "" for the BEIR folder's queries.jsonl
 	Judge   string // the judge's name in the side log; "" for $USER (or "judge")
+	// Share is "i/n" to judge the i-th of n disjoint shares of the pool (whole queries: the
+	// k-th query of the pool file, in its order, goes to share (k mod n) + 1), each judge into
+	// a judgments file of their own; "" judges it all. `ranklab judge merge` joins the files.
+	Share string
 }
 
 // Show runs the judging panel for cfg in the current notebook cell: live when a front-end
@@ -66,6 +75,9 @@ func prepare(cfg Config, static bool) (*session, docTexts, error) {
 	if err != nil {
 		return nil, docTexts{}, err
 	}
+	if pairs, err = share(pairs, cfg.Share); err != nil {
+		return nil, docTexts{}, err
+	}
 	texts, err := loadTexts(pairs, cfg.Corpus, cfg.Queries)
 	if err != nil {
 		return nil, docTexts{}, err
@@ -85,7 +97,39 @@ func prepare(cfg Config, static bool) (*session, docTexts, error) {
 	if err != nil {
 		return nil, docTexts{}, err
 	}
-	return newSession(pairs, st), texts, nil
+	notes, err := openNotes(cfg.Qrels, static)
+	if err != nil {
+		st.Close()
+		return nil, docTexts{}, err
+	}
+	ss := newSession(pairs, st)
+	ss.notes = notes
+	return ss, texts, nil
+}
+
+// share returns the pairs of share spec ("i/n": the queries whose place in the pool, counted
+// from 0 in order of first appearance, is i−1 modulo n), or every pair for "".
+func share(pairs []pool.Pair, spec string) ([]pool.Pair, error) {
+	if spec == "" {
+		return pairs, nil
+	}
+	var i, n int
+	if _, err := fmt.Sscanf(spec, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n || fmt.Sprintf("%d/%d", i, n) != spec {
+		return nil, fmt.Errorf("judge: share %q: want i/n with 1 <= i <= n, e.g. 1/2", spec)
+	}
+	place := map[string]int{}
+	var out []pool.Pair
+	for _, p := range pairs {
+		k, ok := place[p.Query]
+		if !ok {
+			k = len(place)
+			place[p.Query] = k
+		}
+		if k%n == i-1 {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // runPanel is Show with explicit options; it returns the errors Show displays.
@@ -95,6 +139,7 @@ func runPanel(cfg Config, opt panel.Options) error {
 		return err
 	}
 	defer ss.Store().Close()
+	defer ss.notes.Close()
 	if opt.Mode == panel.Static {
 		gonbui.DisplayHTML(staticHTML("ranklab-judge-"+gonbui.UniqueId(), ss, texts, "static", "RANKLAB_LIVE=static"))
 		gonbui.Sync()
@@ -140,12 +185,13 @@ func staleNote(pid int) string {
 	return fmt.Sprintf("took over the lock of process %d, which ended without closing (nothing is lost: every judgment was on disk)", pid)
 }
 
-// inMsg is one key from the page: the action ("0".."3", "skip", "back", "undo", "done",
-// "hello") and the pair ("query\tdoc") on screen when it was pressed.
+// inMsg is one key from the page: the action ("0".."3", "skip", "back", "undo", "note", "done",
+// "hello", and "ping" or "bye", which say the page is still there or gone) and the pair ("query\tdoc") on screen when it was pressed.
 type inMsg struct {
 	Seq  int    `json:"seq"`
 	Act  string `json:"act"`
 	Pair string `json:"pair"`
+	Note string `json:"note,omitempty"` // act "note": the note on the pair
 }
 
 // outMsg is the kernel's reply: the screen after the key (sent once the judgment is durable).
@@ -198,6 +244,10 @@ func runLive(ss *session, t docTexts, opt panel.Options) error {
 	defer poke.Stop()
 	idle := time.NewTimer(opt.Idle)
 	defer idle.Stop()
+	// The page pings while the panel is in it and says bye when it goes: a closed tab must not
+	// keep the kernel busy (Run All would wait behind this cell with no word).
+	gone := time.NewTimer(pageGone)
+	defer gone.Stop()
 	shown := time.Now()
 	connected := false
 	reason := ""
@@ -213,7 +263,7 @@ func runLive(ss *session, t docTexts, opt panel.Options) error {
 		comms.Send(out, string(js))
 		shown = time.Now()
 	}
-	const help = "keys: 0–3 grade · s skip · b or ← back · u undo (each judgment is on disk before the next document shows)"
+	const help = "keys: 0–3 grade · s skip · b or ← back · u undo · n/p next/previous marked term · m note (each judgment and note is on disk before the next document shows)"
 loop:
 	for {
 		select {
@@ -238,7 +288,21 @@ loop:
 		case <-idle.C:
 			reason = "idle"
 			break loop
+		case <-gone.C:
+			if connected {
+				reason = fmt.Sprintf("the page went away (no word from it for %v: its tab was closed?)", pageGone)
+				break loop
+			}
+			gone.Reset(pageGone)
 		case m := <-msgs:
+			gone.Reset(pageGone)
+			if m.Act == "ping" {
+				continue
+			}
+			if m.Act == "bye" {
+				reason = "the page went away (its tab or output was closed)"
+				break loop
+			}
 			idle.Reset(opt.Idle)
 			if m.Act == "hello" {
 				connected = true
@@ -276,6 +340,15 @@ loop:
 				if !ss.Back() {
 					status = "nothing judged before this one"
 				}
+			case "note":
+				if ss.notes == nil {
+					err = fmt.Errorf("no notes file")
+				} else if err = ss.notes.Add(cur, ss.Store().judge, m.Note); err == nil {
+					status = fmt.Sprintf("note on disk for query %s, document %s", cur.Query, cur.Doc)
+					if strings.TrimSpace(m.Note) == "" {
+						status = fmt.Sprintf("note withdrawn for query %s, document %s", cur.Query, cur.Doc)
+					}
+				}
 			case "undo":
 				var ok bool
 				if ok, err = ss.Undo(); err == nil && !ok {
@@ -291,6 +364,7 @@ loop:
 		}
 	}
 	ss.Store().Close()
+	ss.notes.Close()
 	if reason != "no-frontend" {
 		reply(-1, "closed: "+reason, true)
 	}

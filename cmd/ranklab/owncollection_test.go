@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -238,5 +239,34 @@ func TestRAGBudgetUnit(t *testing.T) {
 	// Success 1 on q1 and q2, 0 on q3 (4-token chunks cut "prunes" in two: no chunk matches q3): 2/3.
 	if !strings.Contains(out, "Token budgets in cl100k_base tokens") || !strings.Contains(out, "Success(trunc)@3tok  0.6667") {
 		t.Errorf("rag output:\n%s", out)
+	}
+}
+
+// TestJudgeMerge is issue 34's F5 for several judges: their files join into one qrels, and
+// pairs graded differently are listed (before: one panel per qrels file, nothing to join).
+func TestJudgeMerge(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"ann.qrels": "q1 0 a 2\nq1 0 b 0\nq2 0 c 1\nq3 0 x -1\n", // q3 x: a pool line, not judged
+		"bob.qrels": "q2 0 c 3\nq2 0 d 0\nq1 0 b 0\n",
+	})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	out, stderr, code := runCmd("judge", "merge", "--conflicts", p("conflicts.txt"), p("ann.qrels"), p("bob.qrels"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// q1 b alike, q2 c in conflict (1 vs 3): left out by default.
+	if want := "q1 0 a 2\nq1 0 b 0\nq2 0 d 0\n"; out != want {
+		t.Errorf("merged:\n%s\nwant\n%s", out, want)
+	}
+	if !strings.Contains(stderr, "4 judged pairs") || !strings.Contains(stderr, "2 judged by more than one file: 1 alike, 1 in conflict") ||
+		!strings.Contains(stderr, "q2 c 1 3") || !strings.Contains(stderr, "ranklab agree") {
+		t.Errorf("stderr %q", stderr)
+	}
+	if b, _ := os.ReadFile(p("conflicts.txt")); string(b) != "q2 c 1 3\n" {
+		t.Errorf("conflicts file %q", b)
+	}
+	out, _, _ = runCmd("judge", "merge", "--on-conflict", "high", p("ann.qrels"), p("bob.qrels"))
+	if !strings.Contains(out, "q2 0 c 3\n") {
+		t.Errorf("--on-conflict high:\n%s", out)
 	}
 }
