@@ -62,10 +62,10 @@ func TestShare(t *testing.T) {
 		t.Fatal(err1, err2)
 	}
 	// Queries in pool order q3, q1, q2: share 1 takes the 1st and 3rd, share 2 the 2nd.
-	if want := []pool.Pair{{"q3", "a"}, {"q3", "b"}, {"q2", "a"}, {"q2", "b"}}; !slices.Equal(one, want) {
+	if want := []pool.Pair{{Query: "q3", Doc: "a"}, {Query: "q3", Doc: "b"}, {Query: "q2", Doc: "a"}, {Query: "q2", Doc: "b"}}; !slices.Equal(one, want) {
 		t.Errorf("1/2 = %v, want %v", one, want)
 	}
-	if want := []pool.Pair{{"q1", "a"}, {"q1", "b"}}; !slices.Equal(two, want) {
+	if want := []pool.Pair{{Query: "q1", Doc: "a"}, {Query: "q1", Doc: "b"}}; !slices.Equal(two, want) {
 		t.Errorf("2/2 = %v, want %v", two, want)
 	}
 	for _, bad := range []string{"0/2", "3/2", "1/0", "a/b", "1/2/3", "01/2"} {
