@@ -21,6 +21,7 @@ const style = `<style>
 .rj-q b{color:var(--jp-ui-font-color2,#555);font-weight:normal}
 .rj-title{font-weight:bold;font-size:14px;margin:0 0 4px}
 .rj-text{font-size:13px;line-height:1.5;max-height:60vh;min-height:3em;overflow:auto;resize:vertical;white-space:pre-wrap;border-top:1px solid var(--jp-border-color2,#e0e0e0);padding-top:6px}
+.rj-text:empty{display:none}
 .rj-len{font-size:12px;color:var(--jp-ui-font-color2,#555);margin:2px 0 4px}
 .rj-empty{font-size:13px;padding:10px;border:1px dashed var(--jp-warn-color1,#e65100);border-radius:4px;color:var(--jp-ui-font-color1,#222);background:var(--jp-layout-color2,#fff8e1)}
 .rj mark{background:#ffe58a;color:#111;padding:0 1px;border-radius:2px}
