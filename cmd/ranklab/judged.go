@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/scan"
 )
 
 // judgedWarn is the share of the top k that must be judged for a measure at k to pass without a
@@ -44,11 +47,34 @@ func pooledQrels(qrels eval.Qrels, level int) bool {
 	return false
 }
 
-// pooledFile reports whether the qrels file at path is pooledQrels; a file that does not read
-// is not (the evaluation says why).
+// pooledFile reports whether the qrels file at path (TREC or BEIR TSV) judges some document
+// not relevant (pooledQrels' rule), reading it line by line only until the first such grade, so
+// a pooled file costs a line or two and no map; a file that does not read is not pooled (the
+// evaluation says why).
 func pooledFile(path string, level int) bool {
-	qrels, err := eval.ReadQrelsFile(path)
-	return err == nil && pooledQrels(qrels, level)
+	level = max(level, 1)
+	r, closeFile, err := scan.Open(path)
+	if err != nil {
+		return false
+	}
+	defer closeFile()
+	lines := scan.NewLines(r)
+	for lines.Next() {
+		f := strings.Fields(string(lines.Bytes()))
+		var grade string
+		switch {
+		case len(f) == 4: // TREC: query iter doc grade
+			grade = f[3]
+		case len(f) == 3: // BEIR TSV: query-id corpus-id score (the header does not parse)
+			grade = f[2]
+		default:
+			continue
+		}
+		if g, err := strconv.Atoi(grade); err == nil && g < level {
+			return true
+		}
+	}
+	return false
 }
 
 // judgedMeasures returns Judged@1 and Judged@k for each k of ks: what judgedWarnings reads.
