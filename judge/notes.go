@@ -110,7 +110,7 @@ func (nb *noteBook) Note(p pool.Pair) string { return nb.notes[p] }
 
 // Add records judge's note on p durably (appended, fsynced) before it returns.
 func (nb *noteBook) Add(p pool.Pair, judge, note string) error {
-	if nb.f == nil {
+	if nb == nil || nb.f == nil {
 		return errors.New("judge: the notes file is closed (or read-only)")
 	}
 	note = strings.TrimSpace(strings.ToValidUTF8(note, "\uFFFD"))

@@ -1,26 +1,18 @@
 package judge
 
 import (
-	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"html"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
 	"github.com/janpfeifer/gonb/gonbui"
-	"github.com/janpfeifer/gonb/gonbui/comms"
 	"github.com/ranklab/ranklab/internal/panel"
 	"github.com/ranklab/ranklab/pool"
 )
-
-// pageGone ends a live panel whose page has said nothing (no ping, no key) for this long: the
-// page pings every 20 s while the panel is in it (browsers slow a hidden tab's timers to once a
-// minute), so only a closed tab or output falls silent.
-const pageGone = 90 * time.Second
 
 // defaultMax ends a live panel after this long in total unless RANKLAB_LIVE_MAX says otherwise
 // (re-running the cell resumes; nothing is lost).
@@ -186,13 +178,17 @@ func staleNote(pid int) string {
 }
 
 // inMsg is one key from the page: the action ("0".."3", "skip", "back", "undo", "note", "done",
-// "hello", and "ping" or "bye", which say the page is still there or gone) and the pair ("query\tdoc") on screen when it was pressed.
+// "hello", or "bye": the page went away) and the pair ("query\tdoc") on screen when it was pressed.
 type inMsg struct {
 	Seq  int    `json:"seq"`
 	Act  string `json:"act"`
 	Pair string `json:"pair"`
 	Note string `json:"note,omitempty"` // act "note": the note on the pair
 }
+
+// pageGone is the end reason when the page says bye: its tab closed, or its output was cleared
+// (Run All again): the cell program ends instead of holding the kernel until its idle timer.
+const pageGone = "the page went away (its tab closed or its output was cleared)"
 
 // outMsg is the kernel's reply: the screen after the key (sent once the judgment is durable).
 type outMsg struct {
@@ -206,175 +202,132 @@ type outMsg struct {
 	Closed   bool   `json:"closed,omitempty"`
 }
 
+// help is the status line of a panel waiting for a key.
+const help = "keys: 0–3 grade · s skip · b or ← back · u undo · n/p next/previous marked term · m note (each judgment and note is on disk before the next document shows)"
+
+// livePanel is one run of the judging panel, its panel.Handler.
+type livePanel struct {
+	ss          *session
+	t           docTexts
+	id, in, out string // DOM id of the panel, page->kernel and kernel->page addresses
+	region      string // the panel's output, updated in place
+	shown       time.Time
+}
+
 func runLive(ss *session, t docTexts, opt panel.Options) error {
 	uid := gonbui.UniqueId()
-	id := "ranklab-judge-" + uid
-	in, out := "/ranklab/judge/"+uid+"/in", "/ranklab/judge/"+uid+"/out"
-	region := "ranklab_judge_" + uid
-	msgs := make(chan inMsg, 64)
-	sub := comms.Subscribe(in, func(_ string, v string) {
+	p := &livePanel{ss: ss, t: t, id: "ranklab-judge-" + uid, in: "/ranklab/judge/" + uid + "/in", out: "/ranklab/judge/" + uid + "/out",
+		region: "ranklab_judge_" + uid, shown: time.Now()}
+	panel.Serve(p.in, p.out, p, opt)
+	return nil
+}
+
+// Show implements panel.Handler.
+func (p *livePanel) Show() { gonbui.UpdateHTML(p.region, panelHTML(p.id, p.in, p.out, p.ss, p.t)) }
+
+// reply is the screen after a key: the card of the pair to judge now, and status.
+func (p *livePanel) reply(seq int, status string, closed bool) string {
+	ss := p.ss
+	sc := cardHTML(ss, p.t)
+	was := -1
+	if cur, ok := ss.Current(); ok {
+		if g, ok := ss.Store().Grade(cur); ok {
+			was = g
+		}
+	}
+	js, _ := json.Marshal(outMsg{Seq: seq, Key: sc.Key, HTML: sc.HTML, Progress: sc.Progress, Judged: sc.Judged, Was: was, Status: status, Closed: closed})
+	p.shown = time.Now()
+	return string(js)
+}
+
+// Handle implements panel.Handler: each key is applied to the pair it was pressed on (a key for
+// another pair records nothing) and answered with the next screen, once its judgment is on disk.
+func (p *livePanel) Handle(msgs []string) (replies []string, hello bool, end string) {
+	ss := p.ss
+	for _, v := range msgs {
 		var m inMsg
 		if err := json.Unmarshal([]byte(v), &m); err != nil {
 			fmt.Fprintf(os.Stderr, "judge: bad message from the page %q: %v\n", v, err)
-			return
+			continue
 		}
-		msgs <- m
-	})
-	defer comms.Unsubscribe(sub)
-	gonbui.UpdateHTML(region, panelHTML(id, in, out, ss, t))
-	gonbui.Sync()
+		if m.Act == "hello" {
+			hello = true
+			st := help
+			if pid := ss.Store().StaleLock; pid != 0 {
+				st = staleNote(pid) + " · " + help
+			}
+			if r := ss.Store().Repaired; len(r) > 0 {
+				st = "repaired: " + strings.Join(r, "; ") + " · " + st
+			}
+			replies = append(replies, p.reply(m.Seq, st, false))
+			continue
+		}
+		if m.Act == "done" {
+			return replies, hello, panel.Done
+		}
+		if m.Act == "bye" {
+			return replies, hello, pageGone
+		}
+		cur, ok := ss.Current()
+		if key := cur.Query + "\t" + cur.Doc; !ok && m.Pair != "" || ok && m.Pair != key {
+			replies = append(replies, p.reply(m.Seq, "that key was for another document: nothing recorded", false))
+			continue
+		}
+		status := help
+		var err error
+		switch m.Act {
+		case "0", "1", "2", "3":
+			err = ss.Grade(int(m.Act[0]-'0'), time.Since(p.shown).Seconds())
+			if err == nil {
+				status = fmt.Sprintf("on disk: query %s, document %s = %s (%s)", cur.Query, cur.Doc, m.Act, gradeNames[m.Act[0]-'0'])
+			}
+		case "skip":
+			ss.Skip()
+			status = fmt.Sprintf("skipped %s %s for now", cur.Query, cur.Doc)
+		case "back":
+			if !ss.Back() {
+				status = "nothing judged before this one"
+			}
+		case "note":
+			if err = ss.notes.Add(cur, ss.Store().judge, m.Note); err == nil {
+				status = fmt.Sprintf("note on disk for query %s, document %s", cur.Query, cur.Doc)
+				if strings.TrimSpace(m.Note) == "" {
+					status = fmt.Sprintf("note withdrawn for query %s, document %s", cur.Query, cur.Doc)
+				}
+			}
+		case "undo":
+			var ok bool
+			if ok, err = ss.Undo(); err == nil && !ok {
+				status = "nothing to undo"
+			} else if ok {
+				status = "undone: the grade of this pair is withdrawn (or restored to the one before)"
+			}
+		}
+		if err != nil {
+			status = "NOT SAVED: " + err.Error()
+		}
+		replies = append(replies, p.reply(m.Seq, status, false))
+	}
+	return replies, hello, ""
+}
 
-	watch, unwatch := context.WithCancel(context.Background())
-	defer unwatch()
-	panel.WatchParent(watch, func() { ss.Store().Close() })
+// Final implements panel.Handler: the judgments file is closed (its lock released), the page's
+// keys are turned off and the panel becomes its static view.
+func (p *livePanel) Final(reason string, send func(string)) {
+	p.ss.Store().Close()
+	p.ss.notes.Close()
+	state := "static"
+	if send != nil {
+		state = "closed"
+		send(p.reply(-1, "closed: "+reason, true))
+	}
+	gonbui.UpdateHTML(p.region, staticHTML(p.id, p.ss, p.t, state, reason))
+}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, opt.Max)
-	defer cancel()
-	var probe <-chan time.Time
-	if opt.Mode == panel.Auto {
-		probe = time.After(opt.Probe)
-	}
-	// Until the page says hello, poke GoNB (panel.PokeFirst, then doubling): it checks its
-	// WebSocket to the page and installs it again when the page's side is gone, as on a busy
-	// machine; the page's connectComm follows the new one.
-	pokeWait := panel.PokeFirst
-	poke := time.NewTimer(pokeWait)
-	defer poke.Stop()
-	idle := time.NewTimer(opt.Idle)
-	defer idle.Stop()
-	// The page pings while the panel is in it and says bye when it goes: a closed tab must not
-	// keep the kernel busy (Run All would wait behind this cell with no word).
-	gone := time.NewTimer(pageGone)
-	defer gone.Stop()
-	shown := time.Now()
-	connected := false
-	reason := ""
-	reply := func(seq int, status string, closed bool) {
-		sc := cardHTML(ss, t)
-		was := -1
-		if p, ok := ss.Current(); ok {
-			if g, ok := ss.Store().Grade(p); ok {
-				was = g
-			}
-		}
-		js, _ := json.Marshal(outMsg{Seq: seq, Key: sc.Key, HTML: sc.HTML, Progress: sc.Progress, Judged: sc.Judged, Was: was, Status: status, Closed: closed})
-		comms.Send(out, string(js))
-		shown = time.Now()
-	}
-	const help = "keys: 0–3 grade · s skip · b or ← back · u undo · n/p next/previous marked term · m note (each judgment and note is on disk before the next document shows)"
-loop:
-	for {
-		select {
-		case <-probe:
-			if !connected {
-				reason = "no-frontend"
-				break loop
-			}
-		case <-poke.C:
-			if connected {
-				continue
-			}
-			comms.Start()
-			pokeWait = panel.NextPoke(pokeWait)
-			poke.Reset(pokeWait)
-		case <-ctx.Done():
-			reason = "max"
-			if ctx.Err() == context.Canceled {
-				reason = "interrupt"
-			}
-			break loop
-		case <-idle.C:
-			reason = "idle"
-			break loop
-		case <-gone.C:
-			if connected {
-				reason = fmt.Sprintf("the page went away (no word from it for %v: its tab was closed?)", pageGone)
-				break loop
-			}
-			gone.Reset(pageGone)
-		case m := <-msgs:
-			gone.Reset(pageGone)
-			if m.Act == "ping" {
-				continue
-			}
-			if m.Act == "bye" {
-				reason = "the page went away (its tab or output was closed)"
-				break loop
-			}
-			idle.Reset(opt.Idle)
-			if m.Act == "hello" {
-				connected = true
-				st := help
-				if pid := ss.Store().StaleLock; pid != 0 {
-					st = staleNote(pid) + " · " + help
-				}
-				if r := ss.Store().Repaired; len(r) > 0 {
-					st = "repaired: " + strings.Join(r, "; ") + " · " + st
-				}
-				reply(m.Seq, st, false)
-				continue
-			}
-			if m.Act == "done" {
-				reason = "done"
-				break loop
-			}
-			cur, ok := ss.Current()
-			if key := cur.Query + "\t" + cur.Doc; !ok && m.Pair != "" || ok && m.Pair != key {
-				reply(m.Seq, "that key was for another document: nothing recorded", false)
-				continue
-			}
-			status := help
-			var err error
-			switch m.Act {
-			case "0", "1", "2", "3":
-				err = ss.Grade(int(m.Act[0]-'0'), time.Since(shown).Seconds())
-				if err == nil {
-					status = fmt.Sprintf("on disk: query %s, document %s = %s (%s)", cur.Query, cur.Doc, m.Act, gradeNames[m.Act[0]-'0'])
-				}
-			case "skip":
-				ss.Skip()
-				status = fmt.Sprintf("skipped %s %s for now", cur.Query, cur.Doc)
-			case "back":
-				if !ss.Back() {
-					status = "nothing judged before this one"
-				}
-			case "note":
-				if ss.notes == nil {
-					err = fmt.Errorf("no notes file")
-				} else if err = ss.notes.Add(cur, ss.Store().judge, m.Note); err == nil {
-					status = fmt.Sprintf("note on disk for query %s, document %s", cur.Query, cur.Doc)
-					if strings.TrimSpace(m.Note) == "" {
-						status = fmt.Sprintf("note withdrawn for query %s, document %s", cur.Query, cur.Doc)
-					}
-				}
-			case "undo":
-				var ok bool
-				if ok, err = ss.Undo(); err == nil && !ok {
-					status = "nothing to undo"
-				} else if ok {
-					status = "undone: the grade of this pair is withdrawn (or restored to the one before)"
-				}
-			}
-			if err != nil {
-				status = "NOT SAVED: " + err.Error()
-			}
-			reply(m.Seq, status, false)
-		}
-	}
-	ss.Store().Close()
-	ss.notes.Close()
-	if reason != "no-frontend" {
-		reply(-1, "closed: "+reason, true)
-	}
-	state := "closed"
-	if reason == "no-frontend" {
-		state = "static"
-	}
-	gonbui.UpdateHTML(region, staticHTML(id, ss, t, state, reason))
-	gonbui.Sync()
-	return nil
+// Orphaned implements panel.Handler: the kernel is gone, the lock is released.
+func (p *livePanel) Orphaned() {
+	p.ss.Store().Close()
+	p.ss.notes.Close()
 }
 
 // panelHTML is the live panel: the progress, the card, the buttons and the script.

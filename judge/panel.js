@@ -113,15 +113,19 @@ const conn = connectComm({
   status: status,
 });
 
-// While the panel is in the page it pings the kernel every 20 s, and when its tab closes it says
-// bye, so the cell program ends instead of holding the kernel (Run All would wait behind it
-// without a word). An output that leaves the page (the cell run again, the notebook closed) just
-// stops pinging: the kernel ends a panel silent for 90 s. (Not at once: JupyterLab may detach a
-// cell scrolled out of view and attach it again.)
-const ping = setInterval(() => {
-  if (closed) { clearInterval(ping); return; }
-  if (connected && document.contains(root)) { conn.send(cfg.in, JSON.stringify({ seq: 0, act: "ping", pair: "" })); }
-}, 20000);
+// When the panel's tab closes (pagehide), or its output leaves the page for good (the cell run
+// again, the notebook closed: detached at two checks 5 s apart, so a cell the notebook detaches
+// for a moment does not count), it says bye and the cell program ends instead of holding the
+// kernel until its idle timer (Run All would wait behind it without a word).
+let detached = 0;
+const watch = setInterval(() => {
+  if (closed) { clearInterval(watch); return; }
+  detached = document.contains(root) ? 0 : detached + 1;
+  if (detached >= 2) {
+    clearInterval(watch);
+    conn.send(cfg.in, JSON.stringify({ seq: 0, act: "bye", pair: "" }));
+  }
+}, 5000);
 window.addEventListener("pagehide", () => {
   if (!closed) { conn.send(cfg.in, JSON.stringify({ seq: 0, act: "bye", pair: "" })); }
 });

@@ -95,7 +95,7 @@ func pairHTML(p pool.Pair, ss *session, t docTexts) string {
 		fmt.Fprintf(&b, `<div class="rj-empty" data-judge-empty>This document is empty: %s. Grade what there is (an empty document answers nothing: 0), or skip it.</div>`, what)
 	} else {
 		fmt.Fprintf(&b, `<div class="rj-len" data-judge-length="%d" data-judge-marks="%d">%s · %s%s</div>`, words, marks,
-			plural(words, "word", "words"), plural(marks, "marked query term", "marked query terms"), jumpHint(marks))
+			countOf(words, "word", "words"), countOf(marks, "marked query term", "marked query terms"), jumpHint(marks))
 	}
 	fmt.Fprintf(&b, `<div class="rj-text" data-judge-doc="%s">%s</div>`, html.EscapeString(p.Doc), text)
 	fmt.Fprintf(&b, `<div class="rj-note"><label>note (m, Enter saves):</label><input data-judge-note maxlength="%d" value="%s" placeholder="why this grade, what is missing…"></div>`,
@@ -111,8 +111,8 @@ func jumpHint(marks int) string {
 	return " (n: next, p: previous)"
 }
 
-// plural writes n with thousands separators and its noun: "27,674 words", "1 word".
-func plural(n int, one, many string) string {
+// countOf writes n with thousands separators and its noun: "27,674 words", "1 word".
+func countOf(n int, one, many string) string {
 	s := fmt.Sprint(n)
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ranklab/ranklab/corpus"
+	"github.com/ranklab/ranklab/internal/numflag"
 	"github.com/ranklab/ranklab/internal/scan"
 	"github.com/ranklab/ranklab/internal/words"
 	"github.com/ranklab/ranklab/retrieval"
@@ -49,7 +50,7 @@ func corpusImport(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprintln(stderr, corpusUsage); fs.PrintDefaults() }
 	var opt corpus.Options
 	fs.StringVar(&opt.SplitOn, "split-on", "file", "one document per `file`, or per heading of Markdown and HTML (headings)")
-	level := fs.Int("level", 6, "with --split-on headings: the deepest heading `level` that starts a document (1-6)")
+	level := numflag.NewInt(fs, "level", 6, "with --split-on headings: the deepest heading `level` that starts a document (1-6)")
 	fs.StringVar(&opt.IDField, "id", "", "CSV and JSON Lines: the `field` of the ID (default _id, or id)")
 	fs.StringVar(&opt.TitleField, "title", "", "CSV and JSON Lines: the `field` of the title (default title; optional)")
 	fs.StringVar(&opt.TextField, "text", "", "CSV and JSON Lines: the `field` of the text (default text)")
