@@ -6,8 +6,12 @@ require (
 	github.com/blevesearch/bleve/v2 v2.6.3
 	github.com/go-echarts/go-echarts/v2 v2.6.7
 	github.com/janpfeifer/gonb v0.11.5
+	github.com/ledongthuc/pdf v0.0.0-20260907135840-6c8c28e0e8a0
 	github.com/pkoukk/tiktoken-go v0.1.8
 	github.com/pkoukk/tiktoken-go-loader v0.0.2
+	github.com/yuin/goldmark v1.8.7
+	golang.org/x/net v0.55.0
+	golang.org/x/text v0.37.0
 	gonum.org/v1/gonum v0.17.0
 )
 
@@ -29,8 +33,6 @@ require (
 	github.com/pkg/errors v0.9.1 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect
 	golang.org/x/exp v0.0.0-20250106191152-7588d65b2ba8 // indirect
-	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.45.0 // indirect
-	golang.org/x/text v0.37.0 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
 )

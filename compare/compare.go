@@ -191,7 +191,8 @@ type Report struct {
 	Comparisons []Comparison // run-major: (run 1, measure 1), (run 1, measure 2), …, (run 2, measure 1), …
 	Options     Options      // with defaults filled in
 	Notes       []string     // what a reader must know: queries scored 0, ignored, tests not run
-	// Family is the number of comparisons Holm and Bonferroni adjust over: len(Comparisons),
+	// Family is the number of comparisons Holm and Bonferroni adjust over: len(Comparisons)
+	// less those of a descriptive measure (Judged@k, never tested),
 	// or more for a report adjusted with others (Joint).
 	Family int
 }
@@ -343,12 +344,26 @@ func compareScores(runs []Scores, universe []string, opt Options) (Report, error
 			}
 			c.Run, c.Measure = runs[i].Name, m
 			c.Baseline, c.Mean = r.Runs[0].means[j].Mean, r.Runs[i].means[j].Mean
+			if descriptive(m) {
+				c.Refused = fmt.Sprintf("%s is the judged share of the top k, not a quality measure: shown, never tested", m)
+			}
 			r.Comparisons = append(r.Comparisons, c)
 		}
 	}
-	adjust(r.Comparisons)
-	r.Family = len(r.Comparisons)
+	for _, m := range measures {
+		if descriptive(m) {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s is the judged share of the top k (how deep the pool reaches), not a quality measure: shown, never tested, and not in the family Holm adjusts over", m))
+		}
+	}
+	r.Family = adjustTested(r.Comparisons)
 	return r, nil
+}
+
+// descriptive reports whether m describes the judgments rather than a run's quality
+// (eval.Judged): it is never tested.
+func descriptive(m Measure) bool {
+	em, ok := m.(eval.Measure)
+	return ok && em.Name == eval.NameJudged
 }
 
 // baselineFirst returns runs with the run named baseline first and the others in order; runs
@@ -526,6 +541,27 @@ func pair(a, b []float64, opt Options) (Comparison, error) {
 
 // adjust fills the Holm and Bonferroni p-values of cs, one family for each test: every
 // comparison in cs. A test whose p is missing (NaN) from any comparison is left unadjusted.
+// adjustTested adjusts the comparisons of every measure but the descriptive ones (Judged@k),
+// whose adjusted p-values are NaN, and returns how many it adjusted over: the family.
+func adjustTested(cs []Comparison) int {
+	var tested []Comparison
+	for _, c := range cs {
+		if !descriptive(c.Measure) {
+			tested = append(tested, c)
+		}
+	}
+	adjust(tested)
+	for k, t := 0, 0; k < len(cs); k++ {
+		if c := &cs[k]; !descriptive(c.Measure) {
+			*c = tested[t]
+			t++
+		} else {
+			c.PTHolm, c.PTBonferroni, c.PPermHolm, c.PPermBonferroni = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		}
+	}
+	return len(tested)
+}
+
 func adjust(cs []Comparison) {
 	pt, pperm := make([]float64, len(cs)), make([]float64, len(cs))
 	for k, c := range cs {

@@ -157,11 +157,17 @@ func (r Report) Summary() string {
 	if o.Tests.runPerm() {
 		tests = append(tests, fmt.Sprintf("paired randomization test (†; %d sign-flip permutations, seed %d)", o.Permutations, o.Seed))
 	}
+	tested := 0 // Judged@k comparisons are shown but never tested: not in the family
+	for _, c := range r.Comparisons {
+		if !descriptive(c.Measure) {
+			tested++
+		}
+	}
 	n, family := r.Family, "runs × measures"
 	if n == 0 { // a Report built without FromScores
-		n = len(r.Comparisons)
+		n = tested
 	}
-	if n != len(r.Comparisons) {
+	if n != tested {
 		family = "a joint family of several reports"
 	}
 	return fmt.Sprintf("%d %s, %d runs, baseline %q. Tests: %s. Marks: Holm-adjusted p ≤ %g over the %d %s (%s). Intervals: %g%% percentile bootstrap (%d resamples, seed %d).",

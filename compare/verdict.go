@@ -39,8 +39,7 @@ func Joint(reports ...Report) []Report {
 	for _, r := range reports {
 		all = append(all, r.Comparisons...)
 	}
-	adjust(all)
-	family := len(all)
+	family := adjustTested(all)
 	out := make([]Report, len(reports))
 	for i, r := range reports {
 		n := len(r.Comparisons)

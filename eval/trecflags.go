@@ -44,7 +44,8 @@ func TrecMeasures(args []string, v9 bool) (ms []Measure, warnings []string, err 
 			warnings = append(warnings, fmt.Sprintf("-m %s: %s takes no parameters; %q ignored (as trec_eval)", arg, name, p))
 		case hasParams[name]:
 			if params[name] != p {
-				warnings = append(warnings, fmt.Sprintf("-m %s ignored: trec_eval uses the first parameter list of a measure (%s.%s)", arg, name, params[name]))
+				warnings = append(warnings, fmt.Sprintf("-m %s ignored: trec_eval uses the first parameter list of a measure (%s.%s); for both, write -m %s.%s,%s",
+					arg, name, params[name], name, params[name], p))
 			}
 		default:
 			params[name], hasParams[name] = p, true

@@ -14,7 +14,9 @@
 // once the others are judged), b or ← back (the pair judged before; a new grade replaces its
 // grade), u undo (withdraws the newest judgment and shows its pair again). The panel stops
 // these keys from reaching JupyterLab's command-mode shortcuts (b inserts a cell, 0 0 restarts
-// the kernel). The progress line says "37 of 200 judged, about 12 min left at your pace": the
+// the kernel). n and p move to the next and previous marked query term in the document (the
+// card says how long the document is and how many terms it marks; an empty document gets a
+// notice). m opens the note box: Enter saves a free-text note on the pair, Escape goes back. The progress line says "37 of 200 judged, about 12 min left at your pace": the
 // pace is the mean time per judgment in the side log, each capped at 300 s.
 //
 // # No label is lost
@@ -31,6 +33,9 @@
 //     included. A re-judge (back, then a key) is a new judge line; the latest line of a pair
 //     decides. The log is what agreement and cost studies read. (A v1 log, from before prev,
 //     reads too; undo stops at a v1 judgment whose previous grade it cannot know.)
+//   - path.notes.jsonl, the notes: one JSON object a line {"time", "judge", "query", "doc",
+//     "note"}, append-only, the latest line of a pair its note; appended and fsynced before the
+//     panel answers, as a grade (a torn last line is cut off when the next panel opens it).
 //   - path.lock, held while a panel runs: it holds the panel's process id and an flock(2).
 //     A second panel on the same file refuses to start (an error naming the PID). The kernel
 //     drops a dead process's flock, so a lock file left by a killed panel is stale and the
@@ -59,9 +64,19 @@
 // (another tool's) are kept.
 //
 // A new panel on the same files resumes at the next pair of the pool file (pool order) that the
-// judgments file does not grade. After a closed tab the panel's cell program still runs (and
-// holds the lock) until its idle timer: reopen the notebook, interrupt the kernel (■) and run
-// the cell again.
+// judgments file does not grade. The page says bye when its tab closes (pagehide) or when the
+// panel's output has left the page at two checks 5 s apart (the cell run again, the notebook
+// closed), and the panel ends at once (its view says why), so an earlier panel does not hold
+// the kernel: Run All after reopening the notebook no longer waits for its idle timer. A page
+// that could not say bye (a crashed browser) leaves the idle timer; interrupting the kernel (■)
+// ends the panel at once.
+//
+// # Several judges
+//
+// Config.Share "i/n" gives each of n judges a disjoint share of the pool (whole queries, dealt
+// in pool order), each into a judgments file of their own; or each judge judges the whole pool
+// into their own file. `ranklab judge merge` joins the files and lists the pairs graded
+// differently; `ranklab agree` gives κ on the pairs two files both judge.
 //
 // # Automatic judges
 //

@@ -29,6 +29,10 @@ type Config struct {
 	Corpus  string // a BEIR folder or a JSONL corpus file
 	Queries string // the queries JSONL file; "" for the BEIR folder's queries.jsonl
 	Judge   string // the judge's name in the side log; "" for $USER (or "judge"; "auto" in Auto)
+	// Share is "i/n" to judge the i-th of n disjoint shares of the pool (whole queries: the
+	// k-th query of the pool file, in its order, goes to share (k mod n) + 1), each judge into
+	// a judgments file of their own; "" judges it all. `ranklab judge merge` joins the files.
+	Share string
 
 	// For Auto only: the automatic judge's process and how it is driven (zero values: defaults).
 	Command  string        // the judge's command line, run once with /bin/sh -c
@@ -70,6 +74,9 @@ func prepare(cfg Config, static bool) (*session, docTexts, error) {
 	if err != nil {
 		return nil, docTexts{}, err
 	}
+	if pairs, err = share(pairs, cfg.Share); err != nil {
+		return nil, docTexts{}, err
+	}
 	texts, err := loadTexts(pairs, cfg.Corpus, cfg.Queries)
 	if err != nil {
 		return nil, docTexts{}, err
@@ -89,7 +96,39 @@ func prepare(cfg Config, static bool) (*session, docTexts, error) {
 	if err != nil {
 		return nil, docTexts{}, err
 	}
-	return newSession(pairs, st), texts, nil
+	notes, err := openNotes(cfg.Qrels, static)
+	if err != nil {
+		st.Close()
+		return nil, docTexts{}, err
+	}
+	ss := newSession(pairs, st)
+	ss.notes = notes
+	return ss, texts, nil
+}
+
+// share returns the pairs of share spec ("i/n": the queries whose place in the pool, counted
+// from 0 in order of first appearance, is i−1 modulo n), or every pair for "".
+func share(pairs []pool.Pair, spec string) ([]pool.Pair, error) {
+	if spec == "" {
+		return pairs, nil
+	}
+	var i, n int
+	if _, err := fmt.Sscanf(spec, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n || fmt.Sprintf("%d/%d", i, n) != spec {
+		return nil, fmt.Errorf("judge: share %q: want i/n with 1 <= i <= n, e.g. 1/2", spec)
+	}
+	place := map[string]int{}
+	var out []pool.Pair
+	for _, p := range pairs {
+		k, ok := place[p.Query]
+		if !ok {
+			k = len(place)
+			place[p.Query] = k
+		}
+		if k%n == i-1 {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // runPanel is Show with explicit options; it returns the errors Show displays.
@@ -99,6 +138,7 @@ func runPanel(cfg Config, opt panel.Options) error {
 		return err
 	}
 	defer ss.Store().Close()
+	defer ss.notes.Close()
 	if opt.Mode == panel.Static {
 		gonbui.DisplayHTML(staticHTML("ranklab-judge-"+gonbui.UniqueId(), ss, texts, "static", "RANKLAB_LIVE=static"))
 		gonbui.Sync()
@@ -144,13 +184,18 @@ func staleNote(pid int) string {
 	return fmt.Sprintf("took over the lock of process %d, which ended without closing (nothing is lost: every judgment was on disk)", pid)
 }
 
-// inMsg is one key from the page: the action ("0".."3", "skip", "back", "undo", "done",
-// "hello") and the pair ("query\tdoc") on screen when it was pressed.
+// inMsg is one key from the page: the action ("0".."3", "skip", "back", "undo", "note", "done",
+// "hello", or "bye": the page went away) and the pair ("query\tdoc") on screen when it was pressed.
 type inMsg struct {
 	Seq  int    `json:"seq"`
 	Act  string `json:"act"`
 	Pair string `json:"pair"`
+	Note string `json:"note,omitempty"` // act "note": the note on the pair
 }
+
+// pageGone is the end reason when the page says bye: its tab closed, or its output was cleared
+// (Run All again): the cell program ends instead of holding the kernel until its idle timer.
+const pageGone = "the page went away (its tab closed or its output was cleared)"
 
 // outMsg is the kernel's reply: the screen after the key (sent once the judgment is durable).
 type outMsg struct {
@@ -165,7 +210,7 @@ type outMsg struct {
 }
 
 // help is the status line of a panel waiting for a key.
-const help = "keys: 0–3 grade · s skip · b or ← back · u undo (each judgment is on disk before the next document shows)"
+const help = "keys: 0–3 grade · s skip · b or ← back · u undo · n/p next/previous marked term · m note (each judgment and note is on disk before the next document shows)"
 
 // livePanel is one run of the judging panel, its panel.Handler.
 type livePanel struct {
@@ -227,6 +272,9 @@ func (p *livePanel) Handle(msgs []string) (replies []string, hello bool, end str
 		if m.Act == "done" {
 			return replies, hello, panel.Done
 		}
+		if m.Act == "bye" {
+			return replies, hello, pageGone
+		}
 		cur, ok := ss.Current()
 		if key := cur.Query + "\t" + cur.Doc; !ok && m.Pair != "" || ok && m.Pair != key {
 			replies = append(replies, p.reply(m.Seq, "that key was for another document: nothing recorded", false))
@@ -246,6 +294,13 @@ func (p *livePanel) Handle(msgs []string) (replies []string, hello bool, end str
 		case "back":
 			if !ss.Back() {
 				status = "nothing judged before this one"
+			}
+		case "note":
+			if err = ss.notes.Add(cur, ss.Store().judge, m.Note); err == nil {
+				status = fmt.Sprintf("note on disk for query %s, document %s", cur.Query, cur.Doc)
+				if strings.TrimSpace(m.Note) == "" {
+					status = fmt.Sprintf("note withdrawn for query %s, document %s", cur.Query, cur.Doc)
+				}
 			}
 		case "undo":
 			var ok bool
@@ -267,6 +322,7 @@ func (p *livePanel) Handle(msgs []string) (replies []string, hello bool, end str
 // keys are turned off and the panel becomes its static view.
 func (p *livePanel) Final(reason string, send func(string)) {
 	p.ss.Store().Close()
+	p.ss.notes.Close()
 	state := "static"
 	if send != nil {
 		state = "closed"
@@ -276,7 +332,10 @@ func (p *livePanel) Final(reason string, send func(string)) {
 }
 
 // Orphaned implements panel.Handler: the kernel is gone, the lock is released.
-func (p *livePanel) Orphaned() { p.ss.Store().Close() }
+func (p *livePanel) Orphaned() {
+	p.ss.Store().Close()
+	p.ss.notes.Close()
+}
 
 // panelHTML is the live panel: the progress, the card, the buttons and the script.
 func panelHTML(id, in, out string, ss *session, t docTexts) string {

@@ -16,9 +16,11 @@ const keys = { "0": "0", "1": "1", "2": "2", "3": "3", "s": "skip", "S": "skip",
 function setButtons() {
   root.querySelectorAll("[data-act]").forEach((el) => { el.disabled = closed || waiting || !connected; });
 }
-function send(act) {
+function send(act, note) {
   if (!connected || closed || waiting) { return false; }
-  if (!conn.send(cfg.in, JSON.stringify({ seq: seq + 1, act: act, pair: root.dataset.judgePair || "" }))) { return false; }
+  const msg = { seq: seq + 1, act: act, pair: root.dataset.judgePair || "" };
+  if (note !== undefined) { msg.note = note; }
+  if (!conn.send(cfg.in, JSON.stringify(msg))) { return false; }
   seq++;
   waiting = true;
   root.dataset.judgeWaiting = "1";
@@ -38,7 +40,7 @@ function apply(m) {
   connected = true;
   conn.answered();
   const had = root.contains(document.activeElement);
-  if (m.html !== undefined) { card.innerHTML = m.html; }
+  if (m.html !== undefined) { card.innerHTML = m.html; delete root.dataset.judgeMark; }
   root.dataset.judgePair = m.key || "";
   root.dataset.judgeJudged = String(m.judged);
   root.dataset.judgeSeq = String(m.seq);
@@ -58,8 +60,34 @@ function apply(m) {
 // bubbles up, Notebook 7 on the document in the capture phase, before the panel. One listener on
 // window, which comes before both, hands a key pressed in a panel to that panel (judgeKey) and
 // stops it there when it is one of the panel's keys.
+// n and p move between the marked query terms of the document, in the page alone: the next
+// one is scrolled into the middle of the text box and outlined (data-judge-mark: its index).
+function jump(step) {
+  const marks = card.querySelectorAll("[data-judge-doc] mark");
+  if (marks.length === 0) { status.textContent = "no marked query term in this document"; return; }
+  const cur = Number(root.dataset.judgeMark === undefined ? -1 : root.dataset.judgeMark);
+  const next = ((cur + step) % marks.length + marks.length) % marks.length;
+  marks.forEach((m) => m.classList.remove("rj-cur"));
+  const m = marks[next];
+  m.classList.add("rj-cur");
+  const box = m.closest("[data-judge-doc]");
+  box.scrollTop += m.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientHeight / 2;
+  root.dataset.judgeMark = String(next);
+  status.textContent = "marked term " + (next + 1) + " of " + marks.length + " (n: next, p: previous)";
+}
+// m puts the cursor in the note box; there Enter sends the note (on disk before the panel
+// answers, as a grade) and Escape goes back to the keys; every other key types.
 root.judgeKey = (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) { return false; }
+  const note = card.querySelector("[data-judge-note]");
+  if (e.target === note) {
+    if (e.key === "Enter") { if (send("note", note.value)) { root.focus({ preventScroll: true }); } return true; }
+    if (e.key === "Escape") { root.focus({ preventScroll: true }); return true; }
+    e.stopPropagation(); // typing, not JupyterLab's shortcuts
+    return false;
+  }
+  if (e.key === "m" && note) { note.focus(); return true; }
+  if (e.key === "n" || e.key === "p") { jump(e.key === "n" ? 1 : -1); return true; }
   const act = keys[e.key];
   if (!act) { return false; }
   if (!e.repeat) { send(act); }
@@ -83,4 +111,21 @@ const conn = connectComm({
   },
   hello: () => { conn.send(cfg.in, JSON.stringify({ seq: 0, act: "hello", pair: "" })); },
   status: status,
+});
+
+// When the panel's tab closes (pagehide), or its output leaves the page for good (the cell run
+// again, the notebook closed: detached at two checks 5 s apart, so a cell the notebook detaches
+// for a moment does not count), it says bye and the cell program ends instead of holding the
+// kernel until its idle timer (Run All would wait behind it without a word).
+let detached = 0;
+const watch = setInterval(() => {
+  if (closed) { clearInterval(watch); return; }
+  detached = document.contains(root) ? 0 : detached + 1;
+  if (detached >= 2) {
+    clearInterval(watch);
+    conn.send(cfg.in, JSON.stringify({ seq: 0, act: "bye", pair: "" }));
+  }
+}, 5000);
+window.addEventListener("pagehide", () => {
+  if (!closed) { conn.send(cfg.in, JSON.stringify({ seq: 0, act: "bye", pair: "" })); }
 });

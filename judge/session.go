@@ -25,6 +25,7 @@ import (
 type session struct {
 	Pool    []pool.Pair
 	store   *judgmentStore
+	notes   *noteBook // nil: no notes (tests)
 	inPool  map[pool.Pair]bool
 	skipped map[pool.Pair]bool
 	focus   *pool.Pair
@@ -37,6 +38,14 @@ func newSession(pairs []pool.Pair, s *judgmentStore) *session {
 		in[p] = true
 	}
 	return &session{Pool: pairs, store: s, inPool: in, skipped: map[pool.Pair]bool{}}
+}
+
+// Note returns the pair's note ("" when there is none).
+func (ss *session) Note(p pool.Pair) string {
+	if ss.notes == nil {
+		return ""
+	}
+	return ss.notes.Note(p)
 }
 
 // Store is the session's store.

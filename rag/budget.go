@@ -34,9 +34,16 @@ import (
 // the context run (a B-token context holds at most B documents, so the cutoff B cuts nothing). The
 // ideal of nDCG@Btok does not depend on the budget or the system, so two systems at one budget
 // differ by their DCG alone, and every value grows with B.
+//
+// Truncate changes what a context holds, as RAG systems build one: the first chunk (or whole
+// document) that does not fit is cut to the tokens left and taken, and it ends the context; its
+// document counts as in the context (document qrels cannot say whether the relevant part was
+// cut away). Its String is "nDCG(trunc)@512tok". Without it a chunk counts only when it fits
+// whole, so a first document longer than B leaves the context empty.
 type BudgetMeasure struct {
-	Name   string // "R", "nDCG" or "Success" (eval's names for the measures they apply)
-	Tokens int    // the budget B, at least 1
+	Name     string // "R", "nDCG" or "Success" (eval's names for the measures they apply)
+	Tokens   int    // the budget B, at least 1
+	Truncate bool   // cut the first chunk that does not fit to the tokens left, instead of stopping
 }
 
 // Names of the document budget measures: the evaluator's names of the measures they apply.
@@ -66,8 +73,15 @@ func BudgetMeasures(budgets ...int) []BudgetMeasure {
 	return out
 }
 
-// String returns "R@512tok", "nDCG@512tok" or "Success@512tok".
-func (m BudgetMeasure) String() string { return m.Name + "@" + strconv.Itoa(m.Tokens) + "tok" }
+// String returns "R@512tok", "nDCG@512tok" or "Success@512tok", with "(trunc)" after the name
+// when Truncate is set: "nDCG(trunc)@512tok".
+func (m BudgetMeasure) String() string {
+	name := m.Name
+	if m.Truncate {
+		name += "(trunc)"
+	}
+	return name + "@" + strconv.Itoa(m.Tokens) + "tok"
+}
 
 // validate reports an error when Name is not R, nDCG or Success or Tokens is below 1.
 func (m BudgetMeasure) validate() error {
@@ -92,7 +106,11 @@ func parseBudgetMeasure(s string) (BudgetMeasure, error) {
 	if err != nil || strconv.Itoa(b) != digits {
 		return BudgetMeasure{}, fmt.Errorf("budget measure %q: %q is not a token count", s, digits)
 	}
-	m := BudgetMeasure{Name: name, Tokens: b}
+	trunc := false
+	if n, ok := strings.CutSuffix(name, "(trunc)"); ok {
+		name, trunc = n, true
+	}
+	m := BudgetMeasure{Name: name, Tokens: b, Truncate: trunc}
 	return m, m.validate()
 }
 
@@ -122,7 +140,7 @@ func Context(chunks []eval.ScoredDoc, m ChunkMap, budget int) (ids []string, use
 	if err != nil {
 		return nil, 0, err
 	}
-	taken := contextOf(cs, budget)
+	taken := contextOf(cs, budget, false)
 	ids = make([]string, len(taken))
 	for i, c := range taken {
 		ids[i] = c.id
@@ -132,7 +150,9 @@ func Context(chunks []eval.ScoredDoc, m ChunkMap, budget int) (ids []string, use
 }
 
 // contextOf is Context on resolved, ranked chunks.
-func contextOf(cs []chunked, budget int) []chunked {
+// With truncate, the first chunk that does not fit is cut to the tokens left (its span ends
+// there) and taken, and it ends the context.
+func contextOf(cs []chunked, budget int, truncate bool) []chunked {
 	seen := map[Span]bool{}
 	var out []chunked
 	used := 0
@@ -141,6 +161,10 @@ func contextOf(cs []chunked, budget int) []chunked {
 			continue
 		}
 		if c.span.len() > budget-used { // used <= budget: no overflow, whatever the span
+			if truncate && budget > used {
+				c.span.End = c.span.Start + budget - used
+				out = append(out, c)
+			}
 			break
 		}
 		seen[c.span] = true
@@ -154,7 +178,7 @@ func contextOf(cs []chunked, budget int) []chunked {
 // chunk run: Context, then each document once at the place of its first chunk, the i-th of n
 // documents scored n − i (so every evaluator keeps that order). A query whose context is empty
 // keeps an empty ranking. It returns an error naming the query and chunk when a chunk is not in m.
-func contextRun(run eval.Run, m ChunkMap, budget int) (eval.Run, error) {
+func contextRun(run eval.Run, m ChunkMap, budget int, truncate bool) (eval.Run, error) {
 	if budget < 1 {
 		return eval.Run{}, fmt.Errorf("rag: ContextRun: budget %d: must be at least 1 token", budget)
 	}
@@ -164,7 +188,7 @@ func contextRun(run eval.Run, m ChunkMap, budget int) (eval.Run, error) {
 		if err != nil {
 			return eval.Run{}, err
 		}
-		out.Queries[q] = positional(firstAppearance(contextOf(cs, budget)))
+		out.Queries[q] = positional(firstAppearance(contextOf(cs, budget, truncate)))
 	}
 	return out, nil
 }
@@ -221,12 +245,28 @@ func EvaluateBudgets(qrels eval.Qrels, run eval.Run, m ChunkMap, opt eval.Option
 		}
 	}
 	res := BudgetResult{Tag: run.Tag, Measures: slices.Clone(measures)}
-	budgets := map[int][]int{} // budget -> measure indices
-	for j, bm := range measures {
-		budgets[bm.Tokens] = append(budgets[bm.Tokens], j)
+	type context struct {
+		tokens   int
+		truncate bool
 	}
-	for _, b := range slices.Sorted(maps.Keys(budgets)) {
-		ctx, err := contextRun(run, m, b)
+	budgets := map[context][]int{} // context -> measure indices
+	for j, bm := range measures {
+		k := context{bm.Tokens, bm.Truncate}
+		budgets[k] = append(budgets[k], j)
+	}
+	keys := slices.SortedFunc(maps.Keys(budgets), func(a, b context) int {
+		if a.tokens != b.tokens {
+			return a.tokens - b.tokens
+		}
+		if a.truncate == b.truncate {
+			return 0
+		} else if a.truncate {
+			return 1
+		}
+		return -1
+	})
+	for _, b := range keys {
+		ctx, err := contextRun(run, m, b.tokens, b.truncate)
 		if err != nil {
 			return BudgetResult{}, err
 		}

@@ -150,3 +150,28 @@ func TestBudgetScoresCompare(t *testing.T) {
 		t.Error("a budget measure not evaluated: want an error")
 	}
 }
+
+// TestTruncate: a document longer than the budget ends a fits-whole context empty, while a
+// truncating context (as RAG systems build one) takes its first B tokens (issue 34: whole
+// documents gave Success@512tok 0.08 because one long document ended every context).
+func TestTruncate(t *testing.T) {
+	m := ChunkMap{"long#0": {Doc: "long", Start: 0, End: 900}, "short#0": {Doc: "short", Start: 0, End: 100}}
+	run := eval.Run{Queries: map[string][]eval.ScoredDoc{"q": {{Doc: "long#0", Score: 2}, {Doc: "short#0", Score: 1}}}}
+	qrels := eval.Qrels{"q": {"long": 1, "short": 1}}
+	whole, trunc := successAt(512), BudgetMeasure{Name: nameSuccess, Tokens: 512, Truncate: true}
+	res, err := EvaluateBudgets(qrels, run, m, eval.Options{}, whole, trunc, BudgetMeasure{Name: nameR, Tokens: 512, Truncate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fits whole: long (900 > 512) ends the context empty: 0. Truncated: long's first 512
+	// tokens, which end the context: Success 1, R = 1/2 (short never gets in).
+	if got := res.Values[0]; got[0] != 0 || got[1] != 1 || got[2] != 0.5 {
+		t.Errorf("Success whole, Success trunc, R trunc = %v, want [0 1 0.5]", got)
+	}
+	if s := trunc.String(); s != "Success(trunc)@512tok" {
+		t.Errorf("String %q", s)
+	}
+	if back, err := parseBudgetMeasure(trunc.String()); err != nil || back != trunc {
+		t.Errorf("parse back: %+v, %v", back, err)
+	}
+}

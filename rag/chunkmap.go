@@ -82,6 +82,7 @@ func readRecords(r io.Reader, name, header string, fn func(f [][]byte, line int)
 	want := len(strings.Fields(header))
 	lines := scan.NewLines(r)
 	var f [][]byte
+	first := true // no record yet: the header may stand here, after comment lines
 	for lines.Next() {
 		line := lines.Line()
 		f, _ = scan.Fields(lines.Bytes(), f[:0], 0)
@@ -91,9 +92,11 @@ func readRecords(r io.Reader, name, header string, fn func(f [][]byte, line int)
 		if f[0][0] == '#' {
 			continue
 		}
-		if line == 1 && isHeader(f, header) {
+		if first && isHeader(f, header) {
+			first = false
 			continue
 		}
+		first = false
 		if len(f) != want {
 			return parseErr(name, line, eval.ErrFieldCount, "got %d, want %d (%s)", len(f), want, header)
 		}
@@ -113,8 +116,9 @@ func readRecords(r io.Reader, name, header string, fn func(f [][]byte, line int)
 //
 // where start and end are decimal integers with 0 <= start < end: the chunk covers tokens
 // [start, end) of document doc-id (package retrieval writes cl100k_base token offsets into the
-// document's Content). The first line may be the header "chunk-id doc-id start end" (fields
-// separated by any spaces or tabs). A chunk ID is unique; two chunks may cover the same span.
+// document's Content). The first line that is no comment may be the header "chunk-id doc-id
+// start end" (fields separated by any spaces or tabs); ranklab beir run writes a comment line
+// "# tokens: UNIT" before it, naming the unit of start and end. A chunk ID is unique; two chunks may cover the same span.
 // Lines are read as every ranklab reader reads them (readRecords: a leading byte-order mark
 // dropped, CRLF read, '#' comment lines skipped); an empty line, a wrong field count, a bad span, a chunk listed twice or a
 // file without chunks is a *eval.ParseError ("name:line: msg") unwrapping to eval.ErrEmptyLine,

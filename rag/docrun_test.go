@@ -109,7 +109,7 @@ func TestDocRunErrors(t *testing.T) {
 	for name, fn := range map[string]func() error{
 		"DocRun":     func() error { _, err := DocRun(bad, testMap, MaxP); return err },
 		"Dedup":      func() error { _, err := Dedup(bad, testMap, 5); return err },
-		"ContextRun": func() error { _, err := contextRun(bad, testMap, 5); return err },
+		"ContextRun": func() error { _, err := contextRun(bad, testMap, 5, false); return err },
 	} {
 		if err := fn(); err == nil || !strings.Contains(err.Error(), `query "q9": chunk "nope" is not in the chunk map`) {
 			t.Errorf("%s: err = %v", name, err)

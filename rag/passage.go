@@ -197,7 +197,7 @@ func EvaluatePassages(pq PassageQrels, run eval.Run, m ChunkMap, opt eval.Option
 		row := make([]float64, len(measures))
 		for j, bm := range measures {
 			var ctx []Span
-			for _, c := range contextOf(cs, bm.Tokens) {
+			for _, c := range contextOf(cs, bm.Tokens, bm.Truncate) {
 				ctx = append(ctx, c.span)
 			}
 			ctx = union(ctx)

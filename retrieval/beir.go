@@ -37,12 +37,23 @@ type Query struct {
 }
 
 // Collection is a BEIR collection read from a directory: every document (file order), the
-// queries that the split's qrels judge (byte order of their IDs), and the split's qrels.
+// queries searched (byte order of their IDs) and the split's qrels. Queries may have no qrels:
+// a team's own collection starts with none (Qrels nil, every query in Unjudged), and a query
+// asked after the last round of judging has none yet. Unjudged lists them (byte order), so a
+// command can say which queries its numbers leave out: evaluation scores only the queries
+// the qrels judge (eval's rule).
 type Collection struct {
 	Dir, Split string
 	Docs       []Document
 	Queries    []Query
 	Qrels      eval.Qrels
+	// QrelsFile is the qrels file read, "" when the collection has none.
+	QrelsFile string
+	// Unjudged holds the IDs of the Queries the qrels do not judge.
+	Unjudged []string
+	// OtherSplit holds the IDs of the queries of queries.jsonl left out because another
+	// split's qrels judge them and this split's do not (BEIR's queries.jsonl holds every split).
+	OtherSplit []string
 }
 
 // jsonLines calls fn with each non-blank line of r and its 1-based number. The lines are read
@@ -232,9 +243,16 @@ func ReadQueriesFile(dir string) ([]Query, error) {
 }
 
 // ReadCollection reads the BEIR collection in dir with the qrels of split, the file
-// dir/qrels/<split>.tsv (header "query-id corpus-id score"). Only the queries the qrels
-// judge are kept. It is an error for the qrels to name a query missing from queries.jsonl
-// or a document missing from the corpus (the error names the qrels file).
+// dir/qrels/<split>.tsv: TREC qrels ("qid iter docno grade", as `ranklab pool` and the judging
+// panel write them) or BEIR TSV (header "query-id corpus-id score"), gzipped or not.
+//
+// The queries searched are every query of queries.jsonl except those another split judges and
+// this split does not (qrels/train.tsv's queries are not test queries); the ones the split's
+// qrels do not judge are kept and listed in Unjudged. Without a qrels folder (or one holding
+// no qrels file) the collection has no qrels: Qrels is nil and every query is unjudged; a
+// qrels file with no judgment (empty, or a BEIR header alone) means nothing is judged yet. A
+// missing split file while other splits exist is an error naming them, as is qrels naming a
+// query missing from queries.jsonl or a document missing from the corpus.
 func ReadCollection(dir, split string) (Collection, error) {
 	if split == "" || strings.ContainsAny(split, `/\`) {
 		return Collection{}, fmt.Errorf("split %q: want a file name under %s", split, filepath.Join(dir, "qrels"))
@@ -247,39 +265,103 @@ func ReadCollection(dir, split string) (Collection, error) {
 	if err != nil {
 		return Collection{}, err
 	}
-	qrelsPath := filepath.Join(dir, "qrels", split+".tsv")
-	f, closeQrels, err := scan.Open(qrelsPath)
-	var pathErr *fs.PathError
-	if errors.As(err, &pathErr) {
-		return Collection{}, err
-	} else if err != nil {
-		return Collection{}, fmt.Errorf("%s: %w", qrelsPath, err)
-	}
-	defer closeQrels()
-	qrels, err := eval.ReadBEIRQrels(f, qrelsPath)
+	c := Collection{Dir: dir, Split: split, Docs: docs}
+	splits, err := qrelsSplits(dir)
 	if err != nil {
 		return Collection{}, err
 	}
-	byID := make(map[string]Query, len(queries))
+	if path, ok := splits[split]; ok {
+		c.QrelsFile = path
+		if c.Qrels, err = readSplitQrels(path); err != nil {
+			return Collection{}, err
+		}
+	} else if len(splits) > 0 {
+		return Collection{}, fmt.Errorf("%s: no such file (%s holds the qrels of %s)", filepath.Join(dir, "qrels", split+".tsv"),
+			filepath.Join(dir, "qrels"), strings.Join(slices.Sorted(maps.Keys(splits)), ", "))
+	}
+	byID := make(map[string]bool, len(queries))
 	for _, q := range queries {
-		byID[q.ID] = q
+		byID[q.ID] = true
 	}
 	docIDs := make(map[string]bool, len(docs))
 	for _, d := range docs {
 		docIDs[d.ID] = true
 	}
-	c := Collection{Dir: dir, Split: split, Docs: docs, Qrels: qrels}
-	for _, qid := range slices.Sorted(maps.Keys(qrels)) {
-		q, ok := byID[qid]
-		if !ok {
-			return Collection{}, fmt.Errorf("%s: query %q is not in queries.jsonl", qrelsPath, qid)
+	for _, qid := range slices.Sorted(maps.Keys(c.Qrels)) {
+		if !byID[qid] {
+			return Collection{}, fmt.Errorf("%s: query %q is not in queries.jsonl", c.QrelsFile, qid)
 		}
-		for _, did := range slices.Sorted(maps.Keys(qrels[qid])) {
+		for _, did := range slices.Sorted(maps.Keys(c.Qrels[qid])) {
 			if !docIDs[did] {
-				return Collection{}, fmt.Errorf("%s: query %q judges document %q, which is not in the corpus", qrelsPath, qid, did)
+				return Collection{}, fmt.Errorf("%s: query %q judges document %q, which is not in the corpus", c.QrelsFile, qid, did)
 			}
+		}
+	}
+	other := map[string]bool{}
+	for name, path := range splits {
+		if name == split {
+			continue
+		}
+		q, err := readSplitQrels(path)
+		if err != nil {
+			return Collection{}, err
+		}
+		for qid := range q {
+			other[qid] = true
+		}
+	}
+	slices.SortFunc(queries, func(a, b Query) int { return strings.Compare(a.ID, b.ID) })
+	for _, q := range queries {
+		_, judged := c.Qrels[q.ID]
+		switch {
+		case judged:
+		case other[q.ID]:
+			c.OtherSplit = append(c.OtherSplit, q.ID)
+			continue
+		default:
+			c.Unjudged = append(c.Unjudged, q.ID)
 		}
 		c.Queries = append(c.Queries, q)
 	}
 	return c, nil
+}
+
+// qrelsSplits returns the qrels files of dir/qrels by split name: <split>.tsv, or
+// <split>.tsv.gz when only that exists. A missing folder has none.
+func qrelsSplits(dir string) (map[string]string, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, "qrels"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.HasPrefix(name, ".") {
+			continue
+		}
+		split, gz := strings.CutSuffix(name, ".tsv.gz")
+		if !gz {
+			var ok bool
+			if split, ok = strings.CutSuffix(name, ".tsv"); !ok {
+				continue
+			}
+		}
+		if _, seen := out[split]; seen && gz {
+			continue // the plain file wins, as for corpus.jsonl
+		}
+		out[split] = filepath.Join(dir, "qrels", name)
+	}
+	return out, nil
+}
+
+// readSplitQrels reads a split's qrels in either format; a file with no judgment gives empty
+// qrels (nothing judged yet), not an error.
+func readSplitQrels(path string) (eval.Qrels, error) {
+	q, err := eval.ReadQrelsFile(path)
+	if errors.Is(err, eval.ErrEmpty) {
+		return eval.Qrels{}, nil
+	}
+	return q, err
 }

@@ -83,9 +83,47 @@ func TestReadCollection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Docs) != 2 || !slices.Equal(c.Queries, []Query{{"q1", "apples"}, {"q2", "pears"}}) || c.Qrels["q2"]["d2"] != 2 {
+	// q3 has no qrels: it is kept and named (issue 34: it was dropped without a word).
+	if len(c.Docs) != 2 || !slices.Equal(c.Queries, []Query{{"q1", "apples"}, {"q2", "pears"}, {"q3", "unjudged"}}) ||
+		c.Qrels["q2"]["d2"] != 2 || !slices.Equal(c.Unjudged, []string{"q3"}) || c.OtherSplit != nil {
 		t.Errorf("ReadCollection = %+v", c)
 	}
+
+	t.Run("without qrels", func(t *testing.T) {
+		// Issue 34's blocker: a team's own collection has no qrels yet.
+		for name, files := range map[string]map[string]string{
+			"no qrels folder": {"corpus.jsonl": corpus, "queries.jsonl": queries},
+			"empty qrels":     {"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": ""},
+			"header only":     {"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": "query-id\tcorpus-id\tscore\n"},
+		} {
+			t.Run(name, func(t *testing.T) {
+				c, err := ReadCollection(sharedtest.WriteTree(t, files), "test")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(c.Queries) != 3 || !slices.Equal(c.Unjudged, []string{"q1", "q2", "q3"}) || len(c.Qrels) != 0 {
+					t.Errorf("ReadCollection = %+v", c)
+				}
+				if (name == "no qrels folder") != (c.QrelsFile == "" && c.Qrels == nil) {
+					t.Errorf("QrelsFile %q, Qrels %v", c.QrelsFile, c.Qrels)
+				}
+			})
+		}
+	})
+
+	t.Run("other split", func(t *testing.T) {
+		// BEIR's queries.jsonl holds every split: a query only train judges is not a test query.
+		train := "q3 0 d1 1\n" // TREC qrels, as pool and the judging panel write them
+		c, err := ReadCollection(sharedtest.WriteTree(t, map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries,
+			"qrels/test.tsv": "q1 0 d1 1\n", "qrels/train.tsv": train}), "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(c.Queries, []Query{{"q1", "apples"}, {"q2", "pears"}}) || !slices.Equal(c.Unjudged, []string{"q2"}) ||
+			!slices.Equal(c.OtherSplit, []string{"q3"}) || c.Qrels["q1"]["d1"] != 1 {
+			t.Errorf("ReadCollection = %+v", c)
+		}
+	})
 
 	t.Run("errors", func(t *testing.T) {
 		tests := []struct {
@@ -95,7 +133,7 @@ func TestReadCollection(t *testing.T) {
 			want  string
 		}{
 			{"no corpus", map[string]string{"queries.jsonl": queries, "qrels/test.tsv": qrels}, "test", "neither it nor corpus.jsonl.gz exists"},
-			{"no split", map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries}, "dev", "dev.tsv"},
+			{"no split", map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels}, "dev", "holds the qrels of test)"},
 			{"bad split", map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries}, "../x", `split "../x"`},
 			{"unknown query", map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels + "q9\td1\t1\n"}, "test", `query "q9" is not in queries.jsonl`},
 			{"unknown doc", map[string]string{"corpus.jsonl": corpus, "queries.jsonl": queries, "qrels/test.tsv": qrels + "q1\td9\t1\n"}, "test", `judges document "d9"`},

@@ -12,9 +12,11 @@
 //
 // Decisions made once for the whole package:
 //
-//   - Collections use the BEIR layout: corpus.jsonl (or .gz), queries.jsonl, qrels/<split>.tsv.
-//     Only the queries the split's qrels judge are searched; qrels naming an unknown query or
-//     document are an error. Malformed lines are errors "file:line: message".
+//   - Collections use the BEIR layout: corpus.jsonl (or .gz), queries.jsonl, qrels/<split>.tsv
+//     (TREC qrels or BEIR TSV). Every query is searched but those only another split judges;
+//     Collection.Unjudged names the ones without qrels, and a collection without a qrels
+//     folder has none. Qrels naming an unknown query or document are an error. Malformed lines
+//     are errors "file:line: message".
 //   - A document is one field, Content = title + "\n" + text (Anserini's "flat" BEIR index
 //     joins title and text into one field too).
 //   - Tokens are cl100k_base (tiktoken-go with its embedded vocabulary, offline); special-token

@@ -7,7 +7,9 @@
 # the panel's cell program are killed with SIGKILL, the judgments file is read from disk, the
 # notebook is re-run and must resume at pair 6; 5 more judgments; every grade must be in the
 # file, read by `ranklab eval`'s reader rules (one line per pair, the latest grade). Screenshots
-# in the light and the dark theme. Artifacts in ci-artifacts/judge/<front-end>/.
+# in the light and the dark theme. Then, in JupyterLab, a long (27,000 words) and an empty document:
+# length, n, a note, the empty notice, screenshots light and dark, and closing the tab ends the
+# panel's cell program. Artifacts in ci-artifacts/judge/<front-end>/ and ci-artifacts/judge/long-empty/.
 # Needs what `bash kernel-setup/setup.sh --ci` installs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -107,4 +109,45 @@ if RANKLAB_LIVE=static timeout 300 "$J" nbconvert --to notebook --execute --Exec
 else
   echo "FAIL static fallback: nbconvert failed or timed out; see $out/static.log"; status=1
 fi
+# A long and an empty document (JupyterLab): the card's length line, n to the next marked term,
+# a note on disk, the empty document's notice, screenshots light and dark; then the tab closes
+# and the panel's cell program must end (judge-test.mjs, SCENARIO=long-empty). The long document
+# is Cranfield's first abstracts joined (about 27,000 words); the query is its first query.
+case " $frontends " in *" lab "*)
+  echo "--- lab: a long and an empty document"
+  long=$tmp/long
+  mkdir -p "$long" "$out/long-empty"
+  "$py" - "$cran" "$long" <<'PY'
+import json, sys
+cran, out = sys.argv[1], sys.argv[2]
+texts, words = [], 0
+for line in open(cran + "/corpus.jsonl"):
+    d = json.loads(line)
+    texts.append(d["text"]); words += len(d["text"].split())
+    if words >= 27000: break
+q = json.loads(open(cran + "/queries.jsonl").readline())
+with open(out + "/corpus.jsonl", "w") as f:
+    f.write(json.dumps({"_id": "all-abstracts", "title": "Cranfield's first %d abstracts, joined" % len(texts), "text": "\n\n".join(texts)}) + "\n")
+    f.write(json.dumps({"_id": "empty", "title": "", "text": ""}) + "\n")
+with open(out + "/queries.jsonl", "w") as f:
+    f.write(json.dumps({"_id": q["_id"], "text": q["text"]}) + "\n")
+with open(out + "/pool.txt", "w") as f:
+    f.write("%s 0 all-abstracts -1\n%s 0 empty -1\n" % (q["_id"], q["_id"]))
+PY
+  export RANKLAB_JUDGE_POOL=$long/pool.txt RANKLAB_JUDGE_CORPUS=$long RANKLAB_JUDGE_QRELS=$long/judged.qrels
+  port=$(free_port "$py")
+  token=$(new_token "$py")
+  timeout 600 "$J" lab --LabApp.expose_app_in_browser=True --no-browser --ip=127.0.0.1 --port="$port" --allow-root --ServerApp.port_retries=0 \
+    --IdentityProvider.token="$token" --ServerApp.root_dir="$tree" >"$out/long-empty/jupyter.log" 2>&1 &
+  server=$!
+  if ! server_up "$port" "$token" "$server"; then
+    echo "FAIL check-judge: the lab server did not start; see $out/long-empty/jupyter.log"; status=1
+  else
+    SCENARIO=long-empty FRONTEND=lab BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=notebooks/judge.ipynb OUT="$out/long-empty" SERVER_PID="$server" \
+      timeout 300 node scripts/judge-test.mjs || status=1
+  fi
+  kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""
+  cp "$RANKLAB_JUDGE_QRELS" "$RANKLAB_JUDGE_QRELS.notes.jsonl" "$out/long-empty/" 2>/dev/null
+  ;;
+esac
 exit $status

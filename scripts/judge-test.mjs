@@ -166,8 +166,88 @@ async function shot(name) {
   await page.screenshot({ path: `${OUT}/${name}.png`, clip: box }).catch((e) => console.log(`screenshot ${name}: ${e.message}`));
 }
 
+// SCENARIO=long-empty (check-judge.sh's second stage, JupyterLab only): a pool of a long
+// document (about 27,000 words) and an empty one. The card must give the long one's length and
+// marked terms, n must move to the next marked term inside the text box, m must take a note that
+// is on disk before the panel answers, the empty one must show its notice; screenshots of both
+// in the light and the dark theme. Last the tab closes: the page says bye and the panel's cell
+// program must end within seconds (it no longer holds the kernel until its idle timer).
+async function longEmpty() {
+  await openPage();
+  await ready();
+  await runAll();
+  await waitLive("");
+  let s = await panel();
+  const card = () => page.evaluate(() => {
+    const p = document.querySelectorAll("[data-judge-panel]");
+    const e = p[p.length - 1];
+    const len = e.querySelector("[data-judge-length]"), box = e.querySelector("[data-judge-doc]"), cur = e.querySelector("mark.rj-cur");
+    let curVisible = false;
+    if (cur && box) { const a = cur.getBoundingClientRect(), b = box.getBoundingClientRect(); curVisible = a.top >= b.top && a.bottom <= b.bottom; }
+    return { words: len ? Number(len.dataset.judgeLength) : -1, marks: len ? Number(len.dataset.judgeMarks) : -1, lenText: len ? len.textContent : "",
+      empty: !!e.querySelector("[data-judge-empty]"), emptyText: (e.querySelector("[data-judge-empty]") || {}).textContent || "",
+      scrollTop: box ? box.scrollTop : 0, boxHeight: box ? box.clientHeight : 0, curIndex: e.dataset.judgeMark, curVisible,
+      status: (e.querySelector("[data-judge-status]") || {}).textContent };
+  });
+  let c = await card();
+  check("long document: the card gives its length and its marked terms", s.pair === pool[0] && c.words > 20000 && c.marks > 2 && /words · .* marked query terms/.test(c.lenText),
+    `${c.lenText} (text box ${c.boxHeight} px)`);
+  await shot("long-light");
+  await page.keyboard.press("n");
+  await page.keyboard.press("n");
+  await page.keyboard.press("n");
+  await page.waitForTimeout(300);
+  c = await card();
+  check("n jumps to the next marked term inside the text box", c.curIndex === "2" && c.curVisible && c.scrollTop > 0 && /marked term 3 of/.test(c.status),
+    `mark ${c.curIndex}, visible ${c.curVisible}, scrollTop ${c.scrollTop}; ${c.status}`);
+  await shot("long-light-jumped");
+  // m: a note, on disk when the panel answers.
+  await page.keyboard.press("m");
+  await page.keyboard.type("long: only the third section is on topic");
+  const seq0 = await page.evaluate(() => { const p = document.querySelectorAll("[data-judge-panel]"); return Number(p[p.length - 1].dataset.judgeSeq || 0); });
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((seq0) => { const p = document.querySelectorAll("[data-judge-panel]"); return Number(p[p.length - 1].dataset.judgeSeq || 0) > seq0; }, seq0, { timeout: 15000 });
+  const notes = existsSync(QRELS + ".notes.jsonl") ? readFileSync(QRELS + ".notes.jsonl", "utf8") : "";
+  s = await panel();
+  check("m takes a note, on disk before the panel answers; the pair stays on screen", notes.includes("only the third section is on topic") && s.pair === pool[0],
+    `${notes.trim().split("\n").length} note line(s); ${s.status}`);
+  let r = await press("1");
+  c = await card();
+  check("empty document: a notice, not a blank card", r.after.pair === pool[1] && c.empty && c.words === -1 && /empty/.test(c.emptyText), c.emptyText);
+  await shot("empty-light");
+  await page.evaluate(() => window.jupyterapp.commands.execute("apputils:change-theme", { theme: "JupyterLab Dark" }));
+  await page.waitForFunction(() => document.body.getAttribute("data-jp-theme-light") === "false", null, { timeout: 30000, polling: 200 });
+  await page.waitForTimeout(500);
+  await shot("empty-dark");
+  await press("b");
+  await page.locator("[data-judge-panel]").last().focus();
+  await page.keyboard.press("n");
+  await page.waitForTimeout(300);
+  await shot("long-dark");
+  await page.evaluate(() => window.jupyterapp.commands.execute("apputils:change-theme", { theme: "JupyterLab Light" }));
+  // Close the tab: the page says bye, the cell program ends and the lock goes.
+  const before = kernelAndCells();
+  const tClose = Date.now();
+  await page.close();
+  let gone = false;
+  for (let i = 0; i < 100 && !gone; i++) {
+    await new Promise((ok) => setTimeout(ok, 200));
+    const now = kernelAndCells();
+    gone = before.cells.length > 0 && before.cells.every((pid) => !now.cells.includes(pid)) && !existsSync(QRELS + ".lock");
+  }
+  check("closing the tab ends the panel's cell program and frees the lock (it no longer holds the kernel)", gone,
+    `${before.cells.length} cell program(s); ${gone ? ((Date.now() - tClose) / 1000).toFixed(1) + " s after the tab closed" : "still running after 20 s"}`);
+}
+
 const grades = {}; // what this script pressed, pair -> grade
-try {
+if (process.env.SCENARIO === "long-empty") {
+  try {
+    await longEmpty();
+  } catch (e) {
+    check("test ran to the end", false, e.stack || String(e));
+    await page.screenshot({ path: `${OUT}/error.png`, fullPage: true }).catch(() => {});
+  }
+} else try {
   await openPage();
   await ready();
   let tRun = Date.now();
@@ -283,7 +363,8 @@ try {
 } catch (e) {
   check("test ran to the end", false, e.stack || String(e));
   await page.screenshot({ path: `${OUT}/error.png`, fullPage: true }).catch(() => {});
-} finally {
+}
+{
   summary.duration_s = (Date.now() - t0) / 1000;
   summary.failures = failures;
   writeFileSync(`${OUT}/summary.json`, JSON.stringify(summary, null, 2));

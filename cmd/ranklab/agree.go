@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -220,11 +221,16 @@ func writeAgreeText(w io.Writer, nameA, nameB string, ag agree.Agreement, sr *ag
 	if sr == nil {
 		return nil
 	}
-	fmt.Fprintf(w, "\nRuns ranked by %s on the %d queries both judged\n", sr.Measure, len(sr.Queries))
+	fmt.Fprintf(w, "\nRuns ranked by %s under A on the %d queries both judged, with their rank under B\n", sr.Measure, len(sr.Queries))
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  run\tunder A\tunder B")
-	for i, r := range sr.Runs {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r, agreeNum(sr.MeanA[i]), agreeNum(sr.MeanB[i]))
+	fmt.Fprintln(tw, "  rank A\trun\tunder A\tunder B\trank B")
+	byA, byB := rankOrder(sr.Runs, sr.MeanA), rankOrder(sr.Runs, sr.MeanB)
+	rankB := make([]int, len(sr.Runs))
+	for pos, i := range byB {
+		rankB[i] = pos + 1
+	}
+	for pos, i := range byA {
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\t%d\n", pos+1, sr.Runs[i], agreeNum(sr.MeanA[i]), agreeNum(sr.MeanB[i]), rankB[i])
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "Kendall's τ-b %s, τ_AP %s (A as reference)\n", agreeNum(sr.Tau), agreeNum(sr.TauAP))
@@ -245,6 +251,30 @@ func writeAgreeText(w io.Writer, nameA, nameB string, ag agree.Agreement, sr *ag
 		fmt.Fprintf(tw, "  %s vs %s\tA %+.4f p %.3g%s\tB %+.4f p %.3g%s\n", s.RunX, s.RunY, s.DiffA, s.PA, star(s.SigA), s.DiffB, s.PB, star(s.SigB))
 	}
 	return tw.Flush()
+}
+
+// rankOrder returns the indices of runs by mean, highest first (ties, and NaN last, by name).
+func rankOrder(runs []string, means []float64) []int {
+	idx := make([]int, len(runs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		x, y := means[a], means[b]
+		switch {
+		case math.IsNaN(x) != math.IsNaN(y):
+			if math.IsNaN(x) {
+				return 1
+			}
+			return -1
+		case x > y:
+			return -1
+		case x < y:
+			return 1
+		}
+		return strings.Compare(runs[a], runs[b])
+	})
+	return idx
 }
 
 // agreeJSON is the JSON form: NaN as null.

@@ -3,12 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -18,10 +22,12 @@ import (
 
 	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/embed"
+	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/study"
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/internal/numflag"
+	"github.com/ranklab/ranklab/internal/scan"
 	"github.com/ranklab/ranklab/internal/words"
 
 	"github.com/ranklab/ranklab/internal/csvcell"
@@ -36,12 +42,15 @@ func init() {
 }
 
 const beirUsage = `usage:
-  ranklab beir run   [--data DIR] [--split test] [--chunk N --overlap N --agg maxp|firstp|sump] [--model bm25|qld|minilm] [--mu 1000]
+  ranklab beir run   [--data DIR] [--split test] [--queries FILE] [--chunk N --overlap N --agg maxp|firstp|sump] [--model bm25|qld|minilm] [--mu 1000]
                      [--k 1000] [--tag T] --out RUN [--chunks CHUNK_RUN --map MAP [--chunk-k 1000]]
-  ranklab beir sweep [--data DIR] [--split test] [--agg maxp|firstp|sump] [--model bm25|qld|minilm] [--mu 1000] [--k 1000]
+  ranklab beir sweep [--data DIR] [--split test] [--queries FILE] [--agg maxp|firstp|sump] [--model bm25|qld|minilm] [--mu 1000] [--k 1000]
                      [--chunkings whole,64,64/16,...] [--budgets 128,256,...] [--permutations N] [--resamples N] [-f text|json|csv]
 
-DIR is a BEIR collection (corpus.jsonl[.gz], queries.jsonl, qrels/<split>.tsv). Without
+DIR is a BEIR collection (corpus.jsonl[.gz], queries.jsonl, qrels/<split>.tsv in TREC qrels or
+BEIR TSV; ` + "`ranklab corpus import`" + ` makes one from a folder of files). A run searches every query
+of queries.jsonl (or of --queries FILE) but those another split judges; stderr names the queries
+with no qrels, and a collection without a qrels folder runs them all unjudged. Without
 --data, BEIR's SciFact is used, downloaded on first use into ` + "`ranklab/beir`" + ` under the
 user cache directory (SHA-256 of corpus.jsonl checked). BM25 is Lucene's (k1=0.9, b=0.4), qld
 Lucene's query likelihood with Dirichlet smoothing (mu 1000, Anserini's default); title and
@@ -66,9 +75,9 @@ func runBEIR(args []string, stdout, stderr io.Writer) int {
 
 // beirFlags are the flags both actions share.
 type beirFlags struct {
-	data, split, agg, model *string
-	k                       *int
-	mu                      *float64
+	data, split, agg, model, queries *string
+	k                                *int
+	mu                               *float64
 }
 
 func newBEIRFlags(name string, stderr io.Writer) (*flag.FlagSet, beirFlags) {
@@ -76,12 +85,13 @@ func newBEIRFlags(name string, stderr io.Writer) (*flag.FlagSet, beirFlags) {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintln(stderr, beirUsage); fs.PrintDefaults() }
 	return fs, beirFlags{
-		data:  fs.String("data", "", "BEIR collection `DIR` (default: SciFact, downloaded when missing)"),
-		split: fs.String("split", "test", "qrels split: the file qrels/`SPLIT`.tsv"),
-		agg:   fs.String("agg", "maxp", "document score from its chunks: maxp, firstp or sump"),
-		k:     numflag.NewInt(fs, "k", 1000, "documents retrieved per query"),
-		model: fs.String("model", "bm25", "ranking function: bm25 (k1=0.9, b=0.4), qld (query likelihood, Dirichlet) or minilm (dense, all-MiniLM-L6-v2)"),
-		mu:    numflag.NewFloat64(fs, "mu", retrieval.AnseriniQL.Mu, "Dirichlet prior of qld"),
+		data:    fs.String("data", "", "BEIR collection `DIR` (default: SciFact, downloaded when missing)"),
+		split:   fs.String("split", "test", "qrels split: the file qrels/`SPLIT`.tsv (TREC qrels or BEIR TSV; none: every query runs unjudged)"),
+		queries: fs.String("queries", "", "search every query of this BEIR queries.jsonl `FILE` instead of DIR's"),
+		agg:     fs.String("agg", "maxp", "document score from its chunks: maxp, firstp or sump"),
+		k:       numflag.NewInt(fs, "k", 1000, "documents retrieved per query"),
+		model:   fs.String("model", "bm25", "ranking function: bm25 (k1=0.9, b=0.4), qld (query likelihood, Dirichlet) or minilm (dense, all-MiniLM-L6-v2)"),
+		mu:      numflag.NewFloat64(fs, "mu", retrieval.AnseriniQL.Mu, "Dirichlet prior of qld"),
 	}
 }
 
@@ -99,8 +109,39 @@ func (f beirFlags) rankingModel() (retrieval.Model, error) {
 	return nil, fmt.Errorf("--model %q: want bm25 or qld", *f.model)
 }
 
-// collection reads the flags' collection, downloading SciFact when no --data is given.
-func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
+// collection reads the flags' collection, downloading SciFact when no --data is given, and says
+// on stderr which queries have no qrels (who names the command).
+func (f beirFlags) collection(who string, stderr io.Writer) (retrieval.Collection, error) {
+	c, err := f.readCollection(stderr)
+	if err != nil {
+		return c, err
+	}
+	sayUnjudged(c, who, stderr)
+	return c, nil
+}
+
+// sayUnjudged tells on stderr which of c's queries have no qrels, and which queries.jsonl
+// holds for another split: a run searches the former too, evaluation scores neither.
+func sayUnjudged(c retrieval.Collection, who string, stderr io.Writer) {
+	if len(c.OtherSplit) > 0 {
+		fmt.Fprintf(stderr, "%s: %d %s of queries.jsonl left out: another split's qrels judge them, %s does not\n",
+			who, len(c.OtherSplit), words.Plural(len(c.OtherSplit), "query", "queries"), c.QrelsFile)
+	}
+	switch n := len(c.Unjudged); {
+	case n == 0:
+	case c.QrelsFile == "":
+		fmt.Fprintf(stderr, "%s: no qrels (no %s): all %d %s run unjudged; judge a pool of the runs (ranklab pool, then the judging panel) to evaluate them\n",
+			who, filepath.Join(c.Dir, "qrels", c.Split+".tsv"), n, words.Plural(n, "query", "queries"))
+	case n == len(c.Queries):
+		fmt.Fprintf(stderr, "%s: %s holds no judgment: all %d %s run unjudged\n", who, c.QrelsFile, n, words.Plural(n, "query", "queries"))
+	default:
+		fmt.Fprintf(stderr, "%s: %d of %d queries have no qrels in %s (kept in the run; evaluation scores only judged queries): %s\n",
+			who, n, len(c.Queries), c.QrelsFile, words.IDs(c.Unjudged))
+	}
+}
+
+// readCollection reads the collection the flags name, with --queries' queries when given.
+func (f beirFlags) readCollection(stderr io.Writer) (retrieval.Collection, error) {
 	dir := *f.data
 	if dir == "" {
 		// Ctrl-C or SIGTERM cancels the download, which then removes its partial files.
@@ -115,7 +156,67 @@ func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
 	if err := corpusPreflight(dir, stderr); err != nil {
 		return retrieval.Collection{}, err
 	}
-	return retrieval.ReadCollection(dir, *f.split)
+	if *f.queries == "" {
+		return retrieval.ReadCollection(dir, *f.split)
+	}
+	return collectionWithQueries(dir, *f.split, *f.queries, stderr)
+}
+
+// collectionWithQueries reads the collection in dir with every query of the queries file and
+// the split's qrels when qrels/<split>.tsv exists (either format; a judged document must be in
+// the corpus). A judged query the file lacks is named on stderr: eval -c scores it 0.
+func collectionWithQueries(dir, split, queriesFile string, stderr io.Writer) (retrieval.Collection, error) {
+	docs, err := retrieval.ReadCorpusFile(dir)
+	if err != nil {
+		return retrieval.Collection{}, err
+	}
+	rc, closeQueries, err := scan.Open(queriesFile)
+	if err != nil {
+		return retrieval.Collection{}, err
+	}
+	defer closeQueries()
+	qs, err := retrieval.ReadQueries(rc, queriesFile)
+	if err != nil {
+		return retrieval.Collection{}, err
+	}
+	slices.SortFunc(qs, func(a, b retrieval.Query) int { return strings.Compare(a.ID, b.ID) })
+	c := retrieval.Collection{Dir: dir, Split: split, Docs: docs, Queries: qs}
+	path := filepath.Join(dir, "qrels", split+".tsv")
+	if _, err := os.Stat(path); err == nil {
+		c.QrelsFile = path
+		if c.Qrels, err = eval.ReadQrelsFile(path); errors.Is(err, eval.ErrEmpty) {
+			c.Qrels = eval.Qrels{}
+		} else if err != nil {
+			return retrieval.Collection{}, err
+		}
+	}
+	inCorpus := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		inCorpus[d.ID] = true
+	}
+	asked := make(map[string]bool, len(qs))
+	for _, q := range qs {
+		asked[q.ID] = true
+		if _, ok := c.Qrels[q.ID]; !ok {
+			c.Unjudged = append(c.Unjudged, q.ID)
+		}
+	}
+	var notAsked []string
+	for _, qid := range slices.Sorted(maps.Keys(c.Qrels)) {
+		for _, did := range slices.Sorted(maps.Keys(c.Qrels[qid])) {
+			if !inCorpus[did] {
+				return retrieval.Collection{}, fmt.Errorf("%s: query %q judges document %q, which is not in the corpus", path, qid, did)
+			}
+		}
+		if !asked[qid] {
+			notAsked = append(notAsked, qid)
+		}
+	}
+	if len(notAsked) > 0 {
+		fmt.Fprintf(stderr, "ranklab beir: %d %s judged in %s not in %s (not searched): %s\n", len(notAsked),
+			words.Plural(len(notAsked), "query", "queries"), path, queriesFile, words.IDs(notAsked))
+	}
+	return c, nil
 }
 
 // corpusPreflight is check --corpus's line check (internal/corpuscheck, no twin search), made before
@@ -139,7 +240,7 @@ func corpusPreflight(dir string, stderr io.Writer) error {
 	return nil
 }
 
-// beirRun writes the run of the collection's queries (those its qrels judge), and with --chunks
+// beirRun writes the run of the collection's queries (judged or not), and with --chunks
 // the chunk run and with --map its chunk map.
 func beirRun(args []string, stdout, stderr io.Writer) int {
 	fs, f := newBEIRFlags("ranklab beir run", stderr)
@@ -187,7 +288,7 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 			*tag = fmt.Sprintf("%s-chunk%d-overlap%d-%s", *f.model, ch.Chunk, ch.Overlap, agg)
 		}
 	}
-	c, err := f.collection(stderr)
+	c, err := f.collection("ranklab beir run", stderr)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -216,7 +317,17 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *mapOut != "" {
-		if err := writeTo(*mapOut, stdout, func(w io.Writer) error { return rag.WriteChunkMap(w, chunkMap()) }); err != nil {
+		unit := "cl100k_base" // the units sweeps name (retrieval.Sweep.Tokenizer)
+		if dense {
+			unit = embed.MiniLM + " WordPiece"
+		}
+		write := func(w io.Writer) error {
+			if _, err := fmt.Fprintf(w, "%s %s\n", mapUnitPrefix, unit); err != nil { // rag reads the unit back
+				return err
+			}
+			return rag.WriteChunkMap(w, chunkMap())
+		}
+		if err := writeTo(*mapOut, stdout, write); err != nil {
 			return fail(1, "%v", err)
 		}
 	}
@@ -301,9 +412,12 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 			budgets = append(budgets, n)
 		}
 	}
-	c, err := f.collection(stderr)
+	c, err := f.collection("ranklab beir sweep", stderr)
 	if err != nil {
 		return fail(1, "%v", err)
+	}
+	if len(c.Qrels) == 0 {
+		return fail(1, "%s: the sweep compares measures, and no query of %s is judged: judge a pool of runs first (ranklab pool, then the judging panel), or use beir run", c.Dir, c.Split)
 	}
 	opt := study.SweepOptions{Chunkings: chunkings, Aggregation: agg, Model: model, Depth: *f.k, Budgets: budgets,
 		Permutations: *perms, Resamples: *resamples, Seed: *seed}
@@ -478,7 +592,7 @@ func sweepTable(s study.Sweep) (header []string, rows [][]string) {
 func sweepBudgetTable(s study.Sweep) (header []string, rows [][]string) {
 	level := s.Budget.Options.Level
 	compared := len(s.Rows) > 1 // one configuration: no comparison, no interval (its level is unset)
-	header = []string{"budget", "config"}
+	header = []string{"budget (" + s.Tokenizer + " tokens)", "config"}
 	for _, name := range []string{"nDCG", "R", "Success"} {
 		header = append(header, name)
 		if compared {

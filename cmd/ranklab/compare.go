@@ -27,7 +27,11 @@ const compareUsage = `usage: ranklab compare QRELS RUN_A RUN_B [RUN...] [-m MEAS
 Compares every run with the first (the baseline) on the same queries: per-measure means,
 per-query differences (run - baseline), wins/ties/losses, Cohen's d_z, the paired t-test, the
 paired randomization test, the percentile bootstrap interval of the mean difference, and Holm and
-Bonferroni adjustments over all (runs - 1) x measures comparisons. Runs are named by their paths.
+Bonferroni adjustments over all (runs - 1) x measures comparisons. Runs are named by their tags
+(the run file's last column) when those tell them apart, else by their paths. Judged@k is shown,
+never tested: it is how much of the top k is judged, not a quality measure. When the qrels come
+from a pool (they judge some document not relevant), a note says where a measure at k scores
+deeper than a run was judged (Judged@k below 0.9) and which run was not pooled.
 
 The paired queries are the qrels queries that at least one run ranks (with -c: every qrels
 query). A run without a ranking for one of them scores 0 on it (trec_eval -c) and the report says
@@ -161,19 +165,14 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		return fail(1, "%v", err)
 	}
 	var runs []eval.Run
-	seen := map[string]int{}
 	for _, path := range a.files[1:] {
 		run, err := eval.ReadRunFile(path)
 		if err != nil {
 			return fail(1, "%v", err)
 		}
-		// A run is named by its file; the same file given twice is told apart by "#2", "#3".
-		run.Tag = path
-		if seen[path]++; seen[path] > 1 {
-			run.Tag = fmt.Sprintf("%s #%d", path, seen[path])
-		}
 		runs = append(runs, run)
 	}
+	nameRuns(runs, a.files[1:])
 	if a.tukey {
 		return runTukey(stdout, fail, qrels, runs, measures, a)
 	}
@@ -182,6 +181,14 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		return fail(1, "%v", err)
 	}
 	refuseFailedRuns(&r, a.files[0], a.files[1:], a.opt.Eval.RelLevel, stderr)
+	if ks := judgedCutoffs(measures); len(ks) > 0 && pooledQrels(qrels, a.opt.Eval.RelLevel) {
+		for _, run := range runs {
+			res, err := a.opt.Eval.Evaluate(qrels, run, judgedMeasures(ks)...)
+			if err == nil {
+				r.Notes = append(r.Notes, judgedWarnings(res, run.Tag, a.files[0], ks)...)
+			}
+		}
+	}
 	var out string
 	switch a.format {
 	case "json":
@@ -216,6 +223,29 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// nameRuns names each run (its Tag) by the tag its file carries when every run has one and no
+// two share it, else by its path; the same file given twice is told apart by "#2", "#3".
+func nameRuns(runs []eval.Run, paths []string) {
+	tags := map[string]int{}
+	for _, r := range runs {
+		tags[r.Tag]++
+	}
+	byTag := tags[""] == 0
+	for _, n := range tags {
+		byTag = byTag && n == 1
+	}
+	seen := map[string]int{}
+	for i := range runs {
+		if byTag {
+			continue
+		}
+		runs[i].Tag = paths[i]
+		if seen[paths[i]]++; seen[paths[i]] > 1 {
+			runs[i].Tag = fmt.Sprintf("%s #%d", paths[i], seen[paths[i]])
+		}
+	}
 }
 
 // refuseFailedRuns runs the preflight (package check) on the compared files and refuses every

@@ -17,11 +17,11 @@ func TestCompareCommandFormats(t *testing.T) {
 		format string
 		want   []string
 	}{
-		{"text", []string{"run.a (baseline)", "3/0/1", "scored 0: q3", "ignored: q9", "p(perm) Holm"}},
+		{"text", []string{"a (baseline)", "3/0/1", "scored 0: q3", "ignored: q9", "p(perm) Holm"}},
 		{"md", []string{"| run |", "(baseline)", "3/0/1"}},
-		{"latex", []string{`\toprule`, `\bottomrule`, `run.a (baseline)`}},
+		{"latex", []string{`\toprule`, `\bottomrule`, `a (baseline)`}},
 		{"csv", []string{"run,is_baseline,measure", ",P@2,4,"}},
-		{"html", []string{"<table", "run.a (baseline)</td>", "scored 0: q3"}},
+		{"html", []string{"<table", "a (baseline)</td>", "scored 0: q3"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.format, func(t *testing.T) {

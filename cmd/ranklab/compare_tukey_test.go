@@ -20,7 +20,7 @@ func TestCompareCommandTukey(t *testing.T) {
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, errOut)
 	}
-	for _, w := range []string{"RR over 4 queries, 3 runs, 3 pairs", "Tukey HSD (blocked by query", "randomised Tukey (500 permutations, seed 42)", third + " − ", "HSD letters"} {
+	for _, w := range []string{"RR over 4 queries, 3 runs, 3 pairs", "Tukey HSD (blocked by query", "randomised Tukey (500 permutations, seed 42)", "c − ", "HSD letters"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/internal/numflag"
+	"github.com/ranklab/ranklab/internal/scan"
 
 	"github.com/ranklab/ranklab/internal/csvcell"
 
@@ -362,9 +363,32 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	// huge query, an ungrouped run kept in passes).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(192 << 20))
-	res, err := evaluateInputs(a, measures)
+	// Judged@1 and Judged@k for each cutoff k ride along (and are dropped before printing), so
+	// a measure scored deeper than the pool was judged is said once the run has streamed by.
+	// Qrels of relevant documents only (BEIR's) leave most of any top k unjudged by design: no
+	// warning there, and no extra measure.
+	ks := judgedCutoffs(measures)
+	if len(ks) > 0 && (a.qrels == scan.Stdin || a.relFormat != "qrels" || !pooledFile(a.qrels, a.opt.RelLevel)) {
+		ks = nil
+	}
+	evaluated := measures
+	if len(ks) > 0 {
+		evaluated = slices.Clone(measures)
+		for _, m := range judgedMeasures(ks) {
+			if !slices.Contains(evaluated, m) {
+				evaluated = append(evaluated, m)
+			}
+		}
+	}
+	res, err := evaluateInputs(a, evaluated)
 	if err != nil {
 		return evalFail(stderr, err, false)
+	}
+	if len(ks) > 0 {
+		for _, w := range judgedWarnings(res, a.run, a.qrels, ks) {
+			fmt.Fprintf(stderr, "ranklab eval: warning: %s\n", escapeText(w))
+		}
+		res = firstMeasures(res, len(measures))
 	}
 	if n := len(res.Ignored); n > 0 {
 		fmt.Fprintf(stderr, "ranklab eval: warning: %d run %s not in the qrels, ignored: %s\n", n, words.Plural(n, "query", "queries"), words.IDs(res.Ignored))
@@ -410,6 +434,30 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// firstMeasures returns res with its first n measures only.
+func firstMeasures(res eval.Result, n int) eval.Result {
+	res.Measures, res.Means = res.Measures[:n], res.Means[:n]
+	if len(res.Summary) > n {
+		res.Summary = res.Summary[:n]
+	}
+	values := make([][]float64, len(res.Values))
+	for i, row := range res.Values {
+		values[i] = row[:n]
+	}
+	res.Values = values
+	if res.Text != nil {
+		text := make([][]string, len(res.Text))
+		for i, row := range res.Text {
+			if len(row) > n {
+				row = row[:n]
+			}
+			text[i] = row
+		}
+		res.Text = text
+	}
+	return res
 }
 
 // evalFail prints err and returns its exit status: 1 for a bad command line, 2 for bad input,

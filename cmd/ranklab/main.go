@@ -1,7 +1,8 @@
 // Command ranklab evaluates rankings: a trec_eval-compatible evaluator, the lab, standalone
 // HTML pages, run comparison, each tool's conventions side by side, BM25, query likelihood and
 // dense retrieval on BEIR collections, chunk runs as RAG pipelines read them, run fusion,
-// pooling, judge agreement and a preflight of the inputs. Every subcommand (ranklab CMD -h for
+// a collection from a team's own files, pooling, several judges' files joined, judge agreement
+// and a preflight of the inputs. Every subcommand (ranklab CMD -h for
 // its flags):
 //
 //	ranklab eval [-q] [-c] [-l N] [-M N] [-m MEASURE]... QRELS RUN
@@ -14,6 +15,8 @@
 //	ranklab fuse [--method rrf|combsum|combmnz] [--norm ...] RUN RUN [RUN...]
 //	ranklab pool [--depth 20] [--method depth|mtf] [--judged QRELS] RUN...
 //	ranklab agree QRELS_A QRELS_B [RUN...]
+//	ranklab corpus import [--split-on file|headings] [--questions FILE] --out DIR PATH...
+//	ranklab judge merge [--on-conflict drop|low|high] QRELS QRELS...
 //	ranklab check QRELS RUN... | ranklab check --corpus CORPUS [--qrels QRELS]
 //	ranklab rerank --data DIR --run FIRST_STAGE_RUN [--depth N[,N...]] [--mix W]
 //

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ranklab/ranklab/internal/numflag"
+	"github.com/ranklab/ranklab/internal/scan"
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
@@ -21,7 +22,7 @@ func init() {
 	commands["rag"] = command{summary: "evaluate a chunk run on document qrels: dedup, MaxP, FirstP, SumP, token budgets", run: runRAG}
 }
 
-const ragUsage = `usage: ranklab rag QRELS CHUNK_RUN --map MAP [--k 10] [-m MEASURE]... [--budgets B1,B2,...]
+const ragUsage = `usage: ranklab rag QRELS CHUNK_RUN --map MAP [--k 10] [-m MEASURE]... [--budgets B1,B2,...] [--truncate]
                   [--passages PASSAGE_QRELS] [-f text|json]
 
 Evaluates a chunk run (a TREC run whose IDs are chunks) against document qrels the ways RAG
@@ -35,7 +36,12 @@ both). Side by side, with paired tests against the first:
 A document retrieved through several chunks counts once. With --budgets, each budget B gives
 R@Btok, nDCG@Btok and Success@Btok: the documents of the longest prefix of the ranked,
 deduplicated chunk list whose chunks sum to at most B tokens (a chunk counts only if it fits
-whole; the first that does not fit ends the context). With --passages (judged spans, one a line
+whole; the first that does not fit ends the context). --truncate builds the context as RAG
+systems do: the first chunk or document that does not fit is cut to the tokens left, and taken
+(R(trunc)@Btok ...); its document counts as in the context. Budgets count the map's tokens:
+` + "`ranklab beir run --map`" + ` names them on the map's first line ("# tokens: cl100k_base" for
+bm25 and qld, "# tokens: all-MiniLM-L6-v2 WordPiece" for minilm), and the report repeats it, so
+two budget tables in different units are not set side by side unawares. With --passages (judged spans, one a line
 "query-id doc-id start end grade" in the map's token unit), chunks are also judged by span
 overlap, and SpanR@Btok and SpanP@Btok give the share of the judged tokens a context covers
 and of the context's tokens that are judged relevant.
@@ -51,6 +57,7 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&ms, "m", "a document measure, repeatable (default nDCG@10 and R@100)")
 	budgets := fs.String("budgets", "", "comma-separated token budgets, e.g. 512,1024,2048")
 	passages := fs.String("passages", "", "passage qrels `FILE` (judged spans)")
+	truncate := fs.Bool("truncate", false, "budgets: cut the first chunk that does not fit to the tokens left, as RAG systems do")
 	format := fs.String("f", "text", "output format: text or json")
 	seed := numflag.NewUint64(fs, "seed", 0, "seed of the randomization test and the bootstrap (0: 42)")
 	stamp := fs.Bool("stamp", false, "stamp the text output too (json carries the provenance stamp by default)")
@@ -101,6 +108,7 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
+	unit := mapUnit(*mapFile)
 	var pq rag.PassageQrels
 	if *passages != "" {
 		if pq, err = rag.ReadPassageQrelsFile(*passages); err != nil {
@@ -118,7 +126,11 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 	var budget, spans rag.BudgetResult
 	var chunkLevel eval.Result
 	if len(bs) > 0 {
-		if budget, err = rag.EvaluateBudgets(qrels, run, m, eval.Options{}, rag.BudgetMeasures(bs...)...); err != nil {
+		bms := rag.BudgetMeasures(bs...)
+		for i := range bms {
+			bms[i].Truncate = *truncate
+		}
+		if budget, err = rag.EvaluateBudgets(qrels, run, m, eval.Options{}, bms...); err != nil {
 			return fail(1, "%v", err)
 		}
 	}
@@ -131,6 +143,9 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 			for _, b := range bs {
 				sm = append(sm, rag.SpanRecallAt(b), rag.SpanPrecisionAt(b))
 			}
+			for i := range sm {
+				sm[i].Truncate = *truncate
+			}
 			if spans, err = rag.EvaluatePassages(pq, run, m, eval.Options{}, sm...); err != nil {
 				return fail(1, "%v", err)
 			}
@@ -138,9 +153,9 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 	}
 	var out bytes.Buffer
 	if *format == "json" {
-		err = writeRAGJSON(&out, report, budget, chunkLevel, spans)
+		err = writeRAGJSON(&out, report, budget, chunkLevel, spans, unit)
 	} else {
-		err = writeRAGText(&out, report, budget, chunkLevel, spans)
+		err = writeRAGText(&out, report, budget, chunkLevel, spans, unit)
 	}
 	data := out.Bytes()
 	if err == nil && wantStamp(*format, *stamp, *noStamp) {
@@ -150,7 +165,7 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 		}
 		conv := append(compareConventions(compare.Options{Seed: *seed, Eval: eval.Options{AllQueries: true}}, measures),
 			"document views: top-k chunks deduplicated, MaxP, FirstP, SumP; each document once",
-			"budget: the longest prefix of the deduplicated ranked chunks within B tokens; a chunk counts only whole")
+			budgetConvention(*truncate, unit))
 		var st provenance.Stamp
 		if st, err = provenance.New("ranklab rag", args, conv, in...); err == nil {
 			data, err = stampOutput(*format, data, st)
@@ -165,13 +180,51 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func writeRAGText(w io.Writer, report compare.Report, budget rag.BudgetResult, chunkLevel eval.Result, spans rag.BudgetResult) error {
+// mapUnit returns the token unit a chunk map names on its first line ("# tokens: NAME", as
+// beir run --map writes it), or "" when it names none.
+func mapUnit(path string) string {
+	r, closeMap, err := scan.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer closeMap()
+	lines := scan.NewLines(r)
+	if !lines.Next() {
+		return ""
+	}
+	unit, ok := strings.CutPrefix(scan.TrimSpace(string(lines.Bytes())), mapUnitPrefix)
+	if !ok {
+		return ""
+	}
+	return escapeText(scan.TrimSpace(unit))
+}
+
+// mapUnitPrefix starts the comment line that names a chunk map's token unit.
+const mapUnitPrefix = "# tokens:"
+
+// budgetUnit says what a budget's tokens are, for a heading.
+func budgetUnit(unit string) string {
+	if unit == "" {
+		return "tokens of the chunk map's unit (its first line names none)"
+	}
+	return unit + " tokens"
+}
+
+// budgetConvention is the stamp's line on budgets.
+func budgetConvention(truncate bool, unit string) string {
+	if truncate {
+		return "budget (" + budgetUnit(unit) + "): the deduplicated ranked chunks within B tokens, the first that does not fit cut to the tokens left"
+	}
+	return "budget (" + budgetUnit(unit) + "): the longest prefix of the deduplicated ranked chunks within B tokens; a chunk counts only whole"
+}
+
+func writeRAGText(w io.Writer, report compare.Report, budget rag.BudgetResult, chunkLevel eval.Result, spans rag.BudgetResult, unit string) error {
 	fmt.Fprintln(w, "Document views of the chunk run (each document once; paired against the first view):")
 	if _, err := io.WriteString(w, report.Text()); err != nil {
 		return err
 	}
 	if len(budget.Measures) > 0 {
-		fmt.Fprintf(w, "\nToken budgets (%d queries; a query whose context is empty scores 0):\n", len(budget.Queries))
+		fmt.Fprintf(w, "\nToken budgets in %s (%d queries; a query whose context is empty scores 0):\n", budgetUnit(unit), len(budget.Queries))
 		writeBudgetMeans(w, budget)
 	}
 	if len(chunkLevel.Measures) > 0 {
@@ -181,7 +234,7 @@ func writeRAGText(w io.Writer, report compare.Report, budget rag.BudgetResult, c
 		}
 	}
 	if len(spans.Measures) > 0 {
-		fmt.Fprintf(w, "\nJudged spans covered at each budget (%d queries):\n", len(spans.Queries))
+		fmt.Fprintf(w, "\nJudged spans covered at each budget in %s (%d queries):\n", budgetUnit(unit), len(spans.Queries))
 		writeBudgetMeans(w, spans)
 	}
 	return nil
@@ -208,7 +261,7 @@ func writeBudgetMeans(w io.Writer, r rag.BudgetResult) {
 	tw.Flush()
 }
 
-func writeRAGJSON(w io.Writer, report compare.Report, budget rag.BudgetResult, chunkLevel eval.Result, spans rag.BudgetResult) error {
+func writeRAGJSON(w io.Writer, report compare.Report, budget rag.BudgetResult, chunkLevel eval.Result, spans rag.BudgetResult, unit string) error {
 	means := func(r rag.BudgetResult) map[string]float64 {
 		if len(r.Measures) == 0 {
 			return nil
@@ -231,5 +284,6 @@ func writeRAGJSON(w io.Writer, report compare.Report, budget rag.BudgetResult, c
 		Budgets    map[string]float64 `json:"budgets,omitempty"`
 		ChunkLevel map[string]float64 `json:"chunk_level,omitempty"`
 		Spans      map[string]float64 `json:"spans,omitempty"`
-	}{json.RawMessage(report.JSON()), means(budget), chunk, means(spans)})
+		Tokens     string             `json:"tokens"` // the budgets' unit, "" when the map names none
+	}{json.RawMessage(report.JSON()), means(budget), chunk, means(spans), unit})
 }
