@@ -57,6 +57,8 @@ type Cluster struct {
 	PID   int    // the JVM's process ID
 	Dir   string // the nodes' files
 	Log   string // the JVM's output
+	// Done is closed when the JVM has ended (after Stop, or by itself).
+	Done <-chan struct{}
 
 	cmd     *exec.Cmd
 	stdin   io.WriteCloser
@@ -131,6 +133,7 @@ func Start(ctx context.Context, opt Options) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{Kind: opt.Kind, Nodes: opt.Nodes, Dir: opt.Dir, done: make(chan struct{})}
+	c.Done = c.done
 	if c.Dir == "" {
 		if c.Dir, err = os.MkdirTemp("", "ranklab-engine-"); err != nil {
 			return nil, err

@@ -140,7 +140,7 @@ func TestSciFactBM25(t *testing.T) {
 			ctx := context.Background()
 			runs := map[string]eval.Run{}
 			for name, ix := range map[string]*Index{"1 shard": f.one, "2 shards, per-shard statistics": f.local2, "2 shards, distributed statistics": f.exact2} {
-				r, err := ix.Run(ctx, f.coll.Queries, RunOptions{Depth: 1000, ChunkDepth: -1, Tag: "bm25"})
+				r, err := ix.Run(ctx, f.coll.Queries, RunOptions{Depth: 100, ChunkDepth: -1, Tag: "bm25"})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -19,7 +19,15 @@ import java.nio.file.Paths;
  * -baseHttpPort + i, so the HTTP ports are consecutive free ones; transport ports are free ones.
  */
 public final class OpenSearchLauncher {
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    try {
+      run(args);
+    } catch (Throwable t) {
+      Stopper.fail(t);
+    }
+  }
+
+  private static void run(String[] args) throws Exception {
     int nodes = 1;
     String dir = null;
     for (int i = 0; i < args.length; i++) {
@@ -67,7 +75,20 @@ public final class OpenSearchLauncher {
       }
     });
     build.invoke(runner, (Object) conf);
-    c.getMethod("ensureYellow", String[].class).invoke(runner, (Object) new String[0]);
+    // The cluster is ready when its health is yellow: the runner waits 30 s at a time, which a
+    // loaded machine can exceed while the nodes find each other; keep asking for 5 minutes.
+    Method yellow = c.getMethod("ensureYellow", String[].class);
+    for (long deadline = System.nanoTime() + 300_000_000_000L; ; ) {
+      try {
+        yellow.invoke(runner, (Object) new String[0]);
+        break;
+      } catch (java.lang.reflect.InvocationTargetException e) {
+        if (System.nanoTime() > deadline) {
+          throw e;
+        }
+        Stopper.say("waiting for the cluster's health: " + e.getCause());
+      }
+    }
     Stopper.ready("http://127.0.0.1:" + http);
   }
 

@@ -26,7 +26,15 @@ import org.apache.solr.cloud.MiniSolrCloudCluster;
  * private key; the nodes also trust that CA when they talk to each other).
  */
 public final class SolrLauncher {
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    try {
+      run(args);
+    } catch (Throwable t) {
+      Stopper.fail(t);
+    }
+  }
+
+  private static void run(String[] args) throws Exception {
     int nodes = 1;
     Path dir = null;
     String security = null, cert = null, key = null;
