@@ -9,13 +9,16 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/engine"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/numflag"
 	"github.com/ranklab/ranklab/provenance"
+	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
@@ -243,4 +246,179 @@ func engineConventions(ix *engine.Index) []string {
 		"statistics: " + stats,
 		"BM25: Lucene's, k1 0.9 b 0.4, EnglishAnalyzer over title and text; a query is an OR of its analyzed words",
 	}
+}
+
+// engineFlags are beir run's flags for a search engine.
+type engineFlags struct {
+	url, index    *string
+	replace       *bool
+	shards, width *int
+	exact         *bool
+	weight        *float64
+	timeout       *time.Duration
+}
+
+func newEngineFlags(fs *flag.FlagSet) engineFlags {
+	return engineFlags{
+		url:     fs.String("engine", "", "run on the search engine at `URL` (Solr: ending in /solr) instead of in-process"),
+		index:   fs.String("index", "", "--engine: the index to make (default ranklab-<collection>-..., replaced on each run)"),
+		replace: fs.Bool("replace", false, "--engine: replace an existing --index of that name"),
+		shards:  numflag.NewInt(fs, "shards", 1, "--engine: shards of the index"),
+		exact:   fs.Bool("exact-stats", false, "--engine: distributed term statistics (Solr ExactStatsCache, OpenSearch dfs_query_then_fetch)"),
+		width:   numflag.NewInt(fs, "width", 0, "--engine, minilm and hybrid: HNSW candidates searched per query (default max(k, 100))"),
+		weight:  numflag.NewFloat64(fs, "weight", 0.5, "--engine, hybrid: the kNN part's weight w in (1-w)*BM25 + w*(1+cos)/2"),
+		timeout: fs.Duration("timeout", 60*time.Second, "--engine: time allowed for each request"),
+	}
+}
+
+// engineRunFlags are beir run's output flags, passed on to beirEngineRun.
+type engineRunFlags struct {
+	chunk, overlap, chunkK      int
+	tag, out, chunksOut, mapOut string
+	stamp                       bool
+}
+
+// beirEngineRun is beir run --engine: it indexes the collection on the engine and writes the runs
+// as the in-process path does.
+func beirEngineRun(args []string, f beirFlags, ef engineFlags, o engineRunFlags, stdout, stderr io.Writer) int {
+	fail := failer(stderr, "ranklab beir run")
+	mode := map[string]string{"bm25": "bm25", "minilm": "knn", "hybrid": "hybrid"}[*f.model]
+	switch {
+	case mode == "":
+		return fail(2, "--model %q with --engine: want bm25, minilm or hybrid", *f.model)
+	case o.out == "":
+		return fail(2, "--out is required")
+	case *f.k < 1 || o.chunkK < 1:
+		return fail(2, "--k and --chunk-k must be positive")
+	case *ef.shards < 1:
+		return fail(2, "--shards %d: must be at least 1", *ef.shards)
+	case *ef.width < 0 || (*ef.width > 0 && *ef.width < *f.k && mode != "bm25"):
+		return fail(2, "--width %d: must be at least --k (%d)", *ef.width, *f.k)
+	case !(*ef.weight >= 0 && *ef.weight <= 1):
+		return fail(2, "--weight %v: must be in [0, 1]", *ef.weight)
+	case o.out == "-" && (o.chunksOut == "-" || o.mapOut == "-"):
+		return fail(2, "only one output can go to stdout")
+	case o.stamp && o.out == "-":
+		return fail(2, "--stamp needs --out FILE")
+	case mode == "hybrid" && o.chunk > 0:
+		return fail(2, "--model hybrid needs whole documents (text and vector in one unit): no --chunk")
+	}
+	agg, err := rag.ParseAggregation(*f.agg)
+	if err != nil {
+		return fail(2, "--agg: %v", err)
+	}
+	ch := retrieval.Chunking{Chunk: o.chunk, Overlap: o.overlap}
+	if err := ch.Validate(); err != nil {
+		return fail(2, "%v", err)
+	}
+	if ch.Chunk > 0 && agg == rag.SumP {
+		return fail(2, "--agg sump with --engine: an engine returns the best chunks, not every chunk's score; use maxp or firstp")
+	}
+	if o.tag == "" {
+		o.tag = *f.model
+		if ch.Chunk > 0 {
+			o.tag = fmt.Sprintf("%s-chunk%d-overlap%d-%s", *f.model, ch.Chunk, ch.Overlap, agg)
+		}
+	}
+	c, err := f.collection(stderr)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cl, err := engine.Connect(ctx, *ef.url)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	cl.Timeout = *ef.timeout
+	name, replace := *ef.index, *ef.replace
+	if name == "" {
+		name, replace = defaultIndexName(c.Dir, mode, ch, *ef.shards, *ef.exact), true
+	}
+	opt := engine.IndexOptions{Shards: *ef.shards, ExactStats: *ef.exact, Chunking: ch, Replace: replace, Progress: stderr}
+	if mode != "bm25" {
+		cache, closeModel, err := openMiniLM()
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		defer closeModel()
+		opt.Embedder = cache
+	}
+	ix, err := cl.CreateIndex(ctx, name, c.Docs, opt)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	t0 := time.Now()
+	runs, err := ix.Run(ctx, c.Queries, engine.RunOptions{Mode: mode, Depth: *f.k, ChunkDepth: o.chunkK, Width: *ef.width, Weight: *ef.weight, Aggregation: agg, Tag: o.tag})
+	if err != nil {
+		return fail(1, "%v (no run written)", err)
+	}
+	took := time.Since(t0)
+	conv := engineConventions(ix)
+	switch mode {
+	case "knn":
+		conv = append(conv, fmt.Sprintf("kNN: %s vectors (ranklab's embedder), the engine's HNSW (Lucene, cosine, M 16, efConstruction 100), %d candidates per query; score = the cosine", embed.MiniLM, max(*ef.width, *f.k, 100)))
+	case "hybrid":
+		conv = append(conv, fmt.Sprintf("hybrid: (1-w)*BM25 + w*(1+cos)/2 in one request, w = %g, %d kNN candidates", *ef.weight, max(*ef.width, *f.k, 100)))
+	}
+	fmt.Fprintf(stderr, "ranklab beir run: %s\nranklab beir run: %d queries in %.1f s (%.1f ms each)\n", strings.Join(conv[:3], "; "), len(c.Queries), took.Seconds(), 1000*took.Seconds()/float64(max(1, len(c.Queries))))
+	if code := writeEngineRun(o.out, runs.Docs, o.stamp, "ranklab beir run", args, conv, beirInputs(c), stdout, fail); code != 0 {
+		return code
+	}
+	if o.chunksOut != "" {
+		if err := writeRunTo(o.chunksOut, runs.Chunks, stdout); err != nil {
+			return fail(1, "%v", err)
+		}
+	}
+	if o.mapOut != "" {
+		m, err := ix.ChunkMap(mode)
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		if err := writeTo(o.mapOut, stdout, func(w io.Writer) error { return rag.WriteChunkMap(w, m) }); err != nil {
+			return fail(1, "%v", err)
+		}
+	}
+	return 0
+}
+
+// defaultIndexName is the index beir run --engine makes when not told: ranklab-, the collection's
+// folder name (lower case, other characters as '-'), the mode, the chunking, shards and statistics.
+func defaultIndexName(dir, mode string, ch retrieval.Chunking, shards int, exact bool) string {
+	base := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, strings.ToLower(filepath.Base(filepath.Clean(dir))))
+	name := fmt.Sprintf("ranklab-%s-%s", strings.Trim(base, "-"), map[string]string{"bm25": "text", "knn": "minilm", "hybrid": "text-minilm"}[mode])
+	if ch.Chunk > 0 {
+		name += fmt.Sprintf("-chunk%d-%d", ch.Chunk, ch.Overlap)
+	}
+	name += fmt.Sprintf("-%dshards", shards)
+	if exact {
+		name += "-exact"
+	}
+	return name
+}
+
+// inProcessConventions describes an in-process beir run for its stamp.
+func inProcessConventions(model string, ch retrieval.Chunking, agg rag.Aggregation) []string {
+	m := map[string]string{"bm25": "BM25: ranklab's in-process Lucene BM25, k1 0.9 b 0.4, bleve's English analyzer over title and text",
+		"qld": "QLD: ranklab's in-process Lucene query likelihood with Dirichlet smoothing, bleve's English analyzer",
+		"minilm": "dense: " + embed.MiniLM + ", exact cosine search in-process"}[model]
+	return []string{m, fmt.Sprintf("units: %s, documents scored by %s", ch, agg)}
+}
+
+// beirInputs lists a BEIR collection's files for a stamp: the corpus, the queries and the qrels.
+func beirInputs(c retrieval.Collection) []provenance.File {
+	corpus := filepath.Join(c.Dir, "corpus.jsonl")
+	if _, err := os.Stat(corpus); err != nil {
+		corpus += ".gz"
+	}
+	queries := filepath.Join(c.Dir, "queries.jsonl")
+	if _, err := os.Stat(queries); err != nil {
+		queries += ".gz"
+	}
+	return []provenance.File{{Role: "corpus", Path: corpus}, {Role: "queries", Path: queries}, {Role: "qrels", Path: filepath.Join(c.Dir, "qrels", c.Split+".tsv")}}
 }
