@@ -405,7 +405,7 @@ func defaultIndexName(dir, mode string, ch retrieval.Chunking, shards int, exact
 // inProcessConventions describes an in-process beir run for its stamp.
 func inProcessConventions(model string, ch retrieval.Chunking, agg rag.Aggregation) []string {
 	m := map[string]string{"bm25": "BM25: ranklab's in-process Lucene BM25, k1 0.9 b 0.4, bleve's English analyzer over title and text",
-		"qld": "QLD: ranklab's in-process Lucene query likelihood with Dirichlet smoothing, bleve's English analyzer",
+		"qld":    "QLD: ranklab's in-process Lucene query likelihood with Dirichlet smoothing, bleve's English analyzer",
 		"minilm": "dense: " + embed.MiniLM + ", exact cosine search in-process"}[model]
 	return []string{m, fmt.Sprintf("units: %s, documents scored by %s", ch, agg)}
 }
