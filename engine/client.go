@@ -75,7 +75,7 @@ func (c *Client) detect(ctx context.Context) error {
 		c.b = &openSearch{t: t}
 		return nil
 	}
-	if isUnreachable(errRoot) || isAuth(errRoot) {
+	if isNetError(errRoot) || isAuth(errRoot) {
 		return errRoot
 	}
 	bases := []string{t.base}
@@ -105,15 +105,20 @@ func (c *Client) detect(ctx context.Context) error {
 	msg := "no answer"
 	if errSolr != nil {
 		msg = errSolr.Error()
+		if isNetError(errSolr) {
+			return errSolr
+		}
 	} else if errRoot != nil {
 		msg = errRoot.Error()
 	}
 	return fmt.Errorf("engine %s answers neither as OpenSearch (GET /) nor as Solr (GET /admin/info/system): %s", t.base, msg)
 }
 
-func isUnreachable(err error) bool {
-	var se *statusError
-	return err != nil && !errors.As(err, &se)
+// isNetError reports whether err is a failure to get any answer (not an answer ranklab did not
+// expect).
+func isNetError(err error) bool {
+	var ne *netErr
+	return errors.As(err, &ne)
 }
 
 func isAuth(err error) bool {

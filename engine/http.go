@@ -151,7 +151,7 @@ func (t *transport) do(ctx context.Context, method, path string, body []byte, ct
 	for attempt := 0; ; attempt++ {
 		status, data, retryAfter, err := t.once(ctx, method, target, body, ctype)
 		if err != nil {
-			return t.netError(ctx, shown, err)
+			return &netErr{t.netError(ctx, shown, err)}
 		}
 		if status/100 == 2 {
 			if out == nil {
@@ -240,6 +240,12 @@ func (t *transport) netError(ctx context.Context, shown string, err error) error
 	}
 	return fmt.Errorf("engine %s: %v", shown, err)
 }
+
+// netErr is a failure to get an answer at all (down, refused, timed out, cut off).
+type netErr struct{ err error }
+
+func (e *netErr) Error() string { return e.err.Error() }
+func (e *netErr) Unwrap() error { return e.err }
 
 func isTimeout(err error) bool {
 	var ne net.Error

@@ -268,6 +268,7 @@ type RunOptions struct {
 // 0)); with chunks the chunk run and the document run are two requests. The runs are returned only
 // when every query has been answered: any failure is an error and no run.
 func (ix *Index) Run(ctx context.Context, queries []retrieval.Query, opt RunOptions) (retrieval.Runs, error) {
+	ix.Client.sync()
 	if opt.Mode == "" {
 		opt.Mode = "bm25"
 	}
@@ -467,4 +468,11 @@ func (ix *Index) ChunkMap(mode string) (rag.ChunkMap, error) {
 		ix.lexMap = m
 	})
 	return ix.lexMap, ix.mapErr
+}
+
+// via returns the index as seen through another client (a proxy in front of the same engine).
+func (ix *Index) via(c *Client) *Index {
+	return &Index{Client: c, Name: ix.Name, Shards: ix.Shards, ExactStats: ix.ExactStats, Chunking: ix.Chunking,
+		Lexical: ix.Lexical, Dense: ix.Dense, Units: ix.Units, spec: ix.spec, embedder: ix.embedder, docs: ix.docs,
+		lexMap: ix.lexMap, denseMap: ix.denseMap}
 }

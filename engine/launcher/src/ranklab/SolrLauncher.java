@@ -57,6 +57,7 @@ public final class SolrLauncher {
     SSLConfig ssl = null;
     if (cert != null) {
       ssl = stores(cert, key, dir);
+      System.setProperty("jetty.testMode", "true"); // JettySolrRunner builds its TLS connector only in this mode
     }
     final SSLConfig sslConfig = ssl;
     b.withJettyConfig(j -> {
