@@ -254,27 +254,22 @@ func tail(path string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// launcherSum is the SHA-256 of the embedded launcher sources of a kind: a built launcher whose
+// launcherSum is the SHA-256 of the embedded launcher sources of a kind: its Java files in name
+// order, then its pom.xml, concatenated (kernel-setup/engine.sh computes the same with
+// cat launcher/src/ranklab/*.java launcher/KIND/pom.xml | sha256sum). A built launcher whose
 // stamp differs is built again.
 func launcherSum(kind string) (string, error) {
-	h := sha256.New()
-	var files []string
-	err := fs.WalkDir(launcher, "launcher", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".java") || p == "launcher/"+kind+"/pom.xml") {
-			files = append(files, p)
-		}
-		return err
-	})
+	javas, err := fs.Glob(launcher, "launcher/src/ranklab/*.java")
 	if err != nil {
 		return "", err
 	}
-	sort.Strings(files)
-	for _, f := range files {
+	sort.Strings(javas)
+	h := sha256.New()
+	for _, f := range append(javas, "launcher/"+kind+"/pom.xml") {
 		data, err := launcher.ReadFile(f)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(h, "%s %d\n", f, len(data))
 		h.Write(data)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
