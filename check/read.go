@@ -9,7 +9,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ranklab/ranklab/internal/evalhook"
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
@@ -175,8 +174,8 @@ func readRun(in io.Reader, path string) runFile {
 			return
 		}
 		q, d := string(f[0]), string(f[2])
-		score, err := evalhook.ParseScore(string(f[4]))
-		if err != nil {
+		score, ok := scan.Float(f[4]) // eval's run readers' grammar
+		if !ok {
 			r.add(Error, codeParse, n, q, "score %q is not a finite number", f[4])
 			return
 		}
@@ -237,8 +236,8 @@ func readQrels(in io.Reader, path string) qrelsFile {
 			}
 			q, d, g = string(f[0]), string(f[2]), string(f[3])
 		}
-		grade, err := evalhook.ParseGrade(g)
-		if err != nil {
+		grade, ok := scan.Grade([]byte(g)) // eval's qrels readers' rule
+		if !ok {
 			r.add(Error, codeParse, n, q, "grade %q is not an integer", g)
 			return
 		}

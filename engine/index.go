@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ranklab/ranklab/chunking"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/rag"
@@ -108,24 +109,14 @@ func (c *Client) CreateIndex(ctx context.Context, name string, docs []retrieval.
 				}
 			}
 		} else {
-			tok, err := retrieval.NewTokenizer()
-			if err != nil {
-				return nil, err
-			}
-			chunks, err := retrieval.Tokenize(tok, docs).Chunks(tok, opt.Chunking)
+			chunks, err := cutChunks(docs, opt.Chunking)
 			if err != nil {
 				return nil, err
 			}
 			ix.lexMap = rag.ChunkMap{}
-			n, last := 0, -1
 			for _, ch := range chunks {
-				if ch.Doc != last {
-					n, last = 0, ch.Doc
-				}
-				id := retrieval.ChunkID(docs[ch.Doc].ID, n)
-				put(unit{ID: id, Doc: docs[ch.Doc].ID, No: n, Text: ch.Text})
-				ix.lexMap[id] = rag.Span{Doc: docs[ch.Doc].ID, Start: ch.Window.Start, End: ch.Window.End}
-				n++
+				put(unit{ID: ch.id, Doc: docs[ch.doc].ID, No: ch.no, Text: ch.text})
+				ix.lexMap[ch.id] = rag.Span{Doc: docs[ch.doc].ID, Start: ch.w.Start, End: ch.w.End}
 			}
 		}
 	}
@@ -450,20 +441,14 @@ func (ix *Index) ChunkMap(mode string) (rag.ChunkMap, error) {
 		if ix.lexMap != nil {
 			return
 		}
-		tok, err := retrieval.NewTokenizer()
-		if err != nil {
-			ix.mapErr = err
-			return
-		}
-		chunks, err := retrieval.Tokenize(tok, ix.docs).Chunks(tok, retrieval.Whole)
+		chunks, err := cutChunks(ix.docs, retrieval.Whole)
 		if err != nil {
 			ix.mapErr = err
 			return
 		}
 		m := make(rag.ChunkMap, len(chunks))
 		for _, ch := range chunks {
-			id := ix.docs[ch.Doc].ID
-			m[retrieval.ChunkID(id, 0)] = rag.Span{Doc: id, Start: ch.Window.Start, End: ch.Window.End}
+			m[ch.id] = rag.Span{Doc: ix.docs[ch.doc].ID, Start: ch.w.Start, End: ch.w.End}
 		}
 		ix.lexMap = m
 	})
@@ -475,4 +460,40 @@ func (ix *Index) via(c *Client) *Index {
 	return &Index{Client: c, Name: ix.Name, Shards: ix.Shards, ExactStats: ix.ExactStats, Chunking: ix.Chunking,
 		Lexical: ix.Lexical, Dense: ix.Dense, Units: ix.Units, spec: ix.spec, embedder: ix.embedder, docs: ix.docs,
 		lexMap: ix.lexMap, denseMap: ix.denseMap}
+}
+
+// textChunk is one BM25 unit: its ChunkID and number, its document, its window of cl100k_base
+// tokens of the document's Content and the text of that window.
+type textChunk struct {
+	id, text string
+	doc, no  int
+	w        chunking.Window
+}
+
+// cutChunks cuts docs as retrieval.Build does: each document's Content in cl100k_base tokens,
+// whole (one unit) when ch is Whole or the document fits one chunk, else the windows of
+// chunking.WindowSeq; a document without tokens gives no unit. A window's text is its tokens'
+// bytes (the tokens' bytes concatenate to the Content).
+func cutChunks(docs []retrieval.Document, ch retrieval.Chunking) ([]textChunk, error) {
+	tok, err := retrieval.NewTokenizer()
+	if err != nil {
+		return nil, err
+	}
+	tz := retrieval.Tokenize(tok, docs)
+	var out []textChunk
+	for i, toks := range tz.Tokens {
+		if len(toks) == 0 {
+			continue
+		}
+		if ch.Chunk == 0 || len(toks) <= ch.Chunk {
+			out = append(out, textChunk{id: retrieval.ChunkID(docs[i].ID, 0), text: docs[i].Content(), doc: i, w: chunking.Window{Start: 0, End: len(toks)}})
+			continue
+		}
+		n := 0
+		for w := range chunking.WindowSeq(len(toks), ch.Chunk, ch.Overlap) {
+			out = append(out, textChunk{id: retrieval.ChunkID(docs[i].ID, n), text: tok.Decode(toks[w.Start:w.End]), doc: i, no: n, w: w})
+			n++
+		}
+	}
+	return out, nil
 }

@@ -57,7 +57,7 @@
 // ones after it (nbconvert never hangs), reading the files without the lock and writing nothing
 // (read-only), so it works beside a running panel; auto falls back to the same view when no
 // front-end answers within the probe. It connects to the page as the lab does (package live's
-// doc, "How it talks to the page"; the page side is internal/panel/comm.js): until the page says
+// doc, "How it talks to the page"; both run on panel.Serve and internal/panel/comm.js): until the page says
 // hello the program asks GoNB to check and reinstall its WebSocket, and the page follows the
 // current gonb_comm and repeats hello, so a busy machine delays the panel instead of leaving it
 // static. Its keys stop at a capture listener on window, before JupyterLab's and Notebook 7's

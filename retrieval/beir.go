@@ -108,23 +108,8 @@ func decodeObject(line []byte) (map[string]json.RawMessage, error) {
 // "name:line: message"; a file without documents is an error (eval.ErrEmpty).
 func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 	var docs []Document
-	seen := map[string]int{}
-	err := jsonLines(r, name, func(line []byte, n int) error {
-		obj, err := decodeObject(line)
-		if err != nil {
-			return err
-		}
-		var d Document
-		if d.ID, err = stringField(obj, "_id", false); err != nil {
-			return err
-		}
-		if d.ID == "" {
-			return errors.New(`empty "_id"`)
-		}
-		if prev, dup := seen[d.ID]; dup {
-			return fmt.Errorf("duplicate document %q (first on line %d)", d.ID, prev)
-		}
-		seen[d.ID] = n
+	err := readRecords(r, name, "document", func(id string, obj map[string]json.RawMessage) (err error) {
+		d := Document{ID: id}
 		if d.Title, err = stringField(obj, "title", true); err != nil {
 			return err
 		}
@@ -134,9 +119,6 @@ func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 		docs = append(docs, d)
 		return nil
 	})
-	if err == nil && len(docs) == 0 {
-		err = fmt.Errorf("%s: %w: no document", name, eval.ErrEmpty)
-	}
 	return docs, err
 }
 
@@ -145,33 +127,45 @@ func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 // skipped. Queries come back in file order; a file without queries is an error (eval.ErrEmpty).
 func ReadQueries(r io.Reader, name string) ([]Query, error) {
 	var qs []Query
-	seen := map[string]int{}
-	err := jsonLines(r, name, func(line []byte, n int) error {
-		obj, err := decodeObject(line)
-		if err != nil {
-			return err
-		}
-		var q Query
-		if q.ID, err = stringField(obj, "_id", false); err != nil {
-			return err
-		}
-		if q.ID == "" {
-			return errors.New(`empty "_id"`)
-		}
-		if prev, dup := seen[q.ID]; dup {
-			return fmt.Errorf("duplicate query %q (first on line %d)", q.ID, prev)
-		}
-		seen[q.ID] = n
+	err := readRecords(r, name, "query", func(id string, obj map[string]json.RawMessage) (err error) {
+		q := Query{ID: id}
 		if q.Text, err = stringField(obj, "text", false); err != nil {
 			return err
 		}
 		qs = append(qs, q)
 		return nil
 	})
-	if err == nil && len(qs) == 0 {
-		err = fmt.Errorf("%s: %w: no query", name, eval.ErrEmpty)
-	}
 	return qs, err
+}
+
+// readRecords reads the JSON Lines of a corpus or queries file (kind "document" or "query"):
+// each non-blank line a JSON object whose string "_id" is non-empty and unique, handed to fn
+// with the object for the other fields, in file order. Errors read "name:line: message"; a file
+// without records is an error (eval.ErrEmpty).
+func readRecords(r io.Reader, name, kind string, fn func(id string, obj map[string]json.RawMessage) error) error {
+	seen := map[string]int{}
+	err := jsonLines(r, name, func(line []byte, n int) error {
+		obj, err := decodeObject(line)
+		if err != nil {
+			return err
+		}
+		id, err := stringField(obj, "_id", false)
+		if err != nil {
+			return err
+		}
+		if id == "" {
+			return errors.New(`empty "_id"`)
+		}
+		if prev, dup := seen[id]; dup {
+			return fmt.Errorf("duplicate %s %q (first on line %d)", kind, id, prev)
+		}
+		seen[id] = n
+		return fn(id, obj)
+	})
+	if err == nil && len(seen) == 0 {
+		err = fmt.Errorf("%s: %w: no %s", name, eval.ErrEmpty, kind)
+	}
+	return err
 }
 
 // openMaybeGzip opens path, or path+".gz" when path is missing, decompressing the latter.

@@ -303,7 +303,7 @@ func beirEngineRun(args []string, f beirFlags, ef engineFlags, o engineRunFlags,
 	case mode == "hybrid" && o.chunk > 0:
 		return fail(2, "--model hybrid needs whole documents (text and vector in one unit): no --chunk")
 	}
-	agg, err := rag.ParseAggregation(*f.agg)
+	agg, err := parseName("aggregation", *f.agg, rag.MaxP, rag.FirstP, rag.SumP)
 	if err != nil {
 		return fail(2, "--agg: %v", err)
 	}
