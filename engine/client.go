@@ -126,9 +126,6 @@ func isAuth(err error) bool {
 	return errors.As(err, &se) && (se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden)
 }
 
-// String returns "solr 9.10.1 at http://127.0.0.1:8983/solr".
-func (c *Client) String() string { return fmt.Sprintf("%s %s at %s", c.Kind, c.Version, c.URL) }
-
 // backend is what each engine kind does in its own protocol.
 type backend interface {
 	// create makes index name for spec; exists and drop look it up and delete it.
