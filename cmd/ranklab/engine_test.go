@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -14,6 +15,7 @@ import (
 	"math/big"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -207,4 +209,93 @@ func TestEngineFaults(t *testing.T) {
 		t.Errorf("engine down: exit %d, stderr %q; want connection refused naming the URL", qcode, qerr)
 	}
 	t.Logf("engine down: %s", strings.TrimSpace(qerr))
+}
+
+// TestEngineStartStops runs `ranklab engine start` as a user does (a child process) and stops it
+// twice: with Ctrl-C's SIGINT, and by killing it outright (SIGKILL: the JVM sees its standard
+// input end). Each time the JVM and everything in its process group must be gone within 2.5 s
+// (the command waits 2 s for the JVM's own shutdown, then kills it).
+func TestEngineStartStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the engine tests run in the full pass")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "engine", "start")
+			cmd.Env = append(os.Environ(), childEnv+"=1")
+			stdout, _ := cmd.StdoutPipe()
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			url, jvm := make(chan string, 1), make(chan int, 1)
+			go func() {
+				sc := bufio.NewScanner(stdout)
+				for sc.Scan() {
+					url <- sc.Text()
+				}
+			}()
+			var log strings.Builder
+			go func() {
+				sc := bufio.NewScanner(stderr)
+				for sc.Scan() {
+					log.WriteString(sc.Text() + "\n")
+					var pid int
+					if i := strings.Index(sc.Text(), "(JVM "); i >= 0 {
+						fmt.Sscanf(sc.Text()[i:], "(JVM %d", &pid)
+						jvm <- pid
+					}
+				}
+			}()
+			var pid int
+			select {
+			case u := <-url:
+				pid = <-jvm
+				t.Logf("started at %s, JVM %d", u, pid)
+			case <-time.After(5 * time.Minute):
+				if os.Getenv("RANKLAB_ENGINE_TESTS") == "1" {
+					t.Fatalf("no URL after 5 minutes: %s", log.String())
+				}
+				t.Skipf("no local cluster: %s", log.String())
+			}
+			t0 := time.Now()
+			cmd.Process.Signal(sig)
+			cmd.Wait()
+			for groupAlive(pid) {
+				if time.Since(t0) > 10*time.Second {
+					syscall.Kill(-pid, syscall.SIGKILL)
+					t.Fatalf("after %v the JVM %d (or its group) still runs", sig, pid)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			took := time.Since(t0)
+			t.Logf("%v: the JVM and its group gone %.2f s after the signal", sig, took.Seconds())
+			if took > 2500*time.Millisecond {
+				t.Errorf("%v: the JVM took %.2f s to go, want at most 2 s (+0.5 s for the machine)", sig, took.Seconds())
+			}
+		})
+	}
+}
+
+// groupAlive reports whether any process of process group pgid (the JVM leads its own) is running:
+// a zombie waiting for its parent to read its status counts as gone (/proc/PID/stat).
+func groupAlive(pgid int) bool {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(data)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:]) // state ppid pgrp ...
+		if len(f) > 2 && f[0] != "Z" && f[2] == fmt.Sprint(pgid) {
+			return true
+		}
+	}
+	return false
 }
