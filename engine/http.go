@@ -82,6 +82,10 @@ func newTransport(rawURL string) (*transport, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = nil // the engine is addressed directly
 	tr.MaxIdleConnsPerHost = 16
+	// HTTP/1.1 only: over TLS Go's HTTP/2 client sends WINDOW_UPDATE frames at a rate Solr's Jetty
+	// takes for a flood (GOAWAY ENHANCE_YOUR_CALM, "invalid_window_update_frame_rate") mid-run.
+	tr.ForceAttemptHTTP2 = false
+	tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
 	if ca := os.Getenv(envCA); ca != "" {
 		pem, err := os.ReadFile(ca)
 		if err != nil {

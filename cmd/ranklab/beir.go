@@ -39,7 +39,7 @@ const beirUsage = `usage:
   ranklab beir run   [--data DIR] [--split test] [--chunk N --overlap N --agg maxp|firstp|sump] [--model bm25|qld|minilm] [--mu 1000]
                      [--k 1000] [--tag T] --out RUN [--chunks CHUNK_RUN --map MAP [--chunk-k 1000]] [--stamp]
                      [--engine URL [--model bm25|minilm|hybrid] [--index NAME [--replace]] [--shards 1] [--exact-stats]
-                      [--width W] [--weight 0.5] [--timeout 60s]]
+                      [--width W] [--weight 0.5] [--timeout 60]]
   ranklab beir sweep [--data DIR] [--split test] [--agg maxp|firstp|sump] [--model bm25|qld|minilm] [--mu 1000] [--k 1000]
                      [--chunkings whole,64,64/16,...] [--budgets 128,256,...] [--permutations N] [--resamples N] [-f text|json|csv]
 

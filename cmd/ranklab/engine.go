@@ -30,7 +30,7 @@ const engineUsage = `usage:
   ranklab engine start [--kind solr|opensearch] [--nodes 1] [--dir DIR] [--heap 1g]
                        [--security security.json] [--tls-cert PEM --tls-key PEM]
   ranklab engine query --engine URL --index NAME --template FILE (--data DIR [--split test] | --queries FILE)
-                       [--id-field F] [--k 1000] [--tag T] [--dfs] [--timeout 60s] --out RUN [--stamp]
+                       [--id-field F] [--k 1000] [--tag T] [--dfs] [--timeout 60] --out RUN [--stamp]
 
 start runs a local cluster from pinned Maven Central artifacts — SolrCloud 9.10.1
 (MiniSolrCloudCluster: the nodes and ZooKeeper in one JVM; Java 17+) or OpenSearch 3.5.0 with
@@ -120,7 +120,7 @@ func engineQuery(args []string, stdout, stderr io.Writer) int {
 	k := numflag.NewInt(fs, "k", 1000, "documents per query")
 	tag := fs.String("tag", "", "run tag (default: the index)")
 	dfs := fs.Bool("dfs", false, "OpenSearch: search_type=dfs_query_then_fetch (term statistics from every shard)")
-	timeout := fs.Duration("timeout", 60*time.Second, "time allowed for each request")
+	timeout := numflag.NewFloat64(fs, "timeout", 60, "seconds allowed for each request")
 	out := fs.String("out", "", "output TREC run `FILE` (required; - for stdout)")
 	stamp := fs.Bool("stamp", false, "append the provenance stamp (engine, version, index; \"# \" lines) to the run")
 	if code, ok := parseArgs(fs, args); !ok {
@@ -166,7 +166,10 @@ func engineQuery(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	c.Timeout = *timeout
+	if !(*timeout > 0) {
+		return fail(2, "--timeout %v: must be a positive number of seconds", *timeout)
+	}
+	c.Timeout = time.Duration(*timeout * float64(time.Second))
 	t0 := time.Now()
 	tpl := engine.Template{Index: *index, Body: string(body), IDField: *idField, K: *k, Tag: *tag, DFS: *dfs}
 	run, err := c.Query(ctx, queries, tpl)
@@ -255,7 +258,7 @@ type engineFlags struct {
 	shards, width *int
 	exact         *bool
 	weight        *float64
-	timeout       *time.Duration
+	timeout       *float64
 }
 
 func newEngineFlags(fs *flag.FlagSet) engineFlags {
@@ -267,7 +270,7 @@ func newEngineFlags(fs *flag.FlagSet) engineFlags {
 		exact:   fs.Bool("exact-stats", false, "--engine: distributed term statistics (Solr ExactStatsCache, OpenSearch dfs_query_then_fetch)"),
 		width:   numflag.NewInt(fs, "width", 0, "--engine, minilm and hybrid: HNSW candidates searched per query (default max(k, 100))"),
 		weight:  numflag.NewFloat64(fs, "weight", 0.5, "--engine, hybrid: the kNN part's weight w in (1-w)*BM25 + w*(1+cos)/2"),
-		timeout: fs.Duration("timeout", 60*time.Second, "--engine: time allowed for each request"),
+		timeout: numflag.NewFloat64(fs, "timeout", 60, "--engine: seconds allowed for each request"),
 	}
 }
 
@@ -294,6 +297,8 @@ func beirEngineRun(args []string, f beirFlags, ef engineFlags, o engineRunFlags,
 		return fail(2, "--shards %d: must be at least 1", *ef.shards)
 	case *ef.width < 0 || (*ef.width > 0 && *ef.width < *f.k && mode != "bm25"):
 		return fail(2, "--width %d: must be at least --k (%d)", *ef.width, *f.k)
+	case !(*ef.timeout > 0):
+		return fail(2, "--timeout %v: must be a positive number of seconds", *ef.timeout)
 	case !(*ef.weight >= 0 && *ef.weight <= 1):
 		return fail(2, "--weight %v: must be in [0, 1]", *ef.weight)
 	case o.out == "-" && (o.chunksOut == "-" || o.mapOut == "-"):
@@ -330,7 +335,7 @@ func beirEngineRun(args []string, f beirFlags, ef engineFlags, o engineRunFlags,
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	cl.Timeout = *ef.timeout
+	cl.Timeout = time.Duration(*ef.timeout * float64(time.Second))
 	name, replace := *ef.index, *ef.replace
 	if name == "" {
 		name, replace = defaultIndexName(c.Dir, mode, ch, *ef.shards, *ef.exact), true
