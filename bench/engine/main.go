@@ -349,4 +349,3 @@ func check(err error) {
 		os.Exit(1)
 	}
 }
-
