@@ -80,7 +80,8 @@ apt_install() {
 apt_estimate() {
   case " $* " in
     *" chromium "*) echo "Chromium alone is 414 MB, about 16 s on an idle machine with a near mirror; allow a minute for all" ;;
-    *" jupyter-notebook "*|*" nodejs "*) echo "about 10 to 30 s" ;;
+    *" openjdk-17-jdk-headless "*) echo "OpenJDK 17 is about 120 MB: allow a minute" ;;
+    *" jupyter-notebook "*|*" nodejs "*|*" maven "*) echo "about 10 to 30 s" ;;
     *) echo "about 10 s" ;;
   esac
 }
@@ -92,6 +93,10 @@ if [ "$ci" = 1 ]; then
   # gcc and libc6-dev: cgo for go test -race; python3-venv: the peers' and Jupyter's environments
   # on Debian's own python3; jupyter-notebook: the live-panel browser test in the classic Notebook.
   command -v npm >/dev/null || debs+=(nodejs npm)
+  # Java and Maven: the local Solr/OpenSearch of the engine tests (kernel-setup/engine.sh), where
+  # missing; make lab never needs them.
+  { command -v java >/dev/null && command -v javac >/dev/null; } || debs+=(openjdk-17-jdk-headless)
+  command -v mvn >/dev/null || debs+=(maven)
   need=$(missing_debs "${debs[@]}")
   if [ -n "$need" ] && [ "$(id -u)" != 0 ] && [ -z "$sudo_cmd" ]; then
     die "make test needs these Debian packages, and installing them needs root or sudo: ${need% }
@@ -118,6 +123,8 @@ else say "installing the dense model in the background (kernel-setup/dense.sh: a
 if [ "$ci" = 1 ]; then
   if peers_py=$(bash "$root/scripts/peers.sh" --check 2>/dev/null | tail -1) && [ -n "$peers_py" ]; then ok "peer evaluators in $(dirname "$(dirname "$peers_py")")"
   else say "installing the peer evaluators in the background (scripts/peers.sh: about 70 s)"; background peers bash "$root/scripts/peers.sh"; fi
+  if bash "$here/engine.sh" --check 2>/dev/null; then ok "search-engine launchers (Solr 9.10.1, OpenSearch 3.5.0) built"
+  else say "building the search-engine launchers in the background (kernel-setup/engine.sh: Maven fetches about 220 MB of pinned jars, 1-2 min)"; background engine bash "$here/engine.sh"; fi
 fi
 
 # --- 1. GoNB and goimports -------------------------------------------------------------------

@@ -43,7 +43,9 @@ func init() {
 
 const beirUsage = `usage:
   ranklab beir run   [--data DIR] [--split test] [--queries FILE] [--chunk N --overlap N --agg maxp|firstp|sump] [--model bm25|qld|minilm] [--mu 1000]
-                     [--k 1000] [--tag T] --out RUN [--chunks CHUNK_RUN --map MAP [--chunk-k 1000]]
+                     [--k 1000] [--tag T] --out RUN [--chunks CHUNK_RUN --map MAP [--chunk-k 1000]] [--stamp]
+                     [--engine URL [--model bm25|minilm|hybrid] [--index NAME [--replace]] [--shards 1] [--exact-stats]
+                      [--width W] [--weight 0.5] [--timeout 60]]
   ranklab beir sweep [--data DIR] [--split test] [--queries FILE] [--agg maxp|firstp|sump] [--model bm25|qld|minilm] [--mu 1000] [--k 1000]
                      [--chunkings whole,64,64/16,...] [--budgets 128,256,...] [--permutations N] [--resamples N] [-f text|json|csv]
 
@@ -66,6 +68,18 @@ document measures and at token budgets (R, nDCG and Success of what a context of
 holds), with paired tests against whole documents. With --model minilm every size and budget
 is in the model's WordPiece tokens and the chunks are 32, 64, 128 and 192 tokens (no more than
 254 fit); stderr says how long each configuration took and how many units it embedded.
+--engine runs the same retrieval on a search engine (Solr in SolrCloud mode or OpenSearch, the
+kind found from its answer; ` + "`ranklab engine start`" + ` starts a local one): the collection is indexed
+there (index ranklab-<collection>-..., replaced on each run; --index NAME names it, and replaces an
+existing one only with --replace) in --shards shards, with per-shard term statistics or, with
+--exact-stats, distributed ones (Solr ExactStatsCache, OpenSearch dfs_query_then_fetch). bm25 is
+Lucene's with Anserini's analyzer (EnglishAnalyzer, k1 0.9, b 0.4: SciFact 0.6789 / 0.9253);
+minilm indexes ranklab's own vectors in the engine's HNSW and searches --width candidates per
+query (default max(k, 100)); hybrid is the engine's (1-w)*BM25 + w*(1+cos)/2 in one request (w =
+--weight). Runs, chunk runs and maps are written as in-process; stderr and --stamp record the
+engine, its version, the index, its shards and its statistics mode (credentials never: they come
+from RANKLAB_ENGINE_USER/RANKLAB_ENGINE_PASSWORD or RANKLAB_ENGINE_API_KEY; ` + "`ranklab engine -h`" + `).
+--stamp appends the provenance stamp as "# " lines after the run (ranklab's readers skip them).
 --chunkings replaces the configurations: whole (or 0), N (chunks of N tokens) or N/M (overlap
 M), the first one the baseline.`
 
@@ -251,10 +265,18 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	chunksOut := fs.String("chunks", "", "also write the chunk run to `FILE` (IDs DOC#i)")
 	mapOut := fs.String("map", "", "also write the chunk map to `FILE` (chunk-id doc-id start end)")
 	chunkK := numflag.NewInt(fs, "chunk-k", 1000, "chunks per query in the chunk run")
+	stamp := fs.Bool("stamp", false, "append the provenance stamp (\"# \" lines) to the run")
+	ef := newEngineFlags(fs)
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}
 	fail := failer(stderr, "ranklab beir run")
+	if *ef.url != "" {
+		return beirEngineRun(args, f, ef, engineRunFlags{chunk: *chunk, overlap: *overlap, tag: *tag, out: *out, chunksOut: *chunksOut, mapOut: *mapOut, chunkK: *chunkK, stamp: *stamp}, stdout, stderr)
+	}
+	if *f.model == "hybrid" {
+		return fail(2, "--model hybrid is the engine's: give --engine URL (in-process, fuse a bm25 and a minilm run with ranklab fuse)")
+	}
 	if *out == "" {
 		return fail(2, "--out is required")
 	}
@@ -263,6 +285,9 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out == "-" && (*chunksOut == "-" || *mapOut == "-") {
 		return fail(2, "only one output can go to stdout")
+	}
+	if *stamp && *out == "-" {
+		return fail(2, "--stamp needs --out FILE")
 	}
 	agg, err := parseName("aggregation", *f.agg, rag.MaxP, rag.FirstP, rag.SumP)
 	if err != nil {
@@ -308,8 +333,12 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 		}
 		runs, chunkMap = s.Run(c.Queries, opt), s.ChunkMap
 	}
-	if err := writeRunTo(*out, runs.Docs, stdout); err != nil {
-		return fail(1, "%v", err)
+	var conv []string
+	if *stamp {
+		conv = inProcessConventions(*f.model, ch, agg)
+	}
+	if code := writeEngineRun(*out, runs.Docs, *stamp, "ranklab beir run", args, conv, beirInputs(c), stdout, fail); code != 0 {
+		return code
 	}
 	if *chunksOut != "" {
 		if err := writeRunTo(*chunksOut, runs.Chunks, stdout); err != nil {

@@ -1,8 +1,9 @@
 // Command ranklab evaluates rankings: a trec_eval-compatible evaluator, the lab, standalone
 // HTML pages, run comparison, each tool's conventions side by side, BM25, query likelihood and
-// dense retrieval on BEIR collections, chunk runs as RAG pipelines read them, run fusion,
-// a collection from a team's own files, pooling, several judges' files joined, judge agreement
-// and a preflight of the inputs. Every subcommand (ranklab CMD -h for
+// dense retrieval on BEIR collections (in-process, or on a Solr or OpenSearch cluster), chunk
+// runs as RAG pipelines read them, run fusion, reranking, a collection from a team's own files,
+// pooling, several judges' files joined, automatic judges, judge agreement, a preflight of the
+// inputs, and a local search engine with your own index queried by your own request. Every subcommand (ranklab CMD -h for
 // its flags):
 //
 //	ranklab eval [-q] [-c] [-l N] [-M N] [-m MEASURE]... QRELS RUN
@@ -10,11 +11,15 @@
 //	ranklab render lab|eval ... --out FILE.html
 //	ranklab compare QRELS RUN_A RUN_B [RUN...]
 //	ranklab conventions QRELS RUN [-m MEASURE]... [-f text|json|csv|md|html]
-//	ranklab beir run|sweep --data DIR ...
+//	ranklab beir run|sweep --data DIR ... [--engine URL ...]
+//	ranklab engine start [--kind solr|opensearch] [--nodes N] | ranklab engine query --engine URL --index NAME --template FILE ...
 //	ranklab rag QRELS CHUNK_RUN --map MAP [--budgets B,...]
 //	ranklab fuse [--method rrf|combsum|combmnz] [--norm ...] RUN RUN [RUN...]
 //	ranklab pool [--depth 20] [--method depth|mtf] [--judged QRELS] RUN...
-//	ranklab agree QRELS_A QRELS_B [RUN...]
+//	ranklab agree QRELS_A QRELS_B [RUN...] | ranklab agree --report HUMAN_QRELS AUTO_QRELS RUN...
+//	ranklab autojudge --pool POOL --data DIR --judge 'COMMAND' --out QRELS
+//	ranklab densejudge --fit SAMPLE_QRELS --data DIR
+//	ranklab ppi HUMAN_QRELS AUTO_QRELS RUN...
 //	ranklab corpus import [--split-on file|headings] [--questions FILE] --out DIR PATH...
 //	ranklab judge merge [--on-conflict drop|low|high] QRELS QRELS...
 //	ranklab check QRELS RUN... | ranklab check --corpus CORPUS [--qrels QRELS]
