@@ -20,6 +20,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/ranklab/ranklab/internal/atomicfile"
 )
 
 // launcher holds the two small Maven projects that start a local cluster (engine/launcher: a
@@ -298,7 +300,7 @@ func ensureLauncher(ctx context.Context, kind string, log io.Writer) (string, er
 		if err := buildLauncher(ctx, kind, dir, log); err != nil {
 			return "", err
 		}
-		if err := os.WriteFile(stamp, []byte(sum+"\n"), 0o644); err != nil {
+		if err := atomicfile.WriteFile(stamp, []byte(sum+"\n")); err != nil {
 			return "", err
 		}
 	}
@@ -335,7 +337,7 @@ func buildLauncher(ctx context.Context, kind, dir string, log io.Writer) error {
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, 0o644)
+		return atomicfile.WriteFile(target, data)
 	})
 	if err != nil {
 		return err

@@ -19,7 +19,7 @@ func init() {
 	commands["autojudge"] = command{summary: "judge a pool with an automatic judge (an LLM client, any program) through a JSON-lines protocol", run: runAutojudge}
 }
 
-const autojudgeUsage = `usage: ranklab autojudge --pool POOL --data DIR --judge 'COMMAND' --out QRELS [--in-flight 8] [--timeout 2m] [--name NAME]
+const autojudgeUsage = `usage: ranklab autojudge --pool POOL --data DIR --judge 'COMMAND' --out QRELS [--in-flight 8] [--timeout 120] [--name NAME]
 
 Runs COMMAND once (with /bin/sh -c, in its own process group) and judges with it every pair of
 POOL (a pool file: ranklab pool's "query 0 doc -1" lines) that QRELS does not grade yet. For
@@ -55,7 +55,7 @@ func runAutojudge(args []string, stdout, stderr io.Writer) int {
 	command := fs.String("judge", "", "the judge's `COMMAND` line (run with /bin/sh -c)")
 	out := fs.String("out", "", "judgments `FILE` (TREC qrels; created, or resumed)")
 	inFlight := numflag.NewInt(fs, "in-flight", 8, "pairs waiting for an answer at once, at most")
-	timeout := fs.Duration("timeout", 2*time.Minute, "longest wait for the next answer")
+	timeout := numflag.NewFloat64(fs, "timeout", 120, "longest wait for the next answer, in seconds")
 	name := fs.String("name", "auto", "the judge's name in the side log")
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
@@ -66,13 +66,13 @@ func runAutojudge(args []string, stdout, stderr io.Writer) int {
 		return fail(2, "--pool, --data, --judge and --out are required")
 	case *inFlight < 1:
 		return fail(2, "--in-flight %d: want 1 or more", *inFlight)
-	case *timeout <= 0:
-		return fail(2, "--timeout %v: want a positive duration", *timeout)
+	case !(*timeout > 0):
+		return fail(2, "--timeout %v: want a positive number of seconds", *timeout)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	_, err := judge.Auto(ctx, judge.Config{Pool: *poolPath, Qrels: *out, Corpus: *data, Queries: *queries, Judge: *name,
-		Command: *command, InFlight: *inFlight, Timeout: *timeout, Log: stderr})
+		Command: *command, InFlight: *inFlight, Timeout: time.Duration(*timeout * float64(time.Second)), Log: stderr})
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled) {
 			return fail(130, "%v", err)
