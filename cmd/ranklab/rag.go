@@ -153,7 +153,7 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 			"budget: the longest prefix of the deduplicated ranked chunks within B tokens; a chunk counts only whole")
 		var st provenance.Stamp
 		if st, err = provenance.New("ranklab rag", args, conv, in...); err == nil {
-			data, err = stampOutput(*format, data, st)
+			data, err = st.Append(*format, data)
 		}
 	}
 	if err == nil {
@@ -226,10 +226,14 @@ func writeRAGJSON(w io.Writer, report compare.Report, budget rag.BudgetResult, c
 			chunk[m.String()] = chunkLevel.Mean(m)
 		}
 	}
+	views, err := report.Format("json")
+	if err != nil {
+		return err
+	}
 	return writeJSON(w, struct {
 		Views      json.RawMessage    `json:"views"`
 		Budgets    map[string]float64 `json:"budgets,omitempty"`
 		ChunkLevel map[string]float64 `json:"chunk_level,omitempty"`
 		Spans      map[string]float64 `json:"spans,omitempty"`
-	}{json.RawMessage(report.JSON()), means(budget), chunk, means(spans)})
+	}{json.RawMessage(views), means(budget), chunk, means(spans)})
 }
