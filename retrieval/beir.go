@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Document is one corpus entry of a BEIR collection.
@@ -47,7 +48,8 @@ type Collection struct {
 // jsonLines calls fn with each non-blank line of r and its 1-based number. The lines are read
 // by scan.Lines, with the rules of every ranklab reader: a UTF-8 byte-order mark at the start is
 // dropped, CRLF is read, a carriage return inside a line (raw CRs are not valid in a JSON
-// string either) and a line longer than 64 MiB are errors. There are no comment lines: JSON
+// string either), a line that is not valid UTF-8 (encoding/json would replace its bytes by
+// U+FFFD, silently changing an ID) and a line longer than 64 MiB are errors. There are no comment lines: JSON
 // Lines has none.
 func jsonLines(r io.Reader, name string, fn func(line []byte, n int) error) error {
 	lines := scan.NewLines(r)
@@ -56,6 +58,9 @@ func jsonLines(r io.Reader, name string, fn func(line []byte, n int) error) erro
 		line := []byte(scan.TrimSpace(string(lines.Bytes())))
 		if len(line) == 0 {
 			continue
+		}
+		if !utf8.Valid(line) { // encoding/json would turn the bytes into U+FFFD: another ID
+			return fmt.Errorf("%s:%d: not valid UTF-8 (a JSON text is UTF-8)", name, n)
 		}
 		if err := fn(line, n); err != nil {
 			return fmt.Errorf("%s:%d: %w", name, n, err)
@@ -103,7 +108,8 @@ func decodeObject(line []byte) (map[string]json.RawMessage, error) {
 }
 
 // ReadCorpus reads a BEIR corpus.jsonl: one JSON object per line with a string "_id"
-// (non-empty, unique), a string "text" and an optional string "title"; other fields are
+// (unique, and fit for a TREC run: scan.IDProblem refuses an empty ID, white space, control
+// and invisible characters, a leading U+FEFF), a string "text" and an optional string "title"; other fields are
 // ignored; blank lines are skipped. Documents come back in file order. Errors read
 // "name:line: message"; a file without documents is an error (eval.ErrEmpty).
 func ReadCorpus(r io.Reader, name string) ([]Document, error) {
@@ -123,7 +129,7 @@ func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 }
 
 // ReadQueries reads a BEIR queries.jsonl: one JSON object per line with a string "_id"
-// (non-empty, unique) and a string "text"; other fields are ignored; blank lines are
+// (unique, fit for a TREC run as in ReadCorpus) and a string "text"; other fields are ignored; blank lines are
 // skipped. Queries come back in file order; a file without queries is an error (eval.ErrEmpty).
 func ReadQueries(r io.Reader, name string) ([]Query, error) {
 	var qs []Query
@@ -153,8 +159,8 @@ func readRecords(r io.Reader, name, kind string, fn func(id string, obj map[stri
 		if err != nil {
 			return err
 		}
-		if id == "" {
-			return errors.New(`empty "_id"`)
+		if why, _ := scan.IDProblem(id); why != "" { // a run could not carry it, or it is not what it looks like
+			return fmt.Errorf(`%s "_id" %q %s`, kind, id, why)
 		}
 		if prev, dup := seen[id]; dup {
 			return fmt.Errorf("duplicate %s %q (first on line %d)", kind, id, prev)
