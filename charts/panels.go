@@ -20,7 +20,7 @@ const (
 // labViews are the lab's views, declared once in display order: the notebook panels (LabPanels)
 // and the live panel's regions and tabs (package live, through LabViews) all come from this
 // list, so adding a view to the lab is one entry here.
-var labViews = []labview.View{
+var labViews = []labview.View[lab.Outcome]{
 	{Key: "cards", Panel: "ranking", Uses: labview.Ranking, Full: MetricCards, Live: metricCardsCompact},
 	{Key: "ranking", Tab: "Ranking", Panel: "ranking", Uses: labview.Ranking, Full: Ranking, Live: rankingWithReading},
 	{Key: "at-k", Tab: "Measures over k", Panel: "ranking", Uses: labview.Ranking, Full: MetricsAtK,
@@ -40,7 +40,7 @@ var labViews = []labview.View{
 
 // LabViews returns the lab's views in display order (a new slice): what package live shows as
 // its regions and tabs, from the list the notebook panels (LabPanels) are made of.
-func LabViews() []labview.View { return slices.Clone(labViews) }
+func LabViews() []labview.View[lab.Outcome] { return slices.Clone(labViews) }
 
 // LabPanels returns the fragments of the lab's two notebook panels in display order. The ranking
 // panel: a heading, then the lab's ranking views (the metric cards with the reading, the

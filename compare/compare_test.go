@@ -159,7 +159,7 @@ func TestFromScoresEdgeCases(t *testing.T) {
 		if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "1 query: the t-test, the effect size and the bootstrap interval need at least 2 queries") {
 			t.Errorf("notes %q", r.Notes)
 		}
-		if !strings.Contains(r.Text(), "n/a") || !strings.Contains(r.JSON(), `"t": null`) {
+		if !strings.Contains(r.Text(), "n/a") || !strings.Contains(r.jsonText(), `"t": null`) {
 			t.Errorf("n/a not shown")
 		}
 		if c.SignificantT(0.05) {
@@ -315,7 +315,7 @@ func sample(t *testing.T) Report {
 
 func TestCSVRoundTrip(t *testing.T) {
 	r := sample(t)
-	rows, err := csv.NewReader(strings.NewReader(r.CSV())).ReadAll()
+	rows, err := csv.NewReader(strings.NewReader(r.csvText())).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestJSON(t *testing.T) {
 			ScoredZero []string `json:"scored_zero"`
 		} `json:"runs"`
 	}
-	if err := json.Unmarshal([]byte(r.JSON()), &got); err != nil {
+	if err := json.Unmarshal([]byte(r.jsonText()), &got); err != nil {
 		t.Fatal(err)
 	}
 	if got.Baseline != "first <stage> & co" || len(got.Comparisons) != 4 || *got.Comparisons[0].PT != r.Comparisons[0].PT {
@@ -424,11 +424,11 @@ func TestLookupsByMeasure(t *testing.T) {
 
 func TestMarkdownAndLaTeXEscape(t *testing.T) {
 	r := sample(t)
-	md := r.Markdown()
+	md := r.markdownText()
 	if !strings.Contains(md, `rerank\|\_{50}$ "x"`) || strings.Contains(md, "<script>") {
 		t.Errorf("markdown escaping:\n%s", md)
 	}
-	tex := r.LaTeX()
+	tex := r.latexText()
 	for _, want := range []string{`rerank|\_\{50\}\$ "x"`, `\toprule`, `\midrule`, `\bottomrule`, `$^{*\dagger}$`, `P\_5`} {
 		if !strings.Contains(tex, want) {
 			t.Errorf("LaTeX lacks %q:\n%s", want, tex)
@@ -450,7 +450,7 @@ func TestGob(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := `rerank|_{50}$ "x"`
-	if back.Text() != r.Text() || back.JSON() != r.JSON() || must(back.Mean(run, eval.NDCG(10))) != must(r.Mean(run, eval.NDCG(10))) {
+	if back.Text() != r.Text() || back.jsonText() != r.jsonText() || must(back.Mean(run, eval.NDCG(10))) != must(r.Mean(run, eval.NDCG(10))) {
 		t.Errorf("after gob:\n%s\nbefore:\n%s", back.Text(), r.Text())
 	}
 	if c := must(back.Comparison(run, name("P_5"))); c.Diff != r.Comparisons[1].Diff {

@@ -22,10 +22,10 @@ func csvFloat(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// CSV returns one row per run and measure (baseline rows first, then run-major), with the
+// csvText returns one row per run and measure (baseline rows first, then run-major), with the
 // columns of csvHeader. The baseline's comparison fields are empty, as are tests not run;
 // "refused" says why a comparison is not a result (Report.Refuse), empty when it stands.
-func (r Report) CSV() string {
+func (r Report) csvText() string {
 	var b strings.Builder
 	w := csvcell.NewWriter(&b)
 	w.Write(csvHeader)

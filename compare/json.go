@@ -74,10 +74,10 @@ func nums(x []float64) []jsonNum {
 	return out
 }
 
-// JSON returns the report as indented JSON. Values not computed (a test not run, the t-test
+// jsonText returns the report as indented JSON. Values not computed (a test not run, the t-test
 // with one query) and infinite t statistics are null; "diffs" holds the per-query differences
 // in "queries" order. Lists are never null.
-func (r Report) JSON() string {
+func (r Report) jsonText() string {
 	o := r.Options
 	out := jsonReport{Measures: []string{}, Queries: r.Queries, Baseline: r.Baseline(), Tests: o.Tests.String(),
 		Permutations: o.Permutations, Resamples: o.Resamples, Level: o.Level, Alpha: o.Alpha, Seed: o.Seed,

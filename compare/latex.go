@@ -11,11 +11,11 @@ var texEscape = strings.NewReplacer(`\`, `\textbackslash{}`, `{`, `\{`, `}`, `\}
 	`<`, `\textless{}`, `>`, `\textgreater{}`, "†", `\dag{}`, "Δ", `$\Delta$`, "α", `$\alpha$`,
 	"≤", `$\le$`, "×", `$\times$`, "…", `\ldots{}`, "\n", " ")
 
-// LaTeX returns two booktabs tables (needs \usepackage{booktabs}): the means per run and
+// latexText returns two booktabs tables (needs \usepackage{booktabs}): the means per run and
 // measure, with $^{*}$ (t-test) and $^{\dagger}$ (randomization) marks where the Holm-adjusted
 // p ≤ α, and the comparisons with their differences, intervals and p-values. Every data string
 // is escaped.
-func (r Report) LaTeX() string {
+func (r Report) latexText() string {
 	var b strings.Builder
 	b.WriteString("% " + texEscape.Replace(r.Summary()) + "\n")
 	b.WriteString("\\begin{tabular}{l" + strings.Repeat("r", len(r.Measures)) + "}\n\\toprule\n")

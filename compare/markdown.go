@@ -6,9 +6,9 @@ import "strings"
 var mdEscape = strings.NewReplacer(`\`, `\\`, `|`, `\|`, `*`, `\*`, `_`, `\_`, "`", "\\`",
 	`<`, `&lt;`, `>`, `&gt;`, `[`, `\[`, `]`, `\]`, "\n", " ", "\r", " ")
 
-// Markdown returns the report as GitHub-flavoured Markdown: the summary, the means table, the
+// markdownText returns the report as GitHub-flavoured Markdown: the summary, the means table, the
 // comparisons table and the notes. Every data string is escaped.
-func (r Report) Markdown() string {
+func (r Report) markdownText() string {
 	var b strings.Builder
 	b.WriteString(mdEscape.Replace(r.Summary()) + "\n\n")
 	b.WriteString("| run |")

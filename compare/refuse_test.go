@@ -31,7 +31,7 @@ func TestRefuse(t *testing.T) {
 		t.Fatalf("the set-up should be significant: p %v, %v", c.PTHolm, c.PPermHolm)
 	}
 	formats := func() map[string]string {
-		return map[string]string{"text": r.Text(), "md": r.Markdown(), "csv": r.CSV(), "latex": r.LaTeX()}
+		return map[string]string{"text": r.Text(), "md": r.markdownText(), "csv": r.csvText(), "latex": r.latexText()}
 	}
 	before := formats()
 	r.Refuse(1, "it shares no query with the qrels")
@@ -48,7 +48,7 @@ func TestRefuse(t *testing.T) {
 			Refused      string `json:"refused"`
 		} `json:"comparisons"`
 	}
-	if err := json.Unmarshal([]byte(r.JSON()), &js); err != nil || js.Comparisons[0].SignificantT || js.Comparisons[0].Refused == "" {
+	if err := json.Unmarshal([]byte(r.jsonText()), &js); err != nil || js.Comparisons[0].SignificantT || js.Comparisons[0].Refused == "" {
 		t.Errorf("JSON %+v, %v", js, err)
 	}
 	for name, out := range formats() {

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"strings"
 	"text/tabwriter"
 )
@@ -19,6 +20,31 @@ func (r Report) Text() string {
 		}
 	}
 	return b.String()
+}
+
+// Format returns the report in one of the formats of `ranklab compare -f`: "text" (Text),
+// "json" (indented JSON: values not computed, such as a test not run or the t-test with one
+// query, and infinite t statistics are null; "diffs" holds the per-query differences in
+// "queries" order; lists are never null), "csv" (one row per run and measure, baseline rows
+// first; the baseline's comparison fields and tests not run empty; "refused" says why a
+// comparison is not a result), "md" (GitHub-flavoured Markdown: the summary, the means and the
+// comparisons tables, the notes) or "latex" (two booktabs tables, means with $^{*}$ and
+// $^{\dagger}$ marks where the Holm-adjusted p ≤ α, and the comparisons). Every data string is
+// escaped for its format. Another name is an error.
+func (r Report) Format(format string) (string, error) {
+	switch format {
+	case "text":
+		return r.Text(), nil
+	case "json":
+		return r.jsonText(), nil
+	case "csv":
+		return r.csvText(), nil
+	case "md":
+		return r.markdownText(), nil
+	case "latex":
+		return r.latexText(), nil
+	}
+	return "", fmt.Errorf("compare: no format %q (want text, json, csv, md or latex)", format)
 }
 
 // aligned returns the header and rows as columns separated by two spaces.

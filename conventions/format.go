@@ -61,6 +61,29 @@ func (t Table) summary() string {
 	return s
 }
 
+// Format returns the table in one of the formats of `ranklab conventions -f`: "text" (Text),
+// "json" (indented, as MarshalJSON), "csv" (one row per cell, with the header
+// convention,measure,tool_measure,value,queries,agrees,error,reasons; value empty when the tool
+// has no such measure or stops, reasons joined by " | "), "md" (a GitHub Markdown table followed
+// by the numbered notes) or "html" (HTML). Every name, ID and reason is escaped for its format.
+// Another name is an error.
+func (t Table) Format(format string) (string, error) {
+	switch format {
+	case "text":
+		return t.Text(), nil
+	case "json":
+		js, err := json.MarshalIndent(t, "", "  ")
+		return string(js) + "\n", err
+	case "csv":
+		return t.csvText(), nil
+	case "md":
+		return t.markdownText(), nil
+	case "html":
+		return t.HTML(), nil
+	}
+	return "", fmt.Errorf("conventions: no format %q (want text, json, csv, md or html)", format)
+}
+
 // Text returns the table for a terminal: one row per convention, one column per measure, a
 // "[n]" after each number that differs from the reference (or "error [n]"), then the notes:
 // the tool's name for the measure, its number against the reference's, and the reasons.
@@ -131,9 +154,9 @@ func markdownEscape(s string) string {
 	return b.String()
 }
 
-// Markdown returns the table as a GitHub Markdown table followed by the numbered notes; every
-// name, ID and reason is escaped.
-func (t Table) Markdown() string {
+// markdownText returns the table as a GitHub Markdown table followed by the numbered notes;
+// every name, ID and reason is escaped.
+func (t Table) markdownText() string {
 	var b strings.Builder
 	e := markdownEscape
 	notes, index := t.notes()
@@ -167,12 +190,12 @@ func (t Table) Markdown() string {
 	return b.String()
 }
 
-// CSV returns one row per cell, with the header
+// csvText returns one row per cell, with the header
 //
 //	convention,measure,tool_measure,value,queries,agrees,error,reasons
 //
 // value is empty when the tool has no such measure or stops; reasons are joined by " | ".
-func (t Table) CSV() string {
+func (t Table) csvText() string {
 	var b bytes.Buffer
 	w := csvcell.NewWriter(&b)
 	w.Write([]string{"convention", "measure", "tool_measure", "value", "queries", "agrees", "error", "reasons"})

@@ -125,10 +125,10 @@ func TestFormatsEscape(t *testing.T) {
 	if strings.Contains(h, "<script>") || !strings.Contains(h, "&lt;script&gt;") || strings.Contains(h, "q&2") {
 		t.Errorf("HTML does not escape the query IDs:\n%s", h)
 	}
-	if md := tab.Markdown(); strings.Contains(md, "<script>") {
+	if md := tab.markdownText(); strings.Contains(md, "<script>") {
 		t.Errorf("Markdown does not escape:\n%s", md)
 	}
-	recs, err := csv.NewReader(strings.NewReader(tab.CSV())).ReadAll()
+	recs, err := csv.NewReader(strings.NewReader(tab.csvText())).ReadAll()
 	if err != nil || len(recs) != 1+len(tab.Rows)*2 {
 		t.Errorf("CSV: %d records, %v", len(recs), err)
 	}

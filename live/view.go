@@ -27,8 +27,8 @@ import (
 // the views (package charts): data-metric-card, data-reading, data-ranking-table with rows
 // data-rank and data-inside-k="1" inside the top k, data-metric + data-value on the numbers of
 // its caption, data-footprint with data-chunks; data-live-error on a validation message.
-var liveViews = func() []labview.View {
-	var out []labview.View
+var liveViews = func() []labview.View[lab.Outcome] {
+	var out []labview.View[lab.Outcome]
 	for _, v := range charts.LabViews() {
 		if v.Live != nil {
 			out = append(out, v)

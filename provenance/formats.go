@@ -4,16 +4,41 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html"
 	"strings"
 
 	"github.com/ranklab/ranklab/internal/jsonx"
 )
 
-// AppendJSON returns the JSON object js with a last member "provenance" holding s. The
-// object's own members keep their order and bytes; the stamp is indented like a member of an
-// object indented by two spaces. It returns an error when js is not one JSON object.
-func AppendJSON(js []byte, s Stamp) ([]byte, error) {
+// Append returns out, an export in format, with the stamp added the way the format allows: a
+// last member "provenance" of the JSON object ("json": the object's own members keep their
+// order and bytes, the stamp indented like a member of an object indented by two spaces; an
+// error when out is not one JSON object), leading "# " lines before a CSV header ("csv": pandas
+// reads them past with comment="#"; R's read.csv with comment.char="#"), leading "% " comment
+// lines ("latex": a "%" inside a value cannot end the comment, newlines become spaces), a footer
+// ("md": a horizontal rule and the stamp as a bulleted list, every value escaped, hashes in code
+// spans; "html": HTML), or trailing "# " lines ("text", "trec"). Another format is an error.
+func (s Stamp) Append(format string, out []byte) ([]byte, error) {
+	switch format {
+	case "json":
+		return appendJSON(out, s)
+	case "csv":
+		return append([]byte(s.Text()), out...), nil
+	case "latex":
+		return append([]byte(s.commentLines("% ")), out...), nil
+	case "md":
+		return append(out, s.markdown()...), nil
+	case "html":
+		return append(out, (s.HTML() + "\n")...), nil
+	case "text", "trec":
+		return append(out, ("\n" + s.Text())...), nil
+	}
+	return nil, fmt.Errorf("provenance: no stamp for format %q", format)
+}
+
+// appendJSON returns the JSON object js with a last member "provenance" holding s (Append).
+func appendJSON(js []byte, s Stamp) ([]byte, error) {
 	trimmed := bytes.Trim(js, " \t\r\n")
 	if !json.Valid(trimmed) || len(trimmed) < 2 || trimmed[0] != '{' || trimmed[len(trimmed)-1] != '}' {
 		return nil, errors.New("provenance: not a JSON object")
@@ -34,18 +59,13 @@ func AppendJSON(js []byte, s Stamp) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// LaTeX returns the stamp as "% " comment lines, which LaTeX ignores; a "%" inside a value
-// cannot end the comment, and newlines are replaced by spaces.
-func (s Stamp) LaTeX() string { return s.commentLines("% ") }
-
 // Text returns the stamp as "# key: value" comment lines: after a plain-text output (asked for
 // with --stamp), or before a CSV header (pandas reads them past with comment="#"; R's read.csv
 // with comment.char="#").
 func (s Stamp) Text() string { return s.commentLines("# ") }
 
-// Markdown returns a footer: a horizontal rule and the stamp as a bulleted list, every value
-// escaped for Markdown and hashes in code spans.
-func (s Stamp) Markdown() string {
+// markdown is the stamp's Markdown footer (Append).
+func (s Stamp) markdown() string {
 	var b strings.Builder
 	b.WriteString("\n---\n\n*Provenance*\n\n")
 	for _, l := range s.lines() {

@@ -8,7 +8,7 @@
 //
 //	st, err := provenance.New("ranklab eval", os.Args[2:], []string{"-c: every qrels query averaged"},
 //		provenance.File{Role: "qrels", Path: qrelsPath}, provenance.File{Role: "run", Path: runPath})
-//	out := provenance.AppendJSON(js, st) // or Text (text and CSV), Markdown, LaTeX, HTML
+//	out, err := st.Append("json", js) // or "csv", "latex", "md", "html", "text"; Text and HTML alone
 //
 // Decisions made once:
 //

@@ -33,7 +33,7 @@ func TestNewHashes(t *testing.T) {
 // TestCommentsCannotBreakOut: a value holding a newline stays inside its comment line.
 func TestCommentsCannotBreakOut(t *testing.T) {
 	st := Stamp{Tool: "ranklab", Version: "v", Command: "c", Args: []string{"x\ny", "<b>"}, Conventions: []string{"a\r\nb"}}
-	for name, out := range map[string]string{"latex": st.LaTeX(), "text": st.Text()} {
+	for name, out := range map[string]string{"latex": st.commentLines("% "), "text": st.Text()} {
 		prefix := map[string]string{"latex": "% ", "text": "# "}[name]
 		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 			if !strings.HasPrefix(l, prefix) {
@@ -44,20 +44,20 @@ func TestCommentsCannotBreakOut(t *testing.T) {
 	if h := st.HTML(); strings.Contains(h, "<b>") {
 		t.Errorf("HTML not escaped: %s", h)
 	}
-	if md := st.Markdown(); strings.Contains(md, "<b>") {
+	if md := st.markdown(); strings.Contains(md, "<b>") {
 		t.Errorf("Markdown not escaped: %s", md)
 	}
 }
 
-// FuzzAppendJSON: for any JSON object, the result is valid JSON holding every member of the
-// object unchanged and the stamp under "provenance".
+// FuzzAppendJSON: for any JSON object, the result of Append("json") is valid JSON holding every
+// member of the object unchanged and the stamp under "provenance".
 func FuzzAppendJSON(f *testing.F) {
 	for _, s := range []string{`{}`, `{"a":1}`, "{\n  \"a\": [1, 2],\n  \"b\": {\"c\": null}\n}\n", `{"provenance":1}`, `[1]`, `{`, ` {"x":"}"} `} {
 		f.Add(s)
 	}
 	st := Stamp{Tool: "ranklab", Version: "v", Command: "c", Args: []string{}, Conventions: []string{}, Inputs: []Input{}}
 	f.Fuzz(func(t *testing.T, s string) {
-		out, err := AppendJSON([]byte(s), st)
+		out, err := st.Append("json", []byte(s))
 		var obj map[string]json.RawMessage
 		isObject := json.Unmarshal([]byte(s), &obj) == nil && strings.HasPrefix(strings.TrimSpace(s), "{")
 		if !isObject {

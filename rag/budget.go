@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
 )
 
@@ -217,15 +216,6 @@ func (r BudgetResult) column(m BudgetMeasure) int {
 
 // Mean returns the mean of m over the queries. It panics when m was not evaluated.
 func (r BudgetResult) Mean(m BudgetMeasure) float64 { return r.Means[r.column(m)] }
-
-// Scores returns r as package compare reads it (compare.Options.FromScores), named by its Tag.
-func (r BudgetResult) Scores() compare.Scores {
-	ms := make([]compare.Measure, len(r.Measures))
-	for j, m := range r.Measures {
-		ms[j] = m
-	}
-	return compare.Scores{Name: r.Tag, Measures: ms, Queries: r.Queries, Values: r.Values, Missing: r.Missing, Ignored: r.Ignored}
-}
 
 // EvaluateBudgets evaluates a chunk run on document qrels at token budgets: for each budget B of
 // the measures, the documents of the B-token context run are evaluated by eval with opt (RelLevel

@@ -123,8 +123,18 @@ func TestBudgetWholeDocuments(t *testing.T) {
 	}
 }
 
-// TestBudgetScoresCompare: two budgets' results, as compare reads them (Scores), are compared
-// and looked up by budget measure; the difference is the one of TestEvaluateBudgets' values.
+// scores is r as package compare reads it, as package study hands it over.
+func scores(r BudgetResult) compare.Scores {
+	ms := make([]compare.Measure, len(r.Measures))
+	for j, m := range r.Measures {
+		ms[j] = m
+	}
+	return compare.Scores{Name: r.Tag, Measures: ms, Queries: r.Queries, Values: r.Values, Missing: r.Missing, Ignored: r.Ignored}
+}
+
+// TestBudgetScoresCompare: two budgets' results, as compare reads them, are compared and looked
+// up by budget measure (a BudgetMeasure is a compare.Measure); the difference is the one of
+// TestEvaluateBudgets' values.
 func TestBudgetScoresCompare(t *testing.T) {
 	qrels := eval.Qrels{"q1": {"d2": 1, "d3": 2}, "q2": {"d1": 1}, "q3": {"d1": 1}}
 	small, err := EvaluateBudgets(qrels, testRun, testMap, eval.Options{}, recallAt(25))
@@ -138,7 +148,7 @@ func TestBudgetScoresCompare(t *testing.T) {
 	if small.Tag != testRun.Tag {
 		t.Errorf("tag %q, want the run's %q", small.Tag, testRun.Tag)
 	}
-	r, err := compare.Options{Permutations: 100, Resamples: 100}.FromScores(small.Scores(), other.Scores())
+	r, err := compare.Options{Permutations: 100, Resamples: 100}.FromScores(scores(small), scores(other))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Browser test of the judging panel (package judge) in JupyterLab and Notebook 7 (JUDGE_FRONTENDS,
-# default "lab notebook7"; Notebook 7 handles its shortcuts in the capture phase, before the
-# panel, so a key leak shows only there): a pool of 12 Cranfield pairs
+# Browser test of the judging panel (package judge) in JupyterLab, Notebook 7 and the classic
+# Notebook 6 (JUDGE_FRONTENDS, default "lab notebook7 classic"; Notebook 7 handles its shortcuts in
+# the capture phase, before the panel, so a key leak shows only there): a pool of 12 Cranfield pairs
 # (the first 12 lines of its qrels, as "query 0 doc -1"), judged by keyboard in headless Chromium
 # through Playwright (scripts/judge-test.mjs): 5 judgments (with an undo), then the kernel and
 # the panel's cell program are killed with SIGKILL, the judgments file is read from disk, the
@@ -16,13 +16,10 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 export PATH="$(go env GOPATH)/bin:$PATH"
 J=$(cat kernel-setup/.jupyter-path 2>/dev/null || true)
+frontends=${JUDGE_FRONTENDS:-lab notebook7 classic}
+. scripts/jupyter-server.sh # free_port, new_token, server_up, need_frontends, scratch, scratch_tree, frontend_cmd
 missing=()
-[ -n "$J" ] && [ -x "$J" ] && [ -x "$(dirname "$J")/jupyter-lab" ] || missing+=("JupyterLab (kernel-setup/.jupyter-path)")
-case " ${JUDGE_FRONTENDS:-lab notebook7} " in *" notebook7 "*) [ -x "$(dirname "$J")/jupyter-notebook" ] || missing+=("Notebook 7 (jupyter-notebook beside $J)") ;; esac
-command -v gonb >/dev/null || missing+=(gonb)
-[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
-command -v node >/dev/null || missing+=(node)
-[ -d scripts/node_modules/playwright-core ] || missing+=("scripts/node_modules/playwright-core")
+need_frontends "$J" "$frontends"
 cran=${RANKLAB_CRANFIELD:-$root/../shared/data/cranfield}
 [ -f "$cran/qrels/test.tsv" ] || missing+=("Cranfield ($cran)")
 if [ ${#missing[@]} -gt 0 ]; then
@@ -30,25 +27,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   exit 1
 fi
 
-tmp=$(mktemp -d)
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch
 out=$root/ci-artifacts/judge
 rm -rf "$out"; mkdir -p "$out"
 
 # Scratch tree (the browser session cannot save outputs into the repository): every top-level
 # entry linked, the test notebook copied to notebooks/ with its module path adjusted.
 tree=$tmp/tree
-mkdir -p "$tree/notebooks"
-for e in "$root"/*; do
-  name=$(basename "$e")
-  case "$name" in notebooks|ci-artifacts) continue ;; esac
-  ln -s "$e" "$tree/$name"
-done
+scratch_tree "$root" "$tree"
 sed 's#${GONB_DIR}/\.\./\.\.#${GONB_DIR}/..#' judge/testdata/judge.ipynb > "$tree/notebooks/judge.ipynb"
 
 # The pool: 12 pairs of Cranfield's qrels (after its header), in file order.
@@ -61,24 +47,16 @@ export JUPYTERLAB_SETTINGS_DIR=$tmp/lab/settings JUPYTERLAB_WORKSPACES_DIR=$tmp/
 mkdir -p "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension"
 echo '{"fetchNews": "false"}' > "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
 export RANKLAB_LIVE=auto RANKLAB_LIVE_PROBE=10s RANKLAB_LIVE_IDLE=3m RANKLAB_LIVE_MAX=5m
-. scripts/jupyter-server.sh # free_port, new_token, server_up
 status=0
-frontends=${JUDGE_FRONTENDS:-lab notebook7}
 for fe in $frontends; do
-  case $fe in
-    lab) app=(lab --LabApp.expose_app_in_browser=True) ;;
-    notebook7) app=(notebook --JupyterNotebookApp.expose_app_in_browser=True) ;;
-    *) echo "check-judge: JUDGE_FRONTENDS: $fe: want lab or notebook7" >&2; exit 1 ;;
-  esac
   echo "--- $fe"
   # Each front-end judges into a judgments file of its own.
   mkdir -p "$tmp/work/$fe" "$out/$fe"
   export RANKLAB_JUDGE_QRELS=$tmp/work/$fe/judged.qrels
   port=$(free_port "$py")
   token=$(new_token "$py")
-  timeout 600 "$J" "${app[@]}" --no-browser --ip=127.0.0.1 --port="$port" --allow-root --ServerApp.port_retries=0 \
-    --IdentityProvider.token="$token" --ServerApp.root_dir="$tree" \
-    >"$out/$fe/jupyter.log" 2>&1 &
+  frontend_cmd "$J" "$fe" "$port" "$token" "$tree" || { echo "check-judge: JUDGE_FRONTENDS: $fe: want lab, notebook7 or classic" >&2; exit 1; }
+  timeout 600 "${cmd[@]}" >"$out/$fe/jupyter.log" 2>&1 &
   server=$!
   if ! server_up "$port" "$token" "$server"; then
     echo "FAIL check-judge: the $fe server did not start; see $out/$fe/jupyter.log"; status=1

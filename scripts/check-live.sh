@@ -22,31 +22,19 @@ export PATH="$(go env GOPATH)/bin:$PATH"
 J=$(cat kernel-setup/.jupyter-path 2>/dev/null || true)
 frontends=${LIVE_FRONTENDS:-lab notebook7 classic}
 notebook=${LIVE_NOTEBOOK:-notebooks/00_lab.ipynb}
+. scripts/jupyter-server.sh # free_port, new_token, server_up, need_frontends, scratch, scratch_tree, frontend_cmd
 missing=()
-[ -n "$J" ] && [ -x "$J" ] || missing+=("kernel-setup/.jupyter-path (a Jupyter)")
-[ -n "$J" ] && [ -x "$(dirname "$J")/jupyter-lab" ] || missing+=("JupyterLab (pip)")
-case " $frontends " in *" classic "*) [ -x /usr/bin/jupyter-notebook ] || missing+=("/usr/bin/jupyter-notebook (Debian's classic Notebook: apt-get install jupyter-notebook)") ;; esac
-command -v gonb >/dev/null || missing+=(gonb)
-[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
-command -v node >/dev/null || missing+=(node)
-[ -d scripts/node_modules/playwright-core ] || missing+=("scripts/node_modules/playwright-core")
+need_frontends "$J" "$frontends"
 [ -f "$notebook" ] || missing+=("$notebook")
 if [ ${#missing[@]} -gt 0 ]; then
   echo "check-live: missing ${missing[*]} (run: make setup-ci)" >&2
   exit 1
 fi
 
-tmp=$(mktemp -d)
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+scratch
 go build -o "$tmp/ranklab" ./cmd/ranklab || exit 1
 py=$(dirname "$J")/python
 
-. scripts/jupyter-server.sh # free_port, new_token, server_up
 status=0
 # The page script's handshake and keys, with fake gonb_comm objects (no Jupyter, a few seconds).
 if [ -z "${LIVE_RUNS:-}" ]; then
@@ -58,12 +46,7 @@ for fe in $frontends; do
   rm -rf "$out"; mkdir -p "$out"
   # Scratch tree: every top-level entry linked, notebooks/ copied (GONB_DIR/.. is the module root).
   tree=$tmp/tree-$fe
-  mkdir -p "$tree/notebooks"
-  for e in "$root"/* "$root"/go.mod "$root"/go.sum; do
-    name=$(basename "$e")
-    case "$name" in notebooks|ci-artifacts) continue ;; esac
-    [ -e "$tree/$name" ] || ln -s "$e" "$tree/$name"
-  done
+  scratch_tree "$root" "$tree"
   cp "$root"/notebooks/*.ipynb "$tree/notebooks/"
   nb=notebooks/$(basename "$notebook")
   case "$notebook" in
@@ -80,16 +63,9 @@ for fe in $frontends; do
     echo '{"fetchNews": "false"}' > "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
   fi
   export RANKLAB_LIVE=auto RANKLAB_LIVE_IDLE=5m RANKLAB_LIVE_MAX=12m
-  common=(--no-browser --ip=127.0.0.1 --port="$port" --allow-root)
-  case $fe in
-    lab) cmd=("$J" lab "${common[@]}" --ServerApp.port_retries=0 --IdentityProvider.token="$token" --ServerApp.root_dir="$tree" --LabApp.expose_app_in_browser=True)
-         extra=(ORPHANS=1 DARK=1) ;;
-    notebook7) cmd=("$J" notebook "${common[@]}" --ServerApp.port_retries=0 --IdentityProvider.token="$token" --ServerApp.root_dir="$tree" --JupyterNotebookApp.expose_app_in_browser=True)
-         extra=() ;;
-    classic) cmd=(/usr/bin/jupyter notebook "${common[@]}" --NotebookApp.token="$token" --NotebookApp.password='' --notebook-dir="$tree")
-         extra=() ;;
-    *) echo "check-live: unknown front-end $fe" >&2; status=1; continue ;;
-  esac
+  frontend_cmd "$J" "$fe" "$port" "$token" "$tree" || { echo "check-live: unknown front-end $fe" >&2; status=1; continue; }
+  extra=()
+  [ "$fe" = lab ] && extra=(ORPHANS=1 DARK=1)
   echo "--- $fe"
   t0=$SECONDS
   timeout 1200 "${cmd[@]}" >"$out/jupyter.log" 2>&1 &

@@ -1,5 +1,5 @@
-// Browser test of the judging panel (package judge) in JupyterLab or Notebook 7 (FRONTEND), run by
-// scripts/check-judge.sh.
+// Browser test of the judging panel (package judge) in JupyterLab, Notebook 7 or the classic
+// Notebook (FRONTEND), run by scripts/check-judge.sh.
 //
 // Opens the test notebook, runs all cells and judges by keyboard: pairs 1-3, undo (u) and a new
 // grade for pair 3, ← and s, pairs 4-5; then SIGKILLs the GoNB kernel and the panel's cell program (no
@@ -8,13 +8,14 @@
 // b and s, judges 6-10 (with 0 0, JupyterLab's restart shortcut), and checks the file (one line per pair, the latest grade: what eval reads), the
 // side log, the panel's progress and the pair it shows next (11). Then it closes the tab, opens
 // the notebook again, interrupts the kernel and re-runs: the panel resumes at pair 11. Screenshots of the panel in
-// the light and the dark theme. Expected grades are the keys this script pressed; the pairs are
+// the light and the dark theme (the classic Notebook has one theme). Expected grades are the keys this script pressed; the pairs are
 // the pool file's lines. Writes screenshots and summary.json to OUT.
 //
-// Environment: FRONTEND (lab or notebook7; default lab), BASE, TOKEN, NOTEBOOK, OUT, SERVER_PID, RANKLAB_JUDGE_POOL, RANKLAB_JUDGE_QRELS,
+// Environment: FRONTEND (lab, notebook7 or classic; default lab), BASE, TOKEN, NOTEBOOK, OUT, SERVER_PID, RANKLAB_JUDGE_POOL, RANKLAB_JUDGE_QRELS,
 // CHROMIUM (default /usr/bin/chromium).
 import { chromium } from "playwright-core";
-import { writeFileSync, mkdirSync, readFileSync, readdirSync, existsSync } from "node:fs";
+import { writeFileSync, mkdirSync, readFileSync, existsSync } from "node:fs";
+import { frontEnd, gonbProcesses } from "./jupyter-page.mjs";
 
 const { BASE, TOKEN = "", NOTEBOOK, OUT = "ci-artifacts/judge", FRONTEND = "lab" } = process.env;
 const SERVER_PID = Number(process.env.SERVER_PID || 0);
@@ -44,27 +45,10 @@ function onDisk() {
   }
   return { lines, grades, dup };
 }
-function procs() {
-  const all = [];
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const st = readFileSync(`/proc/${d}/stat`, "utf8");
-      const close = st.lastIndexOf(")");
-      const f = st.slice(close + 2).split(" ");
-      all.push({ pid: Number(d), comm: st.slice(st.indexOf("(") + 1, close), state: f[0], ppid: Number(f[1]) });
-    } catch (e) { /* gone */ }
-  }
-  return all;
-}
 // The GoNB kernel under our server, and its cell programs.
 function kernelAndCells() {
-  const all = procs();
-  const byPid = new Map(all.map((p) => [p.pid, p]));
-  const under = (p) => { for (let q = p, n = 0; q && n < 64; q = byPid.get(q.ppid), n++) if (q.pid === SERVER_PID) return true; return false; };
-  const kernels = all.filter((p) => p.comm === "gonb" && under(p)).map((p) => p.pid);
-  const cells = all.filter((p) => kernels.includes(p.ppid) && p.comm !== "go" && p.state !== "Z").map((p) => p.pid);
-  return { kernels, cells };
+  const g = gonbProcesses(SERVER_PID);
+  return { kernels: g.kernels.map((p) => p.pid), cells: g.cells.map((p) => p.pid) };
 }
 
 const browser = await chromium.launch({
@@ -74,21 +58,17 @@ const browser = await chromium.launch({
 });
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 const noise = [/Comm promise not found/, /404 \(Not Found\)/, /gonb_comm already running/, /WebSocket/, /Kernel/i];
-let page;
+let page, fe;
 async function openPage() {
   page = await context.newPage();
   page.on("console", (m) => { if (m.type() === "error" && !noise.some((r) => r.test(m.text()))) summary.console_errors.push(m.text()); });
   page.on("pageerror", (e) => summary.console_errors.push("pageerror: " + e.message));
-  const url = FRONTEND === "notebook7" ? `${BASE}/notebooks/${NOTEBOOK}?token=${TOKEN}` : `${BASE}/lab/tree/${NOTEBOOK}?token=${TOKEN}`;
-  await page.goto(url, { waitUntil: "domcontentloaded" });
+  fe = frontEnd(page, { frontend: FRONTEND, base: BASE, token: TOKEN, notebook: NOTEBOOK });
+  await page.goto(fe.url(), { waitUntil: "domcontentloaded" });
 }
 
-const ready = () => page.waitForFunction(() => {
-  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-  const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-  return !!k && k.connectionStatus === "connected" && ["idle", "unknown"].includes(k.status) && !!w.content && w.content.widgets.length > 0;
-}, null, { timeout: 120000, polling: 200 });
-const runAll = () => page.evaluate(() => { window.jupyterapp.commands.execute("notebook:run-all-cells"); });
+const ready = () => fe.ready();
+const runAll = () => fe.runAll();
 // panel(): the last panel's state.
 const panel = () => page.evaluate(() => {
   const p = document.querySelectorAll("[data-judge-panel]");
@@ -132,14 +112,7 @@ async function waitLive(old, timeout = 180000, retry = true) {
   if (s !== "live") throw new Error(`the panel is ${s}, not live`);
   await page.locator("[data-judge-panel]").last().focus();
 }
-async function dismissDialogs() {
-  for (let i = 0; i < 20; i++) {
-    const btn = page.locator(".jp-Dialog .jp-mod-accept, .jp-Dialog button").first();
-    if (!(await btn.count())) return;
-    await btn.click().catch(() => {});
-    await page.waitForTimeout(200);
-  }
-}
+const dismissDialogs = () => fe.dismissDialogs();
 // press sends one key to the focused panel and waits for the kernel's next screen.
 async function press(key) {
   const before = await panel();
@@ -289,9 +262,9 @@ if (process.env.SCENARIO === "long-empty") {
   summary.after_kill = d.grades;
 
   const killedId = await lastId();
-  // The server restarts the dead kernel and JupyterLab says so in a dialog ("Kernel Restarting");
-  // dismiss it (it would take the keyboard's focus), then run the notebook again.
-  await page.waitForSelector(".jp-Dialog", { timeout: 20000 }).catch(() => {});
+  // The server restarts the dead kernel and the front-end says so in a dialog ("Kernel
+  // Restarting"); dismiss it (it would take the keyboard's focus), then run the notebook again.
+  await fe.dialog(20000);
   await dismissDialogs();
   await ready();
   tRun = Date.now();
@@ -306,7 +279,7 @@ if (process.env.SCENARIO === "long-empty") {
   const said = [s.status, ...retriedStatus];
   check("it took over the killed panel's stale lock (named by PID)", said.some((st) => kc.cells.some((pid) => st.includes(`process ${pid},`))), said.join(" | "));
 
-  // b (back) and s, then grades with "0 0" in a row: in JupyterLab's command mode b inserts a
+  // b (back) and s, then grades with "0 0" in a row: in the front-ends' command mode b inserts a
   // cell and 0 0 restarts the kernel, so a leaked key would show.
   r = await press("b");
   const bOK = r.after.pair === pool[4];
@@ -314,8 +287,8 @@ if (process.env.SCENARIO === "long-empty") {
   check("b shows pair 5, s returns to pair 6", bOK && r.after.pair === pool[5], r.after.pair);
   for (const k of ["0", "0", "2", "3", "1"]) { r = await press(k); grades[r.before.pair] = Number(k); }
   s = await panel();
-  // No key reached JupyterLab's command-mode shortcuts (b inserts a cell, 0 0 restarts...).
-  const cells = await page.evaluate(() => window.jupyterapp.shell.currentWidget.content.widgets.length);
+  // No key reached the front-end's command-mode shortcuts (b inserts a cell, 0 0 restarts...).
+  const cells = await fe.cells();
   check("the panel's keys never reached the front-end's shortcuts (still 3 cells, no restart)", cells === 3, `${cells} cells`);
   const d2 = onDisk();
   const ok10 = Object.entries(grades).every(([k, g]) => d2.grades[k] === g) && Object.keys(grades).length === 10;
@@ -329,23 +302,18 @@ if (process.env.SCENARIO === "long-empty") {
   await shot("light-after");
 
   // dark theme
-  await page.evaluate(() => window.jupyterapp.commands.execute("apputils:change-theme", { theme: "JupyterLab Dark" }));
-  await page.waitForFunction(() => document.body.getAttribute("data-jp-theme-light") === "false", null, { timeout: 30000, polling: 200 });
-  await page.waitForTimeout(500);
-  await shot("dark");
-  await page.evaluate(() => window.jupyterapp.commands.execute("apputils:change-theme", { theme: "JupyterLab Light" }));
+  if (await fe.setTheme("JupyterLab Dark", false)) {
+    await shot("dark");
+    await fe.setTheme("JupyterLab Light", true);
+  }
 
   // A closed tab: the panel's program still runs in the kernel (until its idle timer) and holds
   // the lock. Reopen the notebook, interrupt the kernel (the panel ends and releases the lock),
   // Run All: the new panel resumes at pair 11.
   await page.close();
   await openPage();
-  await page.waitForFunction(() => {
-    const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-    const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-    return !!k && k.connectionStatus === "connected" && !!w.content && w.content.widgets.length > 0;
-  }, null, { timeout: 60000, polling: 200 });
-  await page.evaluate(() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.interrupt());
+  await fe.connected();
+  await fe.interrupt();
   await ready();
   const tTab = Date.now();
   await runAll();

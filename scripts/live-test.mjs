@@ -29,7 +29,8 @@
 // compile and show the panel, default 420000).
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { writeFileSync, mkdirSync, readFileSync, readdirSync, existsSync } from "node:fs";
+import { writeFileSync, mkdirSync, readFileSync, existsSync } from "node:fs";
+import { frontEnd, gonbProcesses } from "./jupyter-page.mjs";
 
 const FRONTEND = process.env.FRONTEND || "lab";
 const BASE = process.env.BASE;
@@ -62,29 +63,7 @@ function lab(link, flags, format = "json") {
 
 // The cell programs GoNB runs: children of a `gonb` kernel process under the server (read from
 // /proc, so other users' notebooks on the machine are not counted).
-function procs() {
-  const all = [];
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const st = readFileSync(`/proc/${d}/stat`, "utf8");
-      const close = st.lastIndexOf(")");
-      const f = st.slice(close + 2).split(" ");
-      all.push({ pid: Number(d), comm: st.slice(st.indexOf("(") + 1, close), state: f[0], ppid: Number(f[1]) });
-    } catch (e) { /* gone meanwhile */ }
-  }
-  return all;
-}
-function cellPrograms() {
-  const all = procs();
-  const byPid = new Map(all.map((p) => [p.pid, p]));
-  const under = (p, root) => {
-    for (let q = p, n = 0; q && n < 64; q = byPid.get(q.ppid), n++) { if (q.pid === root) return true; }
-    return false;
-  };
-  const kernels = all.filter((p) => p.comm === "gonb" && (!SERVER_PID || under(p, SERVER_PID))).map((p) => p.pid);
-  return all.filter((p) => kernels.includes(p.ppid) && p.comm !== "go" && p.state !== "Z");
-}
+const cellPrograms = () => gonbProcesses(SERVER_PID).cells;
 function alive(pid) {
   try { const st = readFileSync(`/proc/${pid}/stat`, "utf8"); return st.slice(st.lastIndexOf(")") + 2)[0] !== "Z"; } catch (e) { return false; }
 }
@@ -218,21 +197,9 @@ async function cellShot(name, sel) {
   await page.screenshot({ path: `${OUT}/${name}.png`, clip: box }).catch((e) => console.log(`screenshot ${name}: ${e.message}`));
   await page.setViewportSize(VIEW);
 }
-// Front-end actions: the classic Notebook's Jupyter object, or JupyterLab's application
-// (window.jupyterapp, exposed with --expose-app-in-browser; Notebook 7 is built on it).
-const kernelJS = () => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+// Front-end actions (scripts/jupyter-page.mjs), and running the live panel's cell alone.
 const fe = {
-  url: () => FRONTEND === "lab" ? `${BASE}/lab/tree/${NOTEBOOK}?token=${TOKEN}` : `${BASE}/notebooks/${NOTEBOOK}?token=${TOKEN}`,
-  ready: () => page.waitForFunction(classic
-    ? () => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected()
-    : () => {
-      const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-      const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
-      // GoNB answers kernel_info but publishes no first status, so JupyterLab may say "unknown"
-      return !!k && k.connectionStatus === "connected" && ["idle", "unknown"].includes(k.status) && !!w.content && w.content.widgets.length > 0;
-    }, null, { timeout: 120000, polling: 200 }),
-  runAll: () => page.evaluate(classic ? () => Jupyter.notebook.execute_all_cells()
-    : () => { window.jupyterapp.commands.execute("notebook:run-all-cells"); }),
+  ...frontEnd(page, { frontend: FRONTEND, base: BASE, token: TOKEN, notebook: NOTEBOOK }),
   runPanelCell: () => page.evaluate(({ classic, CELL }) => {
     const p = document.querySelectorAll("[data-live-panel]");
     const el = p[p.length - 1].closest(CELL);
@@ -245,13 +212,6 @@ const fe = {
     nb.activeCellIndex = nb.widgets.findIndex((c) => c.node === el);
     window.jupyterapp.commands.execute("notebook:run-cell");
   }, { classic, CELL }),
-  interrupt: () => page.evaluate(classic ? () => Jupyter.notebook.kernel.interrupt()
-    : () => { window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.interrupt(); }),
-  restart: () => page.evaluate(() => { window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart(); }),
-  idle: () => page.waitForFunction(classic
-    ? () => Jupyter.notebook.kernel_busy === false || !document.querySelector("#notebook .running")
-    : () => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === "idle",
-  null, { timeout: 20000, polling: 100 }).catch(() => {}),
 };
 // scrollers lists what scrolls inside the live panel's cell (an inner scroll bar): elements with
 // overflow auto or scroll and more content than room, and JupyterLab's "scrolled outputs" mode.
@@ -502,11 +462,7 @@ async function contrastCheck(theme) {
 }
 
 // setTheme switches JupyterLab's theme and waits for the page to say so (light: "true"/"false").
-async function setTheme(name, light) {
-  await page.evaluate((name) => window.jupyterapp.commands.execute("apputils:change-theme", { theme: name }), name);
-  await page.waitForFunction((light) => document.body.getAttribute("data-jp-theme-light") === light, light, { timeout: 30000, polling: 200 }).catch(() => {});
-  await page.waitForTimeout(800);
-}
+const setTheme = (name, light) => fe.setTheme(name, light);
 
 async function move(name, value) {
   await page.evaluate(({ name, value }) => {

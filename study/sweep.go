@@ -429,13 +429,22 @@ func (s *Sweep) compare(opt compare.Options) error {
 	}
 	scores := make([]compare.Scores, len(s.Rows))
 	for i, r := range s.Rows {
-		scores[i] = r.Budget.Scores()
+		scores[i] = budgetScores(r.Budget)
 	}
 	var err error
 	if s.Budget, err = opt.FromScores(scores...); err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	return nil
+}
+
+// budgetScores is a row's budget results as package compare reads them, named by their Tag.
+func budgetScores(r rag.BudgetResult) compare.Scores {
+	ms := make([]compare.Measure, len(r.Measures))
+	for j, m := range r.Measures {
+		ms[j] = m
+	}
+	return compare.Scores{Name: r.Tag, Measures: ms, Queries: r.Queries, Values: r.Values, Missing: r.Missing, Ignored: r.Ignored}
 }
 
 // BudgetGrid returns one budget measure of the sweep as a grid of strings: a row per

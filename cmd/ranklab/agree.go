@@ -170,7 +170,7 @@ func stampJSON(b *bytes.Buffer, command string, args, conventions []string, file
 	if err != nil {
 		return err
 	}
-	out, err := provenance.AppendJSON(b.Bytes(), st)
+	out, err := st.Append("json", b.Bytes())
 	if err != nil {
 		return err
 	}

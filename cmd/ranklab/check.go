@@ -120,7 +120,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		if !noStamp {
 			st, err := provenance.New("ranklab check", args, []string{fmt.Sprintf("relevance level %d, unjudged share at %d", r.RelLevel, r.K)}, inputFiles(files[0], files[1:])...)
 			if err == nil {
-				out, err = provenance.AppendJSON(out, st)
+				out, err = st.Append("json", out)
 			}
 			if err != nil {
 				return fail(1, "%v", err)

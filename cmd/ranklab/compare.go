@@ -189,26 +189,17 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	var out string
-	switch a.format {
-	case "json":
-		out = r.JSON()
-	case "csv":
-		out = r.CSV()
-	case "md":
-		out = r.Markdown()
-	case "latex":
-		out = r.LaTeX()
-	case "html":
-		out = charts.CompareTable(r)
-	default:
-		out = r.Text()
+	out := charts.CompareTable(r) // html
+	if a.format != "html" {
+		if out, err = r.Format(a.format); err != nil {
+			return fail(2, "%v", err)
+		}
 	}
 	data := []byte(out)
 	if wantStamp(a.format, a.stamp, a.noStamp) {
 		st, err := provenance.New("ranklab compare", args, compareConventions(a.opt, measures), inputFiles(a.files[0], a.files[1:])...)
 		if err == nil {
-			data, err = stampOutput(a.format, data, st)
+			data, err = st.Append(a.format, data)
 		}
 		if err != nil {
 			return fail(1, "%v", err)

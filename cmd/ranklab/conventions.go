@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -136,37 +135,18 @@ func runConventions(args []string, stdout, stderr io.Writer) int {
 
 // renderConventions writes the table in format, stamped with st unless st is zero.
 func renderConventions(table conventions.Table, st provenance.Stamp, format string) (string, error) {
-	stamped := st.Tool != ""
-	switch format {
-	case "json":
-		js, err := json.MarshalIndent(table, "", "  ")
-		if err == nil && stamped {
-			js, err = provenance.AppendJSON(js, st)
-		}
-		if err != nil {
-			return "", err
-		}
-		return strings.TrimRight(string(js), "\n") + "\n", nil
-	case "csv":
-		if stamped {
-			return st.Text() + table.CSV(), nil
-		}
-		return table.CSV(), nil
-	case "md":
-		if stamped {
-			return table.Markdown() + st.Markdown(), nil
-		}
-		return table.Markdown(), nil
-	case "html":
-		if stamped {
-			return table.HTML() + st.HTML() + "\n", nil
-		}
-		return table.HTML() + "\n", nil
+	out, err := table.Format(format)
+	if err != nil {
+		return "", err
 	}
-	if stamped {
-		return table.Text() + "\n" + st.Text(), nil
+	if st.Tool == "" {
+		if format == "html" {
+			out += "\n"
+		}
+		return out, nil
 	}
-	return table.Text(), nil
+	b, err := st.Append(format, []byte(out))
+	return string(b), err
 }
 
 // conventionsInForce names each convention of the table, for the stamp.

@@ -423,7 +423,7 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 		}
 		st, err = provenance.New("ranklab eval", args, conv, files...)
 		if err == nil {
-			out, err = stampOutput(a.format, out, st)
+			out, err = st.Append(a.format, out)
 		}
 	}
 	if err == nil {

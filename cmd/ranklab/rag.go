@@ -168,7 +168,7 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 			budgetConvention(*truncate, unit))
 		var st provenance.Stamp
 		if st, err = provenance.New("ranklab rag", args, conv, in...); err == nil {
-			data, err = stampOutput(*format, data, st)
+			data, err = st.Append(*format, data)
 		}
 	}
 	if err == nil {
@@ -279,11 +279,15 @@ func writeRAGJSON(w io.Writer, report compare.Report, budget rag.BudgetResult, c
 			chunk[m.String()] = chunkLevel.Mean(m)
 		}
 	}
+	views, err := report.Format("json")
+	if err != nil {
+		return err
+	}
 	return writeJSON(w, struct {
 		Views      json.RawMessage    `json:"views"`
 		Budgets    map[string]float64 `json:"budgets,omitempty"`
 		ChunkLevel map[string]float64 `json:"chunk_level,omitempty"`
 		Spans      map[string]float64 `json:"spans,omitempty"`
 		Tokens     string             `json:"tokens"` // the budgets' unit, "" when the map names none
-	}{json.RawMessage(report.JSON()), means(budget), chunk, means(spans), unit})
+	}{json.RawMessage(views), means(budget), chunk, means(spans), unit})
 }

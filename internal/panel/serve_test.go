@@ -150,10 +150,11 @@ func TestServePokes(t *testing.T) {
 	go func() {
 		time.Sleep(400 * time.Millisecond)
 		l.page("hello")
-		time.Sleep(600 * time.Millisecond) // past the probe and several poke intervals
+		time.Sleep(2200 * time.Millisecond) // past the probe and several poke intervals
 		l.page("done")
 	}()
-	got := run(context.Background(), h, l, Options{Mode: Auto, Probe: 700 * time.Millisecond, Idle: time.Hour, Max: time.Hour})
+	// The probe (2 s) leaves a loaded machine time to deliver the hello sent at 0.4 s.
+	got := run(context.Background(), h, l, Options{Mode: Auto, Probe: 2 * time.Second, Idle: time.Hour, Max: time.Hour})
 	if got != Done {
 		t.Fatalf("ended %q, want done (the probe ends nothing once the page said hello)", got)
 	}
