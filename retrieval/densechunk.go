@@ -37,6 +37,9 @@ type DenseSearcher struct {
 	Truncated int
 	// Tokens counts every document's WordPiece tokens ([CLS] and [SEP] left out).
 	Tokens int
+	// Empty lists the documents with no tokens (an empty DenseText, or one of characters the
+	// tokenizer drops), in corpus order: they have no unit, so no query retrieves them.
+	Empty []string
 }
 
 // BuildDense tokenizes docs with e's WordPiece, cuts them by ch and embeds every unit with e
@@ -89,6 +92,7 @@ func buildDense(docs []Document, toks [][]int32, e embed.Embedder, ch Chunking, 
 		t := toks[i]
 		s.Tokens += len(t)
 		if len(t) == 0 {
+			s.Empty = append(s.Empty, d.ID)
 			continue
 		}
 		add := func(n int, w chunking.Window) {
@@ -158,6 +162,11 @@ func (s *DenseSearcher) Run(queries []Query, opt RunOptions) (Runs, error) {
 	qv, err := s.Embedder.Embed(texts)
 	if err != nil {
 		return Runs{}, err
+	}
+	for i, v := range qv {
+		if len(s.index.IDs) > 0 && len(v) != s.index.Dim {
+			return Runs{}, fmt.Errorf("retrieval: query %s: a vector of %d dimensions, the index's have %d", queries[i].ID, len(v), s.index.Dim)
+		}
 	}
 	return searchAll(queries, opt.withDefaults(), func(i int, opt RunOptions) (docs, chunks []eval.ScoredDoc) {
 		scores := s.index.Scores(qv[i])
