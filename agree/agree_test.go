@@ -164,6 +164,64 @@ func TestTauAP(t *testing.T) {
 	}
 }
 
+// TestTauAPTies: ties follow Urbano & Marrero (2017), τ_AP,b's term with truth as the reference
+// (ircor's tauAP_b.ties): the items est ties form a group; each item is compared with the items
+// est puts strictly above its group (C over their number, p), the top group is not scored, and
+// τ_AP = 2/(items scored) · Σ C/p − 1. A pair tied under truth is not concordant.
+func TestTauAPTies(t *testing.T) {
+	tests := []struct {
+		name       string
+		truth, est []float64
+		want       float64
+	}{
+		// Two judges giving the same qrels: the same means, ties included, are full agreement.
+		{"identical, two tied", []float64{0.5, 0.3, 0.3}, []float64{0.5, 0.3, 0.3}, 1},
+		{"identical, tied at the top", []float64{0.5, 0.5, 0.3}, []float64{0.5, 0.5, 0.3}, 1},
+		// Every run tied under est: no item is below another, nothing to score (τ-b is undefined too).
+		{"identical, all tied", []float64{0.4, 0.4}, []float64{0.4, 0.4}, math.NaN()},
+		// est ties items 1 and 2 below item 0, which truth puts above both: each has C/p = 1/1.
+		// truth orders 1 above 2, est does not: that is no swap. 2/2 · (1 + 1) − 1 = 1.
+		{"est ties what truth orders", []float64{3, 2, 1}, []float64{3, 1, 1}, 1},
+		// est puts item 2 (truth's last) in the top group with item 0: items 1 (p = 2: 0 is above
+		// under truth, 2 is not) and 3 (p = 3: 0, 1, 2 all above under truth): 2/2 · (1/2 + 3/3) − 1.
+		{"est ties across", []float64{4, 3, 2, 1}, []float64{4, 3, 4, 1}, 2.0/2*(1.0/2+3.0/3) - 1},
+		// truth ties items 1 and 2, est orders them: item 1 (p = 1): item 0 above under truth, 1/1;
+		// item 2 (p = 2): item 0 above, item 1 tied under truth (not concordant): 1/2. 2/2 · 3/2 − 1.
+		{"truth ties what est orders", []float64{0.5, 0.3, 0.3}, []float64{0.5, 0.4, 0.3}, 2.0/2*(1+1.0/2) - 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := TauAP(tc.truth, tc.est); !near(got, tc.want) {
+				t.Errorf("τ_AP = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Two identical runs judged by identical judges: the system ranking cannot be a reversal.
+func TestSystemsIdenticalJudges(t *testing.T) {
+	run := func(tag string) eval.Run {
+		return eval.Run{Tag: tag, Queries: map[string][]eval.ScoredDoc{"q1": {{Doc: "d1", Score: 1}}}}
+	}
+	q := eval.Qrels{"q1": {"d1": 1, "d2": 0}}
+	sr, err := Systems(q, q, []eval.Run{run("x"), run("y"), run("z")}, Options{Measure: eval.P(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !math.IsNaN(sr.Tau) || !math.IsNaN(sr.TauAP) {
+		t.Errorf("three tied runs, identical judges: τ-b %v, τ_AP %v; want both undefined", sr.Tau, sr.TauAP)
+	}
+	other := run("w")
+	other.Queries["q1"][0].Doc = "d2"
+	sr, err = Systems(q, q, []eval.Run{run("x"), run("y"), other}, Options{Measure: eval.P(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sr.Tau != 1 || sr.TauAP != 1 {
+		t.Errorf("identical judges, two runs tied: τ-b %v, τ_AP %v; want 1 and 1", sr.Tau, sr.TauAP)
+	}
+}
+
 func TestSystems(t *testing.T) {
 	first := func(doc string) eval.Run {
 		return eval.Run{Tag: doc, Queries: map[string][]eval.ScoredDoc{

@@ -58,14 +58,20 @@
 //	τ_b = (P − Q) / √((P + Q + T_A) · (P + Q + T_B))
 //
 // τ_AP (Yilmaz, Aslam & Robertson 2008), which weights swaps near the top more, with A as the
-// reference: order the runs by their mean under B (ties: the order given); for the run at
-// position i = 2..N, C(i) is the number of runs above it in that order whose mean under A is
-// higher than its own (strictly):
+// reference: order the runs by their mean under B; for each run i, p(i) is the number of runs
+// whose mean under B is strictly higher and C(i) the number of those whose mean under A is
+// strictly higher than run i's:
 //
-//	τ_AP = 2/(N − 1) · Σ_{i=2..N} C(i)/(i − 1) − 1
+//	τ_AP = 2/|S| · Σ_{i∈S} C(i)/p(i) − 1,  S = {i : p(i) > 0}
 //
+// Without ties p(i) = i − 1 at position i and |S| = N − 1, Yilmaz's formula. Ties (two judges
+// giving the same qrels tie every pair of runs the same way) follow Urbano & Marrero (2017, "The
+// Treatment of Ties in AP Correlation"), τ_AP,b's term with A as the reference: runs tied under
+// B form a group compared only with the groups above it, the top group is not scored, and a
+// pair tied under A that B orders is not concordant. Identical means give 1, ties included.
 // It is 1 when B orders the runs as A does and −1 when reversed; unlike τ it is not symmetric:
-// Systems takes A as the truth (give the human judgments as A). Both are NaN for fewer than 2 runs.
+// Systems takes A as the truth (give the human judgments as A). τ-b is NaN for fewer than 2
+// runs or when either judge ties them all; τ_AP is NaN when B ties them all.
 //
 // Swaps (Voorhees 2000): a pair of runs swaps when the sign of its mean difference under A is
 // the opposite of its sign under B (a zero difference swaps nothing). For each pair the paired

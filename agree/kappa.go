@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/ranklab/ranklab/eval"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Weights is the weighting of a κ; it prints as "unweighted", "linear" or "quadratic" (Agreement
@@ -255,60 +256,71 @@ const pcgStream = 0x9e3779b97f4a7c15
 
 // bootstrapKappas computes the binary κ (grade >= threshold) and the unweighted, linear and
 // quadratic κ of the grades a and b over labels, each with its percentile bootstrap interval.
-// Every resample draws n pairs once; the four κ of a resample come from its confusion matrix (the
-// binary one by collapsing the labels at the threshold).
+//
+// A resample of n pairs drawn with replacement is known by its counts in the occupied cells of
+// the confusion matrix, and its four κ follow from those counts in O(cells + labels)
+// (resampleKappas). The counts are drawn either pair by pair (n draws) or, when the pairs fall in
+// few cells (16 · cells < n), as one multinomial (cells conditional binomials, gonum's
+// distuv.Binomial): the two have the same distribution. So a resample costs O(min(n, cells) +
+// labels), not O(n + labels²): 1 M pairs over 4 grades, or 2,000 distinct grades.
 func bootstrapKappas(a, b, labels []int, threshold int, opt Options) (binary, unweighted, linear, quadratic Kappa) {
+	return bootstrapWith(a, b, labels, threshold, opt, drawAuto)
+}
+
+// How a resample's cell counts are drawn: the cheaper way, pair by pair, or as a multinomial.
+const (
+	drawAuto = iota
+	drawPairs
+	drawMultinomial
+)
+
+func bootstrapWith(a, b, labels []int, threshold int, opt Options, draw int) (binary, unweighted, linear, quadratic Kappa) {
 	m := confusion(a, b, labels)
 	cut := 0 // labels[cut:] are >= threshold
 	for cut < len(labels) && labels[cut] < threshold {
 		cut++
 	}
 	bm := [][]int{{0, 0}, {0, 0}}
-	collapse := func() [][]int {
-		for i := range bm {
-			clear(bm[i])
+	for i := range m {
+		for j := range m[i] {
+			bm[b2i(i >= cut)][b2i(j >= cut)] += m[i][j]
 		}
-		for i := range m {
-			for j := range m[i] {
-				bm[b2i(i >= cut)][b2i(j >= cut)] += m[i][j]
-			}
-		}
-		return bm
 	}
 	ks := []*Kappa{&binary, &unweighted, &linear, &quadratic}
 	ws := []Weights{weightNone, weightNone, weightLinear, weightQuadratic}
-	values := make([][]float64, len(ks))
-	of := func(k int) float64 {
-		if k == 0 {
-			return kappaOf(collapse(), ws[k])
-		}
-		return kappaOf(m, ws[k])
-	}
 	for k, kp := range ks {
-		*kp = Kappa{Weights: ws[k], Value: of(k), Low: math.NaN(), High: math.NaN()}
+		v := kappaOf(m, ws[k])
+		if k == 0 {
+			v = kappaOf(bm, weightNone)
+		}
+		*kp = Kappa{Weights: ws[k], Value: v, Low: math.NaN(), High: math.NaN()}
 	}
-	// Each pair as its cell of the matrix, so a resample only counts cells.
-	index := make(map[int]int, len(labels))
-	for i, l := range labels {
-		index[l] = i
-	}
+	rs := newResampler(m, cut)
 	n := len(a)
-	ia, ib := make([]int, n), make([]int, n)
-	for i := range n {
-		ia[i], ib[i] = index[a[i]], index[b[i]]
+	// Each pair as its cell, for the draws pair by pair.
+	cellOf := make([]int32, 0, n)
+	for c, cl := range rs.cells {
+		for range cl.n {
+			cellOf = append(cellOf, int32(c))
+		}
 	}
+	multinomial := draw == drawMultinomial || (draw == drawAuto && 16*len(rs.cells) < n)
 	r := rand.New(rand.NewPCG(opt.Seed, pcgStream))
+	binomial := distuv.Binomial{Src: r}
+	counts := make([]int64, len(rs.cells))
+	values := make([][]float64, len(ks))
 	for range opt.Resamples {
-		for i := range m {
-			clear(m[i])
+		if multinomial {
+			rs.multinomial(counts, int64(n), &binomial)
+		} else {
+			clear(counts)
+			for range n {
+				counts[cellOf[r.IntN(n)]]++
+			}
 		}
-		for range n {
-			j := r.IntN(n)
-			m[ia[j]][ib[j]]++
-		}
-		for k, kp := range ks {
-			if v := of(k); math.IsNaN(v) {
-				kp.Undefined++
+		for k, v := range rs.kappas(counts) {
+			if math.IsNaN(v) {
+				ks[k].Undefined++
 			} else {
 				values[k] = append(values[k], v)
 			}
@@ -322,6 +334,106 @@ func bootstrapKappas(a, b, labels []int, threshold int, opt Options) (binary, un
 		}
 	}
 	return binary, unweighted, linear, quadratic
+}
+
+// cell is an occupied cell (i, j) of a confusion matrix and its count.
+type cell struct {
+	i, j int
+	n    int64
+}
+
+// resampler computes the κ of resamples given as counts over the cells of a confusion matrix.
+type resampler struct {
+	cells      []cell
+	cut        int       // labels[cut:] are relevant (binary κ)
+	rows, cols []float64 // scratch: the resample's row and column sums
+}
+
+func newResampler(m [][]int, cut int) *resampler {
+	rs := &resampler{cut: cut, rows: make([]float64, len(m)), cols: make([]float64, len(m))}
+	for i := range m {
+		for j, c := range m[i] {
+			if c > 0 {
+				rs.cells = append(rs.cells, cell{i, j, int64(c)})
+			}
+		}
+	}
+	return rs
+}
+
+// multinomial draws into counts the cell counts of n pairs drawn with replacement: cell c's
+// count is Binomial(draws left, its pairs / the pairs of the cells not drawn yet).
+func (rs *resampler) multinomial(counts []int64, n int64, binomial *distuv.Binomial) {
+	left, weight := n, n
+	for c, cl := range rs.cells {
+		switch {
+		case left == 0:
+			counts[c] = 0
+		case cl.n == weight:
+			counts[c] = left
+		default:
+			binomial.N, binomial.P = float64(left), float64(cl.n)/float64(weight)
+			counts[c] = int64(binomial.Rand())
+		}
+		left -= counts[c]
+		weight -= cl.n
+	}
+}
+
+// kappas returns the binary, unweighted, linear and quadratic κ of the matrix whose occupied
+// cells hold counts (κ = 1 − Σ w·O / Σ w·E, as kappaOf). Σ w·E = Σ_i r_i · W_i / t with
+// W_i = Σ_j c_j w(i, j), which the weights give in one pass over the labels:
+//
+//	unweighted  W_i = t − c_i
+//	linear      W_0 = Σ_j j·c_j,    W_{i+1} = W_i + C_≤i − (t − C_≤i)   (C_≤i = Σ_{j≤i} c_j)
+//	quadratic   W_0 = Σ_j j²·c_j,   W_{i+1} = W_i + 2(i·t − Σ_j j·c_j) + t
+//
+// Every term is a sum of non-negative counts times distances: nothing cancels.
+func (rs *resampler) kappas(counts []int64) [4]float64 {
+	clear(rs.rows)
+	clear(rs.cols)
+	var t, obsNone, obsLinear, obsQuad float64
+	var bin [2][2]float64
+	for c, cl := range rs.cells {
+		k := float64(counts[c])
+		if k == 0 {
+			continue
+		}
+		rs.rows[cl.i] += k
+		rs.cols[cl.j] += k
+		t += k
+		if d := float64(cl.i - cl.j); d != 0 {
+			obsNone += k
+			obsLinear += math.Abs(d) * k
+			obsQuad += d * d * k
+		}
+		bin[b2i(cl.i >= rs.cut)][b2i(cl.j >= rs.cut)] += k
+	}
+	var s1, s2 float64 // Σ j·c_j, Σ j²·c_j
+	for j, c := range rs.cols {
+		s1 += float64(j) * c
+		s2 += float64(j) * float64(j) * c
+	}
+	var expNone, expLinear, expQuad float64
+	wLin, wQuad, below := s1, s2, 0.0
+	for i, r := range rs.rows {
+		c := rs.cols[i]
+		expNone += r * (t - c)
+		expLinear += r * wLin
+		expQuad += r * wQuad
+		below += c
+		wLin += below - (t - below)
+		wQuad += 2*(float64(i)*t-s1) + t
+	}
+	kappa := func(observed, expected float64) float64 {
+		if expected == 0 {
+			return math.NaN()
+		}
+		return 1 - observed*t/expected
+	}
+	binObs := bin[0][1] + bin[1][0]
+	binExp := (bin[0][0]+bin[0][1])*(bin[0][1]+bin[1][1]) + (bin[1][0]+bin[1][1])*(bin[0][0]+bin[1][0])
+	return [4]float64{kappa(binObs, binExp), kappa(obsNone, expNone), kappa(obsLinear, expLinear), kappa(obsQuad, expQuad)}
 }
 
 func b2i(b bool) int {

@@ -44,45 +44,43 @@ func KendallTauB(x, y []float64) float64 {
 	return (p - q) / den
 }
 
-// TauAP returns τ_AP (Yilmaz, Aslam & Robertson 2008) of the ordering by est (descending, ties
-// by index) against the reference truth: with C(i) the number of items above position i
-// (i = 2..N) in est's order whose truth value is higher than that of the item at i,
+// TauAP returns τ_AP (Yilmaz, Aslam & Robertson 2008) of the ordering by est (descending)
+// against the reference truth. With p(i) the number of items est puts strictly above item i and
+// C(i) the number of those that truth puts strictly above i,
 //
-//	τ_AP = 2/(N − 1) · Σ_{i=2..N} C(i)/(i − 1) − 1
+//	τ_AP = 2/|S| · Σ_{i∈S} C(i)/p(i) − 1,  S = {i : p(i) > 0}
 //
-// NaN for fewer than 2 items. It panics when the lengths differ.
+// Without ties this is Yilmaz's τ_AP (the item at position k has p = k − 1, and |S| = N − 1).
+// Ties follow Urbano & Marrero (2017, "The Treatment of Ties in AP Correlation"), τ_AP,b's term
+// with truth as the reference (ircor's tauAP_b.ties): the items est ties form a group, compared
+// only with the groups above it and never within it, and the top group is not scored; a pair
+// truth ties but est orders is not concordant. So two identical inputs give 1, ties included.
+// NaN when no item has another above it (fewer than 2 items, or est ties them all). It panics
+// when the lengths differ.
 func TauAP(truth, est []float64) float64 {
 	if len(truth) != len(est) {
 		panic(fmt.Sprintf("agree: %d values against %d", len(truth), len(est)))
 	}
-	n := len(est)
-	if n < 2 {
-		return math.NaN()
-	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case est[a] > est[b]:
-			return -1
-		case est[a] < est[b]:
-			return 1
-		}
-		return 0
-	})
-	sum := 0.0
-	for i := 1; i < n; i++ {
-		c := 0
-		for _, above := range order[:i] {
-			if truth[above] > truth[order[i]] {
-				c++
+	sum, scored := 0.0, 0
+	for i := range est {
+		above, concordant := 0, 0
+		for j := range est {
+			if est[j] > est[i] {
+				above++
+				if truth[j] > truth[i] {
+					concordant++
+				}
 			}
 		}
-		sum += float64(c) / float64(i)
+		if above > 0 {
+			scored++
+			sum += float64(concordant) / float64(above)
+		}
 	}
-	return 2/float64(n-1)*sum - 1
+	if scored == 0 {
+		return math.NaN()
+	}
+	return 2/float64(scored)*sum - 1
 }
 
 // Swap is a pair of runs and how each judge orders them (see the package doc).

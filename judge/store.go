@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/atomicfile"
 	"github.com/ranklab/ranklab/pool"
 )
 
@@ -153,7 +154,7 @@ func (s *judgmentStore) load() error {
 			return err
 		}
 		if created {
-			if err := syncDir(filepath.Dir(s.logPath)); err != nil {
+			if err := atomicfile.SyncDir(filepath.Dir(s.logPath)); err != nil {
 				return err
 			}
 		}
@@ -283,37 +284,8 @@ func (s *judgmentStore) writeQrels() error {
 	for _, p := range pairs {
 		fmt.Fprintf(&buf, "%s 0 %s %d\n", p.Query, p.Doc, s.grades[p])
 	}
-	dir := filepath.Dir(s.path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(s.path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(buf.Bytes())
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), s.path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.WriteFile(s.path, buf.Bytes()); err != nil {
 		return fmt.Errorf("%s: %w", s.path, err)
-	}
-	return syncDir(dir)
-}
-
-// syncDir fsyncs a folder, making a rename or a new file in it durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("%s: %w", dir, err)
 	}
 	return nil
 }

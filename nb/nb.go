@@ -4,7 +4,7 @@
 //
 //	qrels := nb.Must(eval.ReadQrelsFile(path))
 //	dir, err := nb.Shared("anchors", "trec_eval") // ../shared/anchors/trec_eval, or why not
-//	sweep := nb.Cache("sweep-scifact", func() (retrieval.Sweep, error) { ... })
+//	sweep := nb.Cache("sweep-scifact", func() (study.Sweep, error) { ... })
 //
 // Outside a notebook (go test, a program) every function works the same, except that Cache
 // computes every time.

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/atomicfile"
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
@@ -30,34 +30,13 @@ func Write(w io.Writer, pairs []Pair) error {
 	return bw.Flush()
 }
 
-// WriteFile writes pairs to path atomically: to a temporary file in the same folder, synced,
-// then renamed over path, so a reader sees the old file or the whole new one, never a part.
+// WriteFile writes pairs to path atomically (internal/atomicfile, the writer of every ranklab
+// output): to a temporary file in the same folder, synced, then renamed over path, so a reader
+// sees the old file or the whole new one, never a part. A new file gets mode 0666 less the
+// umask; a symbolic link, a named pipe or a device is written as that package says (the link's
+// target; in place), never replaced.
 func WriteFile(path string, pairs []Pair) error {
-	return writeAtomic(path, func(w io.Writer) error { return Write(w, pairs) })
-}
-
-// writeAtomic writes through write into a temporary file beside path and renames it to path.
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = write(f); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.Write(path, func(w io.Writer) error { return Write(w, pairs) })
 }
 
 // read reads a pool file (or any TREC qrels: "query iteration doc grade", 4 fields separated

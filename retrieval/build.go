@@ -12,7 +12,7 @@ import (
 // Build tokenizes c's documents (cl100k_base), cuts them by ch and indexes the chunks for model
 // m (nil: Anserini's BM25) with bleve's English analyzer, aggregating chunk scores by agg. With
 // BuildTokenized it is the one way this package turns a collection into a Searcher: `ranklab beir
-// run`, RunSweep and the notebooks all call it.
+// run`, study.RunSweep and the notebooks all call it.
 //
 //	s, err := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, retrieval.MaxP)
 //	runs := s.Run(c.Queries, retrieval.RunOptions{Tag: "bm25-128"})
@@ -41,7 +41,7 @@ func BuildTokenized(tz Tokenized, ch Chunking, m Model, agg Aggregation) (*Searc
 	if err != nil {
 		return nil, err
 	}
-	chunks, err := tz.Chunks(tok, ch)
+	chunks, err := tz.chunks(tok, ch)
 	if err != nil {
 		return nil, err
 	}

@@ -76,33 +76,33 @@ func (t Tokenized) lengths() []int {
 	return out
 }
 
-// Chunk is one indexed unit: a window of one document's tokens and its text.
-type Chunk struct {
+// textChunk is one indexed unit: a window of one document's tokens and its text.
+type textChunk struct {
 	Doc    int // index of the document in Tokenized.Docs
 	Window chunking.Window
 	Text   string // the decoded tokens [Window.Start, Window.End)
 }
 
 // len returns the chunk's length in tokens.
-func (c Chunk) len() int { return c.Window.End - c.Window.Start }
+func (c textChunk) len() int { return c.Window.End - c.Window.Start }
 
-// Chunks cuts every document into the windows of c, in document order then window order.
+// chunks cuts every document into the windows of c, in document order then window order.
 // For whole documents each document is one chunk holding its Content. An empty document
 // (no tokens) gives no chunk in either case, so it is never retrieved. The sum of chunk
 // lengths equals chunking.FootprintOf(t.lengths(), c.Chunk, c.Overlap).Indexed (for whole
 // documents: the corpus's token count). It returns an error when c is invalid, or when a
 // document's tokens are not its content's (t was not built by Tokenize with tok).
-func (t Tokenized) Chunks(tok *Tokenizer, c Chunking) ([]Chunk, error) {
+func (t Tokenized) chunks(tok *Tokenizer, c Chunking) ([]textChunk, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	var out []Chunk
+	var out []textChunk
 	for i, toks := range t.Tokens {
 		if len(toks) == 0 {
 			continue
 		}
 		if c.Chunk == 0 || len(toks) <= c.Chunk {
-			out = append(out, Chunk{Doc: i, Window: chunking.Window{Start: 0, End: len(toks)}, Text: t.Docs[i].Content()})
+			out = append(out, textChunk{Doc: i, Window: chunking.Window{Start: 0, End: len(toks)}, Text: t.Docs[i].Content()})
 			continue
 		}
 		// The tokens' bytes concatenate to the content, so a window's decoded text is the
@@ -116,7 +116,7 @@ func (t Tokenized) Chunks(tok *Tokenizer, c Chunking) ([]Chunk, error) {
 			return nil, fmt.Errorf("document %q: its %d tokens decode to %d bytes, not its %d", t.Docs[i].ID, len(toks), offsets[len(toks)], len(content))
 		}
 		for w := range chunking.WindowSeq(len(toks), c.Chunk, c.Overlap) {
-			out = append(out, Chunk{Doc: i, Window: w, Text: content[offsets[w.Start]:offsets[w.End]]})
+			out = append(out, textChunk{Doc: i, Window: w, Text: content[offsets[w.Start]:offsets[w.End]]})
 		}
 	}
 	return out, nil

@@ -25,7 +25,7 @@ func TestChunks(t *testing.T) {
 	if lengths[len(lengths)-1] != 0 {
 		t.Fatalf("empty document has %d tokens", lengths[len(lengths)-1])
 	}
-	configs := append(sweepChunkings(), Chunking{Chunk: 1}, Chunking{Chunk: 5, Overlap: 4}, Chunking{Chunk: 3, Overlap: 1})
+	configs := append(sweepSizes(), Chunking{Chunk: 1}, Chunking{Chunk: 5, Overlap: 4}, Chunking{Chunk: 3, Overlap: 1})
 	for _, c := range configs {
 		t.Run(c.String(), func(t *testing.T) {
 			if c.Chunk == 0 {
@@ -68,20 +68,17 @@ func TestChunkingValidate(t *testing.T) {
 			t.Errorf("Validate(%+v) = nil, want an error", c)
 		}
 	}
-	for _, c := range sweepChunkings() {
+	for _, c := range sweepSizes() {
 		if err := c.Validate(); err != nil {
 			t.Errorf("Validate(%+v) = %v", c, err)
 		}
 	}
-	if got := len(sweepChunkings()); got != 11 {
-		t.Errorf("SweepChunkings has %d configurations, want 11", got)
-	}
 }
 
 // cutChunks cuts the documents of tz with c and returns the chunks and the tokens they hold.
-func cutChunks(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) (chunks []Chunk, indexed int) {
+func cutChunks(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) (chunks []textChunk, indexed int) {
 	t.Helper()
-	chunks, err := tz.Chunks(tok, c)
+	chunks, err := tz.chunks(tok, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +91,7 @@ func cutChunks(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) (chunks [
 // chunksAsModelled cuts the documents of tz into chunks of c.Chunk > 0 tokens and fails the test
 // unless they are as many and hold as many tokens as the footprint model says
 // (chunking.FootprintOf of the documents' lengths). It returns the chunks.
-func chunksAsModelled(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) []Chunk {
+func chunksAsModelled(t *testing.T, tok *Tokenizer, tz Tokenized, c Chunking) []textChunk {
 	t.Helper()
 	chunks, indexed := cutChunks(t, tok, tz, c)
 	f, err := chunking.FootprintOf(tz.lengths(), c.Chunk, c.Overlap)
@@ -114,4 +111,32 @@ func sum(xs []int) int {
 		total += x
 	}
 	return total
+}
+
+// sweepSizes are the configurations of package study's standard sweep: whole documents, then
+// chunk sizes 32, 64, 128, 256 and 512 tokens, each without overlap and with 25 % overlap.
+func sweepSizes() []Chunking {
+	return []Chunking{Whole, {Chunk: 32}, {Chunk: 32, Overlap: 8}, {Chunk: 64}, {Chunk: 64, Overlap: 16},
+		{Chunk: 128}, {Chunk: 128, Overlap: 32}, {Chunk: 256}, {Chunk: 256, Overlap: 64}, {Chunk: 512}, {Chunk: 512, Overlap: 128}}
+}
+
+// TestFootprintSciFact checks, for every configuration of the standard sweep, that the chunks
+// cut from SciFact hold exactly the footprint model's tokens, and the corpus's token count given
+// in ../shared/data/README.md.
+func TestFootprintSciFact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	docs, err := ReadCorpusFile(sharedData(t, "scifact"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := mustTokenizer(t)
+	tz := Tokenize(tok, docs)
+	if total := sum(tz.lengths()); len(docs) != 5183 || total != 1660493 {
+		t.Errorf("SciFact: %d documents, %d tokens; want 5183, 1660493", len(docs), total)
+	}
+	for _, c := range sweepSizes()[1:] {
+		chunksAsModelled(t, tok, tz, c)
+	}
 }

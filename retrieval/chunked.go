@@ -43,9 +43,9 @@ type Searcher struct {
 	indexed  int // tokens in all units
 }
 
-// newSearcher indexes chunks (from Tokenized.Chunks, in document order) of docs with model m
+// newSearcher indexes chunks (from Tokenized.chunks, in document order) of docs with model m
 // (nil means Anserini's BM25) and analyzer a. Build and BuildTokenized are the way in.
-func newSearcher(a Analyzer, m Model, docs []Document, chunks []Chunk, c Chunking, agg Aggregation) *Searcher {
+func newSearcher(a Analyzer, m Model, docs []Document, chunks []textChunk, c Chunking, agg Aggregation) *Searcher {
 	if m == nil {
 		m = Anserini
 	}

@@ -12,7 +12,7 @@ func TestSearcherAggregation(t *testing.T) {
 	a := mustEnglish(t)
 	docs := []Document{{ID: "a"}, {ID: "b"}, {ID: "c"}}
 	// Chunks given directly: a = [zebra][quartz zebra], b = [quartz][zebra zebra zebra], c = [lion].
-	chunks := []Chunk{
+	chunks := []textChunk{
 		{Doc: 0, Text: "zebra"}, {Doc: 0, Text: "quartz zebra"},
 		{Doc: 1, Text: "quartz"}, {Doc: 1, Text: "zebra zebra zebra"},
 		{Doc: 2, Text: "lion"},
@@ -48,7 +48,7 @@ func TestSearcherTies(t *testing.T) {
 	// Identical documents tie; trec_eval's order puts the greater doc ID first.
 	docs := []Document{{ID: "d1", Text: "same words"}, {ID: "d10", Text: "same words"}, {ID: "d9", Text: "same words"}}
 	tok := mustTokenizer(t)
-	chunks, err := Tokenize(tok, docs).Chunks(tok, Whole)
+	chunks, err := Tokenize(tok, docs).chunks(tok, Whole)
 	if err != nil {
 		t.Fatal(err)
 	}

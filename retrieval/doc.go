@@ -1,14 +1,14 @@
 // Package retrieval runs real retrieval on real qrels: BEIR collections, cl100k_base token
-// counting and chunking, Lucene/Anserini BM25 and query likelihood, chunked retrieval and
-// chunk-size × token-budget sweeps. It produces eval.Run values (document runs, and chunk runs
-// with their rag.ChunkMap) that packages eval, rag and compare evaluate like any other run.
+// counting and chunking, Lucene/Anserini BM25 and query likelihood, chunked and dense
+// retrieval. It produces eval.Run values (document runs, and chunk runs with their
+// rag.ChunkMap) that packages eval, rag and compare evaluate like any other run; package study
+// runs the studies built on them (chunk-size × token-budget sweeps, the hybrid study).
 //
 // The simplest use:
 //
 //	c, _ := retrieval.ReadCollection("../shared/data/scifact", "test")
 //	s, _ := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, retrieval.MaxP)
 //	runs := s.Run(c.Queries, retrieval.RunOptions{}) // runs.Docs, runs.Chunks; s.ChunkMap()
-//	sw, _ := retrieval.RunSweep(c, retrieval.SweepOptions{})
 //
 // Decisions made once for the whole package:
 //
@@ -36,20 +36,10 @@
 //   - Dense retrieval (DenseSearcher, package embed's all-MiniLM-L6-v2) embeds a document's
 //     DenseText (title + " " + text, trimmed), cut at the model's 256 tokens, or windows of the
 //     model's own WordPiece tokens (its chunk maps count those tokens, not cl100k_base), and
-//     searches exactly: the cosine with every vector. StudyHybrid fuses a lexical and a dense run
-//     (package fusion) with the weight chosen on half of the queries and tested on the other.
-//   - Sweeps evaluate the document run with eval.Evaluate (AllQueries) on nDCG@10, R@100 and
-//     RR@10, and the chunk run at token budgets with rag.EvaluateBudgets (R, nDCG and Success of
-//     what a B-token context holds); package compare then compares every configuration with
-//     whole documents (paired t-test, sign-flip randomization test, bootstrap intervals): Holm
-//     over the configurations for each document measure, over the whole table for the budgets.
-//     With SweepOptions.Embedder the sweep is dense (BuildDense per configuration): chunk sizes,
-//     token counts and budgets are then the model's WordPiece tokens, and chunks fit its limit.
+//     searches exactly: the cosine with every vector.
+//   - Tokenize and TokenizeDense tokenize a corpus once for many chunkings (BuildTokenized,
+//     BuildDenseTokenized): what a sweep of package study does.
 //
 // Measured here: whole-document SciFact test nDCG@10 0.6795 and R@100 0.9287 against Anserini's
-// published 0.6789 and 0.9253. The standard SciFact sweep (11 configurations, 6 budgets, 30
-// document and 180 budget comparisons) took 33.0 s (32.1 s of CPU) on 2 cores shared with other
-// jobs (load 3), against 17.4 s for the sweep before budgets and 14.7 s for this one without
-// budgets on the same machine: the budget table's paired tests (bootstrap intervals and sign
-// flips of 180 comparisons, package compare, one core) are most of the difference.
+// published 0.6789 and 0.9253.
 package retrieval

@@ -2,21 +2,24 @@ package retrieval_test
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/ranklab/ranklab/retrieval"
 )
 
-// Documents cut into the lab's footprint windows of 4 tokens with 1 token of overlap.
-func ExampleTokenized_Chunks() {
-	tok, _ := retrieval.NewTokenizer()
+// Documents cut into the lab's footprint windows of 4 tokens with 1 token of overlap: the chunk
+// map gives each chunk's document and token window.
+func ExampleSearcher_ChunkMap() {
 	docs := []retrieval.Document{{ID: "d1", Text: "one two three four five six seven"}}
-	chunks, _ := retrieval.Tokenize(tok, docs).Chunks(tok, retrieval.Chunking{Chunk: 4, Overlap: 1})
-	for _, c := range chunks {
-		fmt.Printf("%v %q\n", c.Window, c.Text)
+	s, _ := retrieval.Build(retrieval.Collection{Docs: docs}, retrieval.Chunking{Chunk: 4, Overlap: 1}, retrieval.Anserini, retrieval.MaxP)
+	m := s.ChunkMap()
+	for _, id := range slices.Sorted(maps.Keys(m)) {
+		fmt.Println(id, m[id])
 	}
 	// Output:
-	// {0 4} "one two three four"
-	// {3 7} " four five six seven"
+	// d1#0 {d1 0 4}
+	// d1#1 {d1 3 7}
 }
 
 // A BM25 search over whole documents: ties are ranked as trec_eval ranks them.

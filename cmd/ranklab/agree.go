@@ -11,6 +11,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/ranklab/ranklab/internal/numflag"
+
 	"github.com/ranklab/ranklab/agree"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/provenance"
@@ -40,12 +42,12 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ranklab agree", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, agreeUsage); fs.PrintDefaults() }
-	threshold := fs.Int("l", 1, "binary κ: grade >= `N` is relevant")
+	threshold := numflag.NewInt(fs, "l", 1, "binary κ: grade >= `N` is relevant")
 	labels := fs.String("labels", "", "κ's categories, comma-separated (default: the grades given), e.g. 0,1,2,3")
-	resamples := fs.Int("resamples", 2000, "bootstrap resamples of the κ intervals")
-	seed := fs.Uint64("seed", 0, "bootstrap seed")
+	resamples := numflag.NewInt(fs, "resamples", 2000, "bootstrap resamples of the κ intervals")
+	seed := numflag.NewUint64(fs, "seed", 0, "bootstrap seed")
 	measure := fs.String("m", "nDCG@10", "measure that ranks the runs")
-	alpha := fs.Float64("alpha", 0.05, "significance level of the swaps, after Holm")
+	alpha := numflag.NewFloat64(fs, "alpha", 0.05, "significance level of the swaps, after Holm")
 	format := fs.String("f", "text", "output: text or json")
 	noStamp := fs.Bool("no-stamp", false, "leave the provenance stamp out of -f json")
 	files, err := parseInterleaved(fs, args)
@@ -70,16 +72,19 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 	}
 	if *labels != "" {
 		for _, f := range strings.Split(*labels, ",") {
-			g, err := strconv.Atoi(strings.TrimSpace(f))
+			g, err := numflag.Int(strings.TrimSpace(f))
 			if err != nil {
-				return fail(2, "--labels: %q is not an integer grade", f)
+				return fail(2, "--labels: %v", err)
 			}
 			opt.Labels = append(opt.Labels, g)
 		}
 	}
 	ms, err := eval.ParseMeasures(*measure)
-	if err != nil || len(ms) != 1 {
-		return fail(2, "-m %q: want one measure (%v)", *measure, err)
+	switch {
+	case err != nil:
+		return fail(2, "-m %q: %v", *measure, err)
+	case len(ms) != 1:
+		return fail(2, "-m %q names %d measures: agree ranks the runs by one measure (e.g. -m nDCG@10, -m P@5)", *measure, len(ms))
 	}
 	opt.Measure = ms[0]
 	qa, err := eval.ReadQrelsFile(files[0])

@@ -63,3 +63,17 @@ func TestAgreeCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestAgreeOneMeasureMessage is part of defect 16 of issue 33: -m with a set of measures said
+// "want one measure (<nil>)".
+func TestAgreeOneMeasureMessage(t *testing.T) {
+	for _, m := range []string{"all_trec", "ndcg_cut", "P.5,10"} {
+		_, errOut, rc := runCmd("agree", "-m", m, "a.qrels", "b.qrels")
+		if rc != 2 || strings.Contains(errOut, "<nil>") || !strings.Contains(errOut, "one measure") {
+			t.Errorf("-m %s: rc %d, %q; want a usage error that says agree ranks by one measure", m, rc, errOut)
+		}
+	}
+	if _, errOut, rc := runCmd("agree", "-m", "nosuch@3", "a.qrels", "b.qrels"); rc != 2 || !strings.Contains(errOut, "nosuch") {
+		t.Errorf("-m nosuch@3: rc %d, %q", rc, errOut)
+	}
+}

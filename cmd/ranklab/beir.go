@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ranklab/ranklab/embed"
+	"github.com/ranklab/ranklab/study"
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/internal/numflag"
@@ -298,7 +299,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	opt := retrieval.SweepOptions{Chunkings: chunkings, Aggregation: agg, Model: model, Depth: *f.k, Budgets: budgets,
+	opt := study.SweepOptions{Chunkings: chunkings, Aggregation: agg, Model: model, Depth: *f.k, Budgets: budgets,
 		Permutations: *perms, Resamples: *resamples, Seed: *seed}
 	if dense {
 		cache, closeModel, err := openMiniLM()
@@ -315,7 +316,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ranklab beir sweep: %s (dense, exact cosine) on %s, %d documents, %d queries: %s, each embedded through the vector cache\n",
 			embed.MiniLM, c.Dir, len(c.Docs), len(c.Queries), n)
 	}
-	sw, err := retrieval.RunSweep(c, opt)
+	sw, err := study.RunSweep(c, opt)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -344,9 +345,9 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 // denseProgress returns a SweepOptions.Progress that prints each configuration of a dense sweep
 // on stderr: its units, the documents cut at the model's limit, the texts embedded and found in
 // the cache while building and searching it (its units and the queries), and its time per stage.
-func denseProgress(cache *embed.Cache, stderr io.Writer) func(retrieval.SweepRow) {
+func denseProgress(cache *embed.Cache, stderr io.Writer) func(study.SweepRow) {
 	var misses, hits int64
-	return func(r retrieval.SweepRow) {
+	return func(r study.SweepRow) {
 		m, h := cache.Misses.Load(), cache.Hits.Load()
 		fmt.Fprintf(stderr, "ranklab beir sweep: %s: %d units (%d truncated at the model's limit); embedded %d texts, %d from the cache; index %.1f s, search %.1f s, evaluate %.1f s\n",
 			r.Chunking, r.Chunks, r.Truncated, m-misses, h-hits, r.Stages.Index.Seconds(), r.Stages.Search.Seconds(), r.Stages.Evaluate.Seconds())
@@ -384,7 +385,7 @@ func parseChunkings(list string) ([]retrieval.Chunking, error) {
 	return out, nil
 }
 
-func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
+func writeSweepText(w io.Writer, sw study.Sweep, queries int) error {
 	fmt.Fprintf(w, "%s (qrels %s): %d documents, %d queries, %d %s tokens; %s, %s\n",
 		sw.Collection, sw.Split, sw.Docs, queries, sw.Tokens, sw.Tokenizer, sw.Model, sw.Aggregation)
 	fmt.Fprintf(w, "Δ and p: against %s, paired over queries; p Holm-adjusted over the configurations\n", baseline(sw))
@@ -405,7 +406,7 @@ func writeSweepText(w io.Writer, sw retrieval.Sweep, queries int) error {
 }
 
 // baseline names the sweep's first configuration, the one every other is compared with.
-func baseline(sw retrieval.Sweep) string {
+func baseline(sw study.Sweep) string {
 	if len(sw.Rows) == 0 || sw.Rows[0].Chunking == retrieval.Whole {
 		return "whole documents"
 	}
@@ -413,7 +414,7 @@ func baseline(sw retrieval.Sweep) string {
 }
 
 // writeStages prints the time spent per stage of a sweep.
-func writeStages(w io.Writer, st retrieval.Stages) error {
+func writeStages(w io.Writer, st study.Stages) error {
 	_, err := fmt.Fprintf(w, "time: tokenize %.2fs, index %.2fs, search %.2fs, evaluate %.2fs; total %.2fs\n",
 		st.Tokenize.Seconds(), st.Index.Seconds(), st.Search.Seconds(), st.Evaluate.Seconds(), st.Total().Seconds())
 	return err
@@ -424,7 +425,7 @@ func writeStages(w io.Writer, st retrieval.Stages) error {
 // mean, the difference to the baseline and the Holm-adjusted p-values of the t-test and the
 // randomization test (empty for the baseline). Numbers are rounded for reading; the Sweep
 // holds them exactly.
-func sweepTable(s retrieval.Sweep) (header []string, rows [][]string) {
+func sweepTable(s study.Sweep) (header []string, rows [][]string) {
 	header = []string{"config", "chunks", "indexed", "dup%"}
 	for _, m := range s.Measures {
 		name := m.String()
@@ -452,7 +453,7 @@ func sweepTable(s retrieval.Sweep) (header []string, rows [][]string) {
 // ("+0.0123 [+0.0050, +0.0190]", at the report's level, 95 % by default) and the Holm-adjusted
 // t-test p (Holm over the whole budget report). The baseline's cells of Δ and p are empty.
 // Numbers are rounded for reading; Budget holds them exactly.
-func sweepBudgetTable(s retrieval.Sweep) (header []string, rows [][]string) {
+func sweepBudgetTable(s study.Sweep) (header []string, rows [][]string) {
 	level := s.Budget.Options.Level
 	header = []string{"budget", "config"}
 	for _, name := range []string{"nDCG", "R", "Success"} {
@@ -538,7 +539,7 @@ func (v jsonFloat) MarshalJSON() ([]byte, error) {
 }
 
 // sweepDiffs returns row ch against the baseline on every measure of ms, or nil for the baseline.
-func sweepDiffs[M compare.Measure](sw retrieval.Sweep, ch retrieval.Chunking, ms []M) []diffJSON {
+func sweepDiffs[M compare.Measure](sw study.Sweep, ch retrieval.Chunking, ms []M) []diffJSON {
 	var out []diffJSON
 	for _, m := range ms {
 		c, err := sw.Comparison(ch, m)
@@ -555,11 +556,11 @@ type stagesJSON struct {
 	Tokenize, Index, Search, Evaluate, Total float64
 }
 
-func stagesOut(s retrieval.Stages) stagesJSON {
+func stagesOut(s study.Stages) stagesJSON {
 	return stagesJSON{s.Tokenize.Seconds(), s.Index.Seconds(), s.Search.Seconds(), s.Evaluate.Seconds(), s.Total().Seconds()}
 }
 
-func writeSweepJSON(w io.Writer, sw retrieval.Sweep, queries int) error {
+func writeSweepJSON(w io.Writer, sw study.Sweep, queries int) error {
 	out := sweepJSON{Collection: sw.Collection, Split: sw.Split, Docs: sw.Docs, Queries: queries, Tokens: sw.Tokens,
 		Tokenizer: sw.Tokenizer, Aggregation: sw.Aggregation.String(), Model: sw.Model, Seconds: stagesOut(sw.Stages)}
 	for _, m := range sw.Measures {

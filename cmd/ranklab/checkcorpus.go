@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/ranklab/ranklab/internal/numflag"
+
 	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/words"
@@ -45,8 +47,8 @@ func runCheckCorpus(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, checkCorpusUsage); fs.PrintDefaults() }
 	corpus := fs.String("corpus", "", "BEIR folder or corpus.jsonl[.gz] `FILE`")
 	qrelsPath := fs.String("qrels", "", "qrels `FILE` (TREC or BEIR TSV)")
-	threshold := fs.Float64("threshold", 0.9, "near twins: Jaccard of word 5-shingles >= `J`")
-	examples := fs.Int("examples", 5, "print up to `N` examples of each kind")
+	threshold := numflag.NewFloat64(fs, "threshold", 0.9, "near twins: Jaccard of word 5-shingles >= `J`")
+	examples := numflag.NewInt(fs, "examples", 5, "print up to `N` examples of each kind")
 	asJSON := fs.Bool("json", false, "the report as JSON (every group and pair), with a provenance stamp")
 	noStamp := fs.Bool("no-stamp", false, "leave the stamp out of --json")
 	if status, ok := parseArgs(fs, args); !ok {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/ranklab/ranklab/internal/numflag"
+
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/words"
 	"github.com/ranklab/ranklab/pool"
@@ -43,10 +45,10 @@ func runPool(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ranklab pool", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, poolUsage); fs.PrintDefaults() }
-	depth := fs.Int("depth", 20, "pool each run's first `N` docs (0: all)")
+	depth := numflag.NewInt(fs, "depth", 20, "pool each run's first `N` docs (0: all)")
 	method := fs.String("method", "depth", "pooling method: depth or mtf")
 	judgedPath := fs.String("judged", "", "qrels `FILE` of the pairs judged so far")
-	rel := fs.Int("l", 1, "relevance level of move-to-front: grade >= `N` is relevant")
+	rel := numflag.NewInt(fs, "l", 1, "relevance level of move-to-front: grade >= `N` is relevant")
 	out := fs.String("out", "", "write the pool to `FILE` (default: stdout)")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {

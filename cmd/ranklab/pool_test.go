@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ranklab/ranklab/internal/sharedtest"
@@ -46,5 +47,57 @@ func TestPoolCommand(t *testing.T) {
 	}
 	if _, errOut, rc := runCmd("pool", filepath.Join(dir, "missing.run")); rc != 1 || !strings.Contains(errOut, "missing.run") {
 		t.Errorf("missing run: rc %d %q", rc, errOut)
+	}
+}
+
+// TestPoolOutSpecialPaths is defects 9 and 21 of issue 33: pool --out wrote through its own
+// writer, which replaced a named pipe or a device with a regular 0600 file (as root, --out
+// /dev/null replaced /dev/null). Now it writes as every --out does: in place into a pipe or a
+// device, through a symbolic link, with the umask's mode.
+func TestPoolOutSpecialPaths(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{"a.run": fuseRunA})
+	run := filepath.Join(dir, "a.run")
+	want, _, rc := runCmd("pool", run)
+	if rc != 0 {
+		t.Fatal("pool failed")
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	if _, errOut, rc := runCmd("pool", "--out", fifo, run); rc != 0 {
+		close(got)
+		t.Fatalf("pool --out FIFO: rc %d %s", rc, errOut)
+	}
+	if st, _ := os.Lstat(fifo); st.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("pool --out replaced the named pipe with %v (its reader waits for ever)", st.Mode())
+	}
+	if s := <-got; s != want {
+		t.Errorf("the pipe's reader got %q, want %q", s, want)
+	}
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	out := filepath.Join(dir, "pool.txt")
+	if _, errOut, rc := runCmd("pool", "--out", out, run); rc != 0 {
+		t.Fatalf("pool --out: rc %d %s", rc, errOut)
+	}
+	if st, _ := os.Stat(out); st.Mode().Perm() != 0o644 {
+		t.Errorf("pool --out under umask 022: %v, want -rw-r--r-- like every other output", st.Mode())
+	}
+	dev := filepath.Join(dir, "null")
+	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		t.Logf("mknod (needs root): %v", err)
+		return
+	}
+	if _, errOut, rc := runCmd("pool", "--out", dev, run); rc != 0 {
+		t.Fatalf("pool --out DEVICE: rc %d %s", rc, errOut)
+	}
+	if st, _ := os.Lstat(dev); st.Mode()&os.ModeCharDevice == 0 {
+		t.Errorf("pool --out replaced the device with %v", st.Mode())
 	}
 }

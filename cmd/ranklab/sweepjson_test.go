@@ -10,6 +10,7 @@ import (
 	"github.com/ranklab/ranklab/internal/sharedtest"
 	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
+	"github.com/ranklab/ranklab/study"
 )
 
 // TestSweepJSON: `beir sweep -f json` writes each row's comparisons with whole documents under
@@ -30,7 +31,7 @@ func TestSweepJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	configs := []retrieval.Chunking{retrieval.Whole, {Chunk: 4}}
-	sw, err := retrieval.RunSweep(c, retrieval.SweepOptions{Chunkings: configs, Budgets: []int{16}, Permutations: 100, Resamples: 100})
+	sw, err := study.RunSweep(c, study.SweepOptions{Chunkings: configs, Budgets: []int{16}, Permutations: 100, Resamples: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package retrieval
+package study
 
 import (
 	"fmt"
@@ -11,23 +11,24 @@ import (
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/rag"
+	"github.com/ranklab/ranklab/retrieval"
 )
 
 // sweepChunkings are the configurations of the standard sweep: whole documents, then chunk
 // sizes 32, 64, 128, 256 and 512 tokens, each without overlap and with 25 % overlap
 // (Overlap = Chunk / 4).
-func sweepChunkings() []Chunking { return chunkingsOf(32, 64, 128, 256, 512) }
+func sweepChunkings() []retrieval.Chunking { return chunkingsOf(32, 64, 128, 256, 512) }
 
 // denseSweepChunkings are the configurations of the standard dense sweep: whole documents, then
 // chunk sizes 32, 64, 128 and 192 WordPiece tokens, each without overlap and with 25 % overlap
 // (256 and 512 do not fit all-MiniLM-L6-v2's 254 tokens besides [CLS] and [SEP]).
-func denseSweepChunkings() []Chunking { return chunkingsOf(32, 64, 128, 192) }
+func denseSweepChunkings() []retrieval.Chunking { return chunkingsOf(32, 64, 128, 192) }
 
 // chunkingsOf returns whole documents, then each size without overlap and with Overlap = size / 4.
-func chunkingsOf(sizes ...int) []Chunking {
-	out := []Chunking{Whole}
+func chunkingsOf(sizes ...int) []retrieval.Chunking {
+	out := []retrieval.Chunking{retrieval.Whole}
 	for _, size := range sizes {
-		out = append(out, Chunking{Chunk: size}, Chunking{Chunk: size, Overlap: size / 4})
+		out = append(out, retrieval.Chunking{Chunk: size}, retrieval.Chunking{Chunk: size, Overlap: size / 4})
 	}
 	return out
 }
@@ -48,22 +49,23 @@ func sweepBudgets() []int { return []int{128, 256, 512, 1024, 2048, 4096} }
 // MaxP, Anserini's BM25, depth 1000, package compare's defaults for the tests (10000 sign flips
 // and bootstrap resamples, seed 42). The document measures are nDCG@10, R@100 and RR@10.
 //
-// With an Embedder the sweep is dense (BuildDense instead of BuildTokenized): every token count,
-// chunk size and budget is then in the model's WordPiece tokens, and the standard chunkings are
-// whole documents (cut at the model's limit), then 32, 64, 128 and 192 tokens, each without
-// overlap and with 25 % overlap; a chunk size above the model's limit minus 2 is an error.
+// With an Embedder the sweep is dense (retrieval.BuildDenseTokenized instead of
+// retrieval.BuildTokenized): every token count, chunk size and budget is then in the model's
+// WordPiece tokens, and the standard chunkings are whole documents (cut at the model's limit),
+// then 32, 64, 128 and 192 tokens, each without overlap and with 25 % overlap; a chunk size above
+// the model's limit minus 2 is an error.
 type SweepOptions struct {
-	Chunkings    []Chunking // nil: the standard chunkings; the first one is the baseline
-	Budgets      []int      // nil: the standard budgets; empty (not nil): no budgets, document measures only
-	Aggregation  Aggregation
-	Model        Model  // nil: Anserini's BM25 (lexical sweeps only: set Model or Embedder, not both)
-	Depth        int    // documents retrieved per query; 0: 1000
-	Permutations int    // randomization-test sign flips; 0: stats.DefaultPermutations
-	Resamples    int    // bootstrap resamples of the intervals; 0: stats.DefaultResamples
-	Seed         uint64 // seed of the randomization test and the bootstrap; 0: stats.DefaultSeed
+	Chunkings    []retrieval.Chunking // nil: the standard chunkings; the first one is the baseline
+	Budgets      []int                // nil: the standard budgets; empty (not nil): no budgets, document measures only
+	Aggregation  retrieval.Aggregation
+	Model        retrieval.Model // nil: Anserini's BM25 (lexical sweeps only: set Model or Embedder, not both)
+	Depth        int             // documents retrieved per query; 0: 1000
+	Permutations int             // randomization-test sign flips; 0: stats.DefaultPermutations
+	Resamples    int             // bootstrap resamples of the intervals; 0: stats.DefaultResamples
+	Seed         uint64          // seed of the randomization test and the bootstrap; 0: stats.DefaultSeed
 	// Embedder, when not nil, makes the sweep dense: each configuration is
-	// BuildDense(c.Docs, Embedder, chunking, Aggregation) (an embed.Cache over the model embeds a
-	// unit once across configurations and runs). nil: lexical (Model).
+	// retrieval.BuildDense(c.Docs, Embedder, chunking, Aggregation) (an embed.Cache over the
+	// model embeds a unit once across configurations and runs). nil: lexical (Model).
 	Embedder embed.Embedder
 	// Progress, when not nil, is called with each row once it is evaluated, before the next
 	// configuration is built (the comparisons, which need every row, come after the last).
@@ -72,10 +74,10 @@ type SweepOptions struct {
 
 // Stages is the wall time spent per stage: tokenize (cl100k_base encoding of the corpus, or for
 // a dense sweep WordPiece, done once and shared by every configuration), index (cutting and
-// decoding the chunks, English analysis and building the index: BuildTokenized; dense: cutting
-// and embedding every unit), search (every query, documents and chunks from one scoring; dense:
-// embedding the queries and the cosine with every unit), evaluate (the project's evaluator, the
-// budget contexts and the paired tests of package compare).
+// decoding the chunks, English analysis and building the index: retrieval.BuildTokenized;
+// dense: cutting and embedding every unit), search (every query, documents and chunks from one
+// scoring; dense: embedding the queries and the cosine with every unit), evaluate (the
+// project's evaluator, the budget contexts and the paired tests of package compare).
 type Stages struct {
 	Tokenize, Index, Search, Evaluate time.Duration
 }
@@ -92,7 +94,7 @@ func (s *Stages) add(o Stages) {
 
 // SweepRow is one configuration of a sweep.
 type SweepRow struct {
-	Chunking Chunking
+	Chunking retrieval.Chunking
 	// Measured from the chunks actually indexed: Chunks units, Indexed tokens (cl100k_base, or
 	// WordPiece for a dense sweep: the tokens the model reads, [CLS] and [SEP] left out),
 	// Duplication = (Indexed − corpus tokens) / corpus tokens (negative for dense whole documents
@@ -124,7 +126,7 @@ type Sweep struct {
 	// Budgets: "cl100k_base", or for a dense sweep "<model> WordPiece" (e.g. "all-MiniLM-L6-v2
 	// WordPiece", [CLS] and [SEP] not counted).
 	Tokenizer   string
-	Aggregation Aggregation
+	Aggregation retrieval.Aggregation
 	Model       string // the ranking function, e.g. "bm25 k1=0.9 b=0.4" or "all-MiniLM-L6-v2 (dense, exact cosine)"
 	Measures    []eval.Measure
 	Budgets     []int
@@ -144,7 +146,7 @@ type Sweep struct {
 func (s Sweep) budgetMeasures() []rag.BudgetMeasure { return rag.BudgetMeasures(s.Budgets...) }
 
 // Row returns the row of configuration ch, or an error naming the sweep's configurations.
-func (s Sweep) Row(ch Chunking) (SweepRow, error) {
+func (s Sweep) Row(ch retrieval.Chunking) (SweepRow, error) {
 	for _, r := range s.Rows {
 		if r.Chunking == ch {
 			return r, nil
@@ -161,7 +163,7 @@ func (s Sweep) Row(ch Chunking) (SweepRow, error) {
 // document measure of Measures (its report in Reports) or a budget measure (rag.BudgetMeasure,
 // the Budget report). It returns an error when ch is the baseline or not in the sweep, or m was
 // not measured.
-func (s Sweep) Comparison(ch Chunking, m compare.Measure) (compare.Comparison, error) {
+func (s Sweep) Comparison(ch retrieval.Chunking, m compare.Measure) (compare.Comparison, error) {
 	r, err := s.report(ch, m)
 	if err != nil {
 		return compare.Comparison{}, err
@@ -171,7 +173,7 @@ func (s Sweep) Comparison(ch Chunking, m compare.Measure) (compare.Comparison, e
 
 // Mean returns configuration ch's mean on m (found as Comparison finds it) with its bootstrap
 // interval at the reports' level (95 % by default).
-func (s Sweep) Mean(ch Chunking, m compare.Measure) (compare.Estimate, error) {
+func (s Sweep) Mean(ch retrieval.Chunking, m compare.Measure) (compare.Estimate, error) {
 	r, err := s.report(ch, m)
 	if err != nil {
 		return compare.Estimate{}, err
@@ -181,7 +183,7 @@ func (s Sweep) Mean(ch Chunking, m compare.Measure) (compare.Estimate, error) {
 
 // report returns the report that holds m (Reports' for a document measure, Budget for a budget
 // measure), after checking that ch is a configuration of the sweep.
-func (s Sweep) report(ch Chunking, m compare.Measure) (compare.Report, error) {
+func (s Sweep) report(ch retrieval.Chunking, m compare.Measure) (compare.Report, error) {
 	if _, err := s.Row(ch); err != nil {
 		return compare.Report{}, err
 	}
@@ -196,15 +198,15 @@ func (s Sweep) report(ch Chunking, m compare.Measure) (compare.Report, error) {
 	return compare.Report{}, fmt.Errorf("sweep: %v was not measured (measures: %v; budget measures: %v)", m, s.Measures, s.budgetMeasures())
 }
 
-// RunSweep indexes c once per configuration (BuildTokenized, or with an Embedder BuildDense),
-// searches the collection's queries once per configuration for both a document run (chunk
-// scores aggregated, depth Depth) and a chunk run (enough chunks for the largest budget),
-// evaluates the document run with the project's evaluator (eval.Evaluate with AllQueries, so a
-// query that retrieves nothing counts as 0) and the chunk run at every budget
-// (rag.EvaluateBudgets over the searcher's chunk map: cl100k_base spans, or WordPiece spans for
-// a dense sweep), then compares every configuration with the first (whole documents by default)
-// query by query with package compare. c is not modified.
-func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
+// RunSweep indexes c once per configuration (retrieval.BuildTokenized, or with an Embedder
+// retrieval.BuildDenseTokenized), searches the collection's queries once per configuration for
+// both a document run (chunk scores aggregated, depth Depth) and a chunk run (enough chunks for
+// the largest budget), evaluates the document run with the project's evaluator (eval.Evaluate
+// with AllQueries, so a query that retrieves nothing counts as 0) and the chunk run at every
+// budget (rag.EvaluateBudgets over the searcher's chunk map: cl100k_base spans, or WordPiece
+// spans for a dense sweep), then compares every configuration with the first (whole documents
+// by default) query by query with package compare. c is not modified.
+func RunSweep(c retrieval.Collection, opt SweepOptions) (Sweep, error) {
 	dense := opt.Embedder != nil
 	if dense && opt.Model != nil {
 		return Sweep{}, fmt.Errorf("sweep: both a Model (%v) and an Embedder (%s): one ranks", opt.Model, opt.Embedder.Key())
@@ -222,15 +224,16 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		return Sweep{}, fmt.Errorf("sweep: no configurations")
 	}
 	if opt.Model == nil && !dense {
-		opt.Model = Anserini
+		opt.Model = retrieval.Anserini
 	}
 	if opt.Depth == 0 {
 		opt.Depth = 1000
 	}
+	limit := 0 // tokens a whole document keeps (0: all)
 	for _, ch := range opt.Chunkings {
 		err := ch.Validate()
 		if err == nil && dense {
-			_, err = checkDense(opt.Embedder, ch, opt.Aggregation)
+			limit, err = retrieval.CheckDense(opt.Embedder, ch, opt.Aggregation)
 		}
 		if err != nil {
 			return Sweep{}, fmt.Errorf("sweep: %v", err)
@@ -248,40 +251,35 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	budgetMeasures := sw.budgetMeasures()
 
 	t0 := time.Now()
-	var build func(Chunking) (sweepIndex, error)
+	var build func(retrieval.Chunking) (sweepIndex, error)
 	var lengths []int
-	limit := 0 // tokens a whole document keeps (0: all)
 	if dense {
 		name, _, _ := strings.Cut(opt.Embedder.Key(), "/")
 		sw.Tokenizer, sw.Model = name+" WordPiece", name+" (dense, exact cosine)"
-		limit = opt.Embedder.WordPiece().MaxTokens - 2
-		toks := wordPieces(c.Docs, opt.Embedder)
-		lengths = make([]int, len(toks))
-		for i, t := range toks {
-			lengths[i] = len(t)
-		}
-		build = func(ch Chunking) (sweepIndex, error) {
-			s, err := buildDense(c.Docs, toks, opt.Embedder, ch, opt.Aggregation)
+		dt := retrieval.TokenizeDense(c.Docs, opt.Embedder)
+		lengths = tokenLengths(dt.Tokens)
+		build = func(ch retrieval.Chunking) (sweepIndex, error) {
+			s, err := retrieval.BuildDenseTokenized(dt, ch, opt.Aggregation)
 			if err != nil {
 				return sweepIndex{}, err
 			}
-			return sweepIndex{len(s.index.IDs), s.indexedTokens(), s.Truncated, s.Run, s.ChunkMap}, nil
+			return sweepIndex{s.ChunkMap(), s.Truncated, s.Run}, nil
 		}
 	} else {
-		tok, err := NewTokenizer()
+		tok, err := retrieval.NewTokenizer()
 		if err != nil {
 			return Sweep{}, err
 		}
-		sw.Tokenizer, sw.Model = encoding, opt.Model.String()
-		tz := Tokenize(tok, c.Docs)
-		lengths = tz.lengths()
-		build = func(ch Chunking) (sweepIndex, error) {
-			s, err := BuildTokenized(tz, ch, opt.Model, opt.Aggregation)
+		sw.Tokenizer, sw.Model = "cl100k_base", opt.Model.String() // retrieval's Tokenizer
+		tz := retrieval.Tokenize(tok, c.Docs)
+		lengths = tokenLengths(tz.Tokens)
+		build = func(ch retrieval.Chunking) (sweepIndex, error) {
+			s, err := retrieval.BuildTokenized(tz, ch, opt.Model, opt.Aggregation)
 			if err != nil {
 				return sweepIndex{}, err
 			}
-			run := func(q []Query, o RunOptions) (Runs, error) { return s.Run(q, o), nil }
-			return sweepIndex{s.index.Len(), s.indexedTokens(), 0, run, s.ChunkMap}, nil
+			run := func(q []retrieval.Query, o retrieval.RunOptions) (retrieval.Runs, error) { return s.Run(q, o), nil }
+			return sweepIndex{s.ChunkMap(), 0, run}, nil
 		}
 	}
 	sw.Stages.Tokenize = time.Since(t0)
@@ -297,7 +295,10 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 			return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
 		}
 		row.Stages.Index = time.Since(t0)
-		row.Chunks, row.Indexed, row.Truncated = s.chunks, s.indexed, s.truncated
+		row.Chunks, row.Truncated = len(s.chunkMap), s.truncated
+		for _, sp := range s.chunkMap {
+			row.Indexed += sp.End - sp.Start
+		}
 		if sw.Tokens > 0 {
 			row.Duplication = float64(row.Indexed-sw.Tokens) / float64(sw.Tokens)
 		}
@@ -313,7 +314,7 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		if maxBudget == 0 {
 			chunkDepth = -1
 		}
-		runs, err := s.run(c.Queries, RunOptions{Depth: opt.Depth, ChunkDepth: chunkDepth, ChunkTokens: maxBudget, Tag: "sweep"})
+		runs, err := s.run(c.Queries, retrieval.RunOptions{Depth: opt.Depth, ChunkDepth: chunkDepth, ChunkTokens: maxBudget, Tag: "sweep"})
 		if err != nil {
 			return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
 		}
@@ -326,7 +327,7 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 		}
 		row.Result.Tag = ch.String()
 		if len(budgetMeasures) > 0 {
-			row.Budget, err = rag.EvaluateBudgets(c.Qrels, runs.Chunks, s.chunkMap(), eval.Options{}, budgetMeasures...)
+			row.Budget, err = rag.EvaluateBudgets(c.Qrels, runs.Chunks, s.chunkMap, eval.Options{}, budgetMeasures...)
 			if err != nil {
 				return Sweep{}, fmt.Errorf("sweep %s: %w", ch, err)
 			}
@@ -351,19 +352,28 @@ func RunSweep(c Collection, opt SweepOptions) (Sweep, error) {
 	return sw, nil
 }
 
-// sweepIndex is what a sweep reads of one configuration's searcher (a Searcher or a
-// DenseSearcher): its units, the tokens they hold, the documents cut at a dense model's limit,
-// its search and its chunk map.
+// sweepIndex is what a sweep reads of one configuration's searcher (a retrieval.Searcher or
+// DenseSearcher): its chunk map (every unit and the tokens it holds), the documents cut at a
+// dense model's limit, and its search.
 type sweepIndex struct {
-	chunks, indexed, truncated int
-	run                        func([]Query, RunOptions) (Runs, error)
-	chunkMap                   func() rag.ChunkMap
+	chunkMap  rag.ChunkMap
+	truncated int
+	run       func([]retrieval.Query, retrieval.RunOptions) (retrieval.Runs, error)
+}
+
+// tokenLengths returns each document's number of tokens.
+func tokenLengths[T int | int32](docs [][]T) []int {
+	out := make([]int, len(docs))
+	for i, t := range docs {
+		out[i] = len(t)
+	}
+	return out
 }
 
 // footprintOf is the footprint model of a configuration: chunking.FootprintOf for chunks; for
 // whole documents, one unit per non-empty document holding all its tokens, or with limit > 0
 // at most limit of them (Indexed = Σ min(n, limit), Duplicated = Indexed − Corpus).
-func footprintOf(lengths []int, ch Chunking, limit int) (chunking.Footprint, error) {
+func footprintOf(lengths []int, ch retrieval.Chunking, limit int) (chunking.Footprint, error) {
 	if ch.Chunk > 0 {
 		return chunking.FootprintOf(lengths, ch.Chunk, ch.Overlap)
 	}

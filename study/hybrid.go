@@ -1,4 +1,4 @@
-package retrieval
+package study
 
 import (
 	"fmt"
@@ -42,7 +42,7 @@ type HybridRow struct {
 	VsLexical, VsDense compare.Comparison
 }
 
-// HybridStudy is StudyHybrid's result.
+// HybridStudy is RunHybrid's result.
 type HybridStudy struct {
 	Measure                  eval.Measure
 	TuneQueries, TestQueries []string
@@ -51,14 +51,14 @@ type HybridStudy struct {
 	Rows                                           []HybridRow
 }
 
-// hybridMethods are the methods StudyHybrid tries: RRF and CombSUM with each normalisation.
+// hybridMethods are the methods RunHybrid tries: RRF and CombSUM with each normalisation.
 var hybridMethods = []Hybrid{{Method: fusion.RRF}, {Method: fusion.CombSUM, Norm: fusion.MinMax},
 	{Method: fusion.CombSUM, Norm: fusion.ZScore}, {Method: fusion.CombSUM, Norm: fusion.Rank}}
 
-// hybridWeights are the weights StudyHybrid tries: 0.1, 0.2, …, 0.9.
+// hybridWeights are the weights RunHybrid tries: 0.1, 0.2, …, 0.9.
 var hybridWeights = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
 
-// StudyHybrid fuses a lexical and a dense run of the same queries with RRF and with CombSUM
+// RunHybrid fuses a lexical and a dense run of the same queries with RRF and with CombSUM
 // after each normalisation (min-max, z-score, rank), at every dense weight 0.1, 0.2, …, 0.9, on the qrels queries split in two halves by
 // the byte order of their IDs (1st, 3rd, 5th … tune; 2nd, 4th … test). For each method the
 // weight with the best mean of m on the tuning half (the smaller weight on a tie) is kept and
@@ -67,7 +67,7 @@ var hybridWeights = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
 // package compare with its defaults (95 % bootstrap interval, paired t-test, randomization
 // test; 10,000 draws, seed 42), Holm and Bonferroni adjusting over the study's 8 comparisons
 // (compare.Joint).
-func StudyHybrid(qrels eval.Qrels, lexical, dense eval.Run, m eval.Measure, depth int) (HybridStudy, error) {
+func RunHybrid(qrels eval.Qrels, lexical, dense eval.Run, m eval.Measure, depth int) (HybridStudy, error) {
 	var ids []string
 	for q := range qrels {
 		ids = append(ids, q)
@@ -82,7 +82,7 @@ func StudyHybrid(qrels eval.Qrels, lexical, dense eval.Run, m eval.Measure, dept
 		}
 	}
 	if len(st.TestQueries) < 2 {
-		return HybridStudy{}, fmt.Errorf("retrieval: %d judged queries: too few to split", len(ids))
+		return HybridStudy{}, fmt.Errorf("study: %d judged queries: too few to split", len(ids))
 	}
 	per := func(run eval.Run) (map[string]float64, error) {
 		res, err := eval.Options{AllQueries: true}.Evaluate(qrels, run, m)

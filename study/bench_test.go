@@ -1,13 +1,16 @@
-package retrieval
+package study
 
 import (
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
+	"github.com/ranklab/ranklab/retrieval"
 )
 
 // BenchmarkSweepSciFact times the whole SciFact sweep (11 configurations) and reports the
-// seconds per stage: go test -run - -bench SweepSciFact -benchtime 1x ./retrieval
+// seconds per stage: go test -run - -bench SweepSciFact -benchtime 1x ./study
 func BenchmarkSweepSciFact(b *testing.B) {
-	c, err := ReadCollection(sharedData(b, "scifact"), "test")
+	c, err := retrieval.ReadCollection(sharedtest.Path(b, "data", "scifact"), "test")
 	if err != nil {
 		b.Fatal(err)
 	}

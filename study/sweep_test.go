@@ -1,4 +1,4 @@
-package retrieval
+package study
 
 import (
 	"bytes"
@@ -11,14 +11,20 @@ import (
 
 	"github.com/ranklab/ranklab/chunking"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/sharedtest"
 	"github.com/ranklab/ranklab/rag"
+	"github.com/ranklab/ranklab/retrieval"
 )
 
 // checkSweep checks every row's measured chunks and indexed tokens against the footprint
 // model summed over the documents' token lengths, computed here from a fresh tokenization.
-func checkSweep(t *testing.T, c Collection, sw Sweep, configs []Chunking) {
+func checkSweep(t *testing.T, c retrieval.Collection, sw Sweep, configs []retrieval.Chunking) {
 	t.Helper()
-	lengths := Tokenize(mustTokenizer(t), c.Docs).lengths()
+	tok, err := retrieval.NewTokenizer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lengths := tokenLengths(retrieval.Tokenize(tok, c.Docs).Tokens)
 	total := 0
 	for _, n := range lengths {
 		total += n
@@ -114,9 +120,35 @@ func checkBudgets(t *testing.T, sw Sweep) {
 	}
 }
 
+// smallCollection is sharedtest's four-document collection with three judged queries.
+func smallCollection(t *testing.T) retrieval.Collection {
+	t.Helper()
+	c, err := retrieval.ReadCollection(sharedtest.SmallBEIR(t), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestStandardChunkings: the standard sweeps' configurations are valid, 11 lexical (whole, then
+// 5 sizes × 2 overlaps) and 9 dense (whole, then 4 sizes × 2, the largest 192 with overlap 48).
+func TestStandardChunkings(t *testing.T) {
+	for _, c := range append(sweepChunkings(), denseSweepChunkings()...) {
+		if err := c.Validate(); err != nil {
+			t.Errorf("Validate(%+v) = %v", c, err)
+		}
+	}
+	if got := len(sweepChunkings()); got != 11 {
+		t.Errorf("sweepChunkings has %d configurations, want 11", got)
+	}
+	if got := denseSweepChunkings(); len(got) != 9 || got[8] != (retrieval.Chunking{Chunk: 192, Overlap: 48}) {
+		t.Errorf("dense standard chunkings %v", got)
+	}
+}
+
 func TestSweepSmall(t *testing.T) {
 	c := smallCollection(t)
-	configs := []Chunking{Whole, {Chunk: 4}, {Chunk: 4, Overlap: 1}, {Chunk: 8, Overlap: 2}}
+	configs := []retrieval.Chunking{retrieval.Whole, {Chunk: 4}, {Chunk: 4, Overlap: 1}, {Chunk: 8, Overlap: 2}}
 	sw, err := RunSweep(c, SweepOptions{Chunkings: configs, Permutations: 200})
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +195,7 @@ func TestSweepSmall(t *testing.T) {
 	if _, err := docOnly.Best(rag.NDCGAt(512)); err == nil {
 		t.Error("Best of an unmeasured budget: want an error")
 	}
-	if _, err := RunSweep(c, SweepOptions{Chunkings: []Chunking{{Chunk: 4, Overlap: 4}}}); err == nil {
+	if _, err := RunSweep(c, SweepOptions{Chunkings: []retrieval.Chunking{{Chunk: 4, Overlap: 4}}}); err == nil {
 		t.Error("RunSweep with overlap = chunk: want an error")
 	}
 }
@@ -174,7 +206,7 @@ func TestSweepCranfield(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	c, err := ReadCollection(sharedData(t, "cranfield"), "test.graded")
+	c, err := retrieval.ReadCollection(sharedtest.Path(t, "data", "cranfield"), "test.graded")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,27 +217,6 @@ func TestSweepCranfield(t *testing.T) {
 	checkSweep(t, c, sw, sweepChunkings())
 	for _, r := range sw.Rows {
 		t.Logf("%-22v nDCG@10 %.4f R@100 %.4f RR@10 %.4f", r.Chunking, r.Result.Means[0], r.Result.Means[1], r.Result.Means[2])
-	}
-}
-
-// TestFootprintSciFact checks, for every sweep configuration, that the chunks cut from
-// SciFact hold exactly the footprint model's tokens, and the corpus's token count given in
-// ../shared/data/README.md.
-func TestFootprintSciFact(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
-	}
-	docs, err := ReadCorpusFile(sharedData(t, "scifact"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok := mustTokenizer(t)
-	tz := Tokenize(tok, docs)
-	if total := sum(tz.lengths()); len(docs) != 5183 || total != 1660493 {
-		t.Errorf("SciFact: %d documents, %d tokens; want 5183, 1660493", len(docs), total)
-	}
-	for _, c := range sweepChunkings()[1:] {
-		chunksAsModelled(t, tok, tz, c)
 	}
 }
 
@@ -230,7 +241,7 @@ func checkFamilies(t *testing.T, sw Sweep) {
 		}
 	}
 	// configs: {4} and {4, 1} form the one pair; {8, 2} has no {8} and is skipped.
-	configs4 := []Chunking{{Chunk: 4}, {Chunk: 4, Overlap: 1}}
+	configs4 := []retrieval.Chunking{{Chunk: 4}, {Chunk: 4, Overlap: 1}}
 	ov, err := sw.Overlap(0.05)
 	if err != nil {
 		t.Fatal(err)

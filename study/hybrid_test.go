@@ -1,4 +1,4 @@
-package retrieval
+package study
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 	"github.com/ranklab/ranklab/fusion"
 )
 
-func TestStudyHybrid(t *testing.T) {
+func TestRunHybrid(t *testing.T) {
 	// Every query has a relevant document r and a non-relevant n. The lexical run ranks n first
 	// (scores 2, 1), the dense run r first (0.9, 0.1). After min-max normalisation CombSUM gives
 	// r the score w and n 1 − w: r is first from w = 0.5 on (at 0.5 the tie goes to the larger
@@ -23,7 +23,7 @@ func TestStudyHybrid(t *testing.T) {
 		lexical.Queries[q] = []eval.ScoredDoc{{Doc: "n", Score: 2}, {Doc: "r", Score: 1}}
 		dense.Queries[q] = []eval.ScoredDoc{{Doc: "r", Score: 0.9}, {Doc: "n", Score: 0.1}}
 	}
-	st, err := StudyHybrid(qrels, lexical, dense, eval.NDCG(10), 0)
+	st, err := RunHybrid(qrels, lexical, dense, eval.NDCG(10), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

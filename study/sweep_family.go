@@ -1,4 +1,4 @@
-package retrieval
+package study
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/rag"
+	"github.com/ranklab/ranklab/retrieval"
 	"github.com/ranklab/ranklab/stats"
 )
 
@@ -41,7 +42,7 @@ func (s Sweep) Overlap(alpha float64) ([]compare.Report, error) {
 		if r.Chunking.Overlap == 0 {
 			continue
 		}
-		if without, err := s.Row(Chunking{Chunk: r.Chunking.Chunk}); err == nil {
+		if without, err := s.Row(retrieval.Chunking{Chunk: r.Chunking.Chunk}); err == nil {
 			pairs = append(pairs, pair{without, r})
 		}
 	}
@@ -83,12 +84,12 @@ func (s Sweep) familyOptions(alpha float64, runs int) compare.Options {
 // Best returns the configuration other than the baseline (Rows[0]) with the highest mean on
 // budget measure m (the first of equal means), or an error when the sweep has no other
 // configuration or did not measure m.
-func (s Sweep) Best(m rag.BudgetMeasure) (Chunking, error) {
+func (s Sweep) Best(m rag.BudgetMeasure) (retrieval.Chunking, error) {
 	if len(s.Rows) < 2 {
-		return Chunking{}, fmt.Errorf("sweep: one configuration, no best")
+		return retrieval.Chunking{}, fmt.Errorf("sweep: one configuration, no best")
 	}
 	if !slices.Contains(s.budgetMeasures(), m) {
-		return Chunking{}, fmt.Errorf("sweep: %v was not measured (budget measures: %v)", m, s.budgetMeasures())
+		return retrieval.Chunking{}, fmt.Errorf("sweep: %v was not measured (budget measures: %v)", m, s.budgetMeasures())
 	}
 	best := s.Rows[1]
 	for _, r := range s.Rows[2:] {
