@@ -39,16 +39,16 @@ import (
 // embed it once, not twice.
 type Cache struct {
 	Inner Embedder
-	Dir   string // "" means $RANKLAB_VECTOR_CACHE, else denseDir()/cache (CacheDir)
+	Dir   string // "" means $RANKLAB_VECTOR_CACHE, else denseDir()/cache (cacheDir)
 	// Hits and Misses count the texts found and embedded since the Cache was made.
 	Hits, Misses atomic.Int64
 }
 
-// CacheDir is where a Cache with no Dir keeps its vectors: $RANKLAB_VECTOR_CACHE when set (make
+// cacheDir is where a Cache with no Dir keeps its vectors: $RANKLAB_VECTOR_CACHE when set (make
 // test points it at a folder keyed by the hash of this package's code, so its tests and
 // notebooks share vectors and never read those older code left), else the cache folder beside
 // the installed model, ~/.cache/ranklab/dense/cache.
-func CacheDir() string {
+func cacheDir() string {
 	if d := os.Getenv("RANKLAB_VECTOR_CACHE"); d != "" {
 		return d
 	}
@@ -83,7 +83,7 @@ func (c *Cache) EmbedTokens(toks [][]int32) ([][]float32, error) {
 	}
 	dir := c.Dir
 	if dir == "" {
-		dir = CacheDir()
+		dir = cacheDir()
 	}
 	key := c.Inner.Key()
 	ks := sha256.Sum256([]byte(key))

@@ -25,7 +25,7 @@ func (e *countingEmbedder) WordPiece() WordPiece { return WordPiece{Vocab: toyVo
 func (e *countingEmbedder) Embed(texts []string) ([][]float32, error) {
 	toks := make([][]int32, len(texts))
 	for i, s := range texts {
-		toks[i] = e.WordPiece().Tokenize(s)
+		toks[i] = e.WordPiece().tokenize(s)
 	}
 	return e.EmbedTokens(toks)
 }

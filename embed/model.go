@@ -137,11 +137,11 @@ func (m *Model) Embed(texts []string) ([][]float32, error) {
 // EmbedTokens (a Model's and a Cache's alike).
 func tokenizeAll(wp WordPiece, texts []string) [][]int32 {
 	toks := make([][]int32, len(texts))
-	parallel(len(texts), func(i int) { toks[i] = wp.Tokenize(texts[i]) })
+	parallel(len(texts), func(i int) { toks[i] = wp.tokenize(texts[i]) })
 	return toks
 }
 
-// EmbedTokens implements Embedder: texts given as token IDs ([CLS] … [SEP], as Tokenize
+// EmbedTokens implements Embedder: texts given as token IDs ([CLS] … [SEP], as Wrap
 // returns them, at most MaxTokens each).
 func (m *Model) EmbedTokens(toks [][]int32) ([][]float32, error) {
 	out := make([][]float32, len(toks))

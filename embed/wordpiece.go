@@ -38,6 +38,10 @@ const maxWordChars = 100
 //     continuation, and so on; a word with a piece not in the vocabulary, or longer than 100
 //     characters, becomes one [UNK];
 //  7. keep the first MaxTokens-2 pieces and wrap them in [CLS] … [SEP].
+//
+// Pieces does steps 1 to 6 and Wrap step 7: BERT's input format (the special tokens and their
+// IDs) lives here alone, so a chunker cuts Pieces into windows and hands Wrap(window) to the
+// model.
 type WordPiece struct {
 	Vocab     map[string]int32
 	MaxTokens int // including [CLS] and [SEP]; all-MiniLM-L6-v2's max_seq_length is 256
@@ -75,25 +79,31 @@ func readVocab(path string) (map[string]int32, error) {
 	return vocab, nil
 }
 
-// Tokenize returns the token IDs of text, [CLS] first and [SEP] last, at most MaxTokens of them
-// (no limit when MaxTokens <= 0).
-func (w WordPiece) Tokenize(text string) []int32 {
-	ids := []int32{clsID}
-	limit := -1
-	if w.MaxTokens > 0 {
-		limit = w.MaxTokens - 2
-	}
+// Pieces returns text's word pieces (steps 1 to 6): its IDs without [CLS] and [SEP] and with no
+// limit (MaxTokens is not applied), what a chunker cuts into windows.
+func (w WordPiece) Pieces(text string) []int32 {
+	var ids []int32
 	for _, word := range preTokenize(normalize(text)) {
-		if limit >= 0 && len(ids)-1 >= limit {
-			break
-		}
 		ids = w.appendWord(ids, word)
 	}
-	if limit >= 0 && len(ids)-1 > limit {
-		ids = ids[:limit+1]
+	return ids
+}
+
+// Wrap returns a window of word pieces as the model reads it (step 7): [CLS], the window's first
+// MaxTokens − 2 pieces (all of them when MaxTokens <= 0), [SEP]. Wrap(Pieces(text)) is the
+// text's tokens; the window itself is not changed.
+func (w WordPiece) Wrap(window []int32) []int32 {
+	if w.MaxTokens > 0 && len(window) > w.MaxTokens-2 {
+		window = window[:max(w.MaxTokens-2, 0)]
 	}
+	ids := make([]int32, 0, len(window)+2)
+	ids = append(ids, clsID)
+	ids = append(ids, window...)
 	return append(ids, sepID)
 }
+
+// tokenize is Wrap(Pieces(text)): the token IDs the model reads.
+func (w WordPiece) tokenize(text string) []int32 { return w.Wrap(w.Pieces(text)) }
 
 // appendWord appends word's WordPiece IDs (greedy longest match first).
 func (w WordPiece) appendWord(ids []int32, word string) []int32 {

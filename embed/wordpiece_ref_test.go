@@ -34,7 +34,7 @@ func TestWordPieceMatchesReference(t *testing.T) {
 			}
 			differ, truncated := 0, 0
 			for i, text := range all {
-				got := w.Tokenize(text)
+				got := w.Wrap(w.Pieces(text))
 				if len(want[i]) == 256 {
 					truncated++
 				}
@@ -87,7 +87,7 @@ func TestWordPieceEveryCodePoint(t *testing.T) {
 		for _, ctx := range contexts {
 			text := strings.Replace(ctx, "%c", string(c), 1)
 			buf = buf[:0]
-			for i, id := range w.Tokenize(text) {
+			for i, id := range w.Wrap(w.Pieces(text)) {
 				if i > 0 {
 					buf = append(buf, ' ')
 				}

@@ -71,19 +71,17 @@ func checkDense(e embed.Embedder, ch Chunking, agg Aggregation) (int, error) {
 // wordPieces returns every document's DenseText in e's WordPiece IDs, with no token limit and
 // [CLS] and [SEP] left out: the tokens a DenseSearcher cuts (and a dense sweep counts).
 func wordPieces(docs []Document, e embed.Embedder) [][]int32 {
-	full := embed.WordPiece{Vocab: e.WordPiece().Vocab} // no token limit: a document's every token
+	wp := e.WordPiece()
 	toks := make([][]int32, len(docs))
-	parallel(len(docs), func(i int) {
-		t := full.Tokenize(docs[i].DenseText())
-		toks[i] = t[1 : len(t)-1]
-	})
+	parallel(len(docs), func(i int) { toks[i] = wp.Pieces(docs[i].DenseText()) })
 	return toks
 }
 
 // buildDense is BuildDense over docs already tokenized by wordPieces (toks[i]: docs[i]'s tokens),
 // for a ch and agg its caller has passed through checkDense.
 func buildDense(docs []Document, toks [][]int32, e embed.Embedder, ch Chunking, agg Aggregation) (*DenseSearcher, error) {
-	limit := e.WordPiece().MaxTokens - 2
+	wp := e.WordPiece()
+	limit := wp.MaxTokens - 2
 	s := &DenseSearcher{Chunking: ch, Aggregation: agg, Embedder: e, docIDs: make([]string, len(docs))}
 	var units [][]int32
 	var ids []string
@@ -96,9 +94,7 @@ func buildDense(docs []Document, toks [][]int32, e embed.Embedder, ch Chunking, 
 			continue
 		}
 		add := func(n int, w chunking.Window) {
-			u := make([]int32, 0, w.End-w.Start+2)
-			u = append(append(append(u, 101), t[w.Start:w.End]...), 102)
-			units = append(units, u)
+			units = append(units, wp.Wrap(t[w.Start:w.End]))
 			ids = append(ids, ChunkID(d.ID, n))
 			s.unitDoc = append(s.unitDoc, int32(i))
 			s.window = append(s.window, [2]int32{int32(w.Start), int32(w.End)})

@@ -61,7 +61,7 @@ func run(data, graph string, threads int, tokens, vectors string) error {
 	if tokens != "" {
 		ids := make([][]int32, len(texts))
 		for i, s := range texts {
-			ids[i] = m.Tokenizer.Tokenize(s)
+			ids[i] = m.Tokenizer.Wrap(m.Tokenizer.Pieces(s))
 		}
 		return writeJSON(tokens, ids)
 	}
@@ -74,7 +74,7 @@ func run(data, graph string, threads int, tokens, vectors string) error {
 	c1, t1 := cpu(), time.Now()
 	ids := make([][]int32, len(texts))
 	for i, s := range texts {
-		ids[i] = m.Tokenizer.Tokenize(s)
+		ids[i] = m.Tokenizer.Wrap(m.Tokenizer.Pieces(s))
 	}
 	if vectors != "" {
 		buf := make([]byte, 0, len(vecs)*m.Dim*4)
