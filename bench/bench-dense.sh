@@ -9,7 +9,8 @@
 # each its own process, on identical batches (32 texts sorted by length, padded to the longest),
 # and prints each one's CPU seconds and wall seconds, the paired ratios new/old and new/ort, the
 # lowest cosine between their vectors, the padding (tokens computed ÷ tokens that count) and
-# the load average before and after.
+# the load average before and after; last, how fast each graph runs against a lone matrix
+# product of the model's size (bench/dense_flops.py), the most any graph can reach.
 #
 #   bench/bench-dense.sh [COLLECTION_DIR]             # default ../shared/data/cranfield
 #   ROUNDS=3 THREADS=2 bench/bench-dense.sh ../shared/data/scifact
@@ -78,4 +79,6 @@ a = np.fromfile(f"{tmp}/new.f32", dtype="<f4").reshape(-1, 384)
 b = np.fromfile(f"{tmp}/old.f32", dtype="<f4").reshape(-1, 384)
 print(f"lowest cosine: new vs old {(a * b).sum(1).min():.9f}, new vs ort {min(x['min_cosine'] for x in res['ort']):.9f}")
 PY
+echo "the ceiling (bench/dense_flops.py: one thread, a 32 x 256 batch against a lone MatMul of the model's size):"
+"$py" "$root/bench/dense_flops.py" "$new" "$old"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
