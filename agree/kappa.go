@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/quantile"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -330,7 +331,7 @@ func bootstrapWith(a, b, labels []int, threshold int, opt Options, draw int) (bi
 	for k, kp := range ks {
 		if len(values[k]) > 0 {
 			sort.Float64s(values[k])
-			kp.Low, kp.High = quantile(values[k], alpha/2), quantile(values[k], 1-alpha/2)
+			kp.Low, kp.High = quantile.Linear(values[k], alpha/2), quantile.Linear(values[k], 1-alpha/2)
 		}
 	}
 	return binary, unweighted, linear, quadratic
@@ -441,15 +442,4 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// quantile returns the x-quantile of sorted values, interpolated linearly between order
-// statistics (numpy's default percentile): q = v_⌊h⌋ + (h − ⌊h⌋)(v_⌊h⌋+1 − v_⌊h⌋), h = (n − 1)x.
-func quantile(sorted []float64, x float64) float64 {
-	h := float64(len(sorted)-1) * x
-	i := int(math.Floor(h))
-	if i >= len(sorted)-1 {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
 }

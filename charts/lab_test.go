@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ranklab/ranklab/internal/labview"
 	"github.com/ranklab/ranklab/lab"
 )
 
@@ -428,7 +427,7 @@ func TestPanelsFromLabViews(t *testing.T) {
 		frags []string
 	}{{"ranking", panel(o, "ranking", "Ranking panel")}, {"chunking", panel(o, "chunking", "Chunking panel")}} {
 		n := 0
-		for _, v := range labview.Views {
+		for _, v := range labViews {
 			if v.Panel == p.name && v.Full != nil {
 				n++
 			}
@@ -438,7 +437,7 @@ func TestPanelsFromLabViews(t *testing.T) {
 		}
 	}
 	keys := map[string]bool{}
-	for _, v := range labview.Views {
+	for _, v := range labViews {
 		if keys[v.Key] || (v.Full == nil && v.Live == nil) || v.Uses == 0 {
 			t.Errorf("view %q: repeated, without a builder or without inputs", v.Key)
 		}

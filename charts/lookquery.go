@@ -233,24 +233,11 @@ func DifferingQueries(a, b eval.Result, m eval.Measure, nameA, nameB string, tex
 	if err != nil {
 		return errorBox(err.Error())
 	}
-	inB := make(map[string]float64, len(b.Queries))
-	for i, q := range b.Queries {
-		inB[q] = b.Values[i][jb]
-	}
-	type row struct {
-		q      string
-		va, vb float64
-	}
-	var rows []row
-	for i, q := range a.Queries {
-		if vb, ok := inB[q]; ok {
-			rows = append(rows, row{q, a.Values[i][ja], vb})
-		}
-	}
+	rows := pairByQuery(a, b, ja, jb)
 	if len(rows) == 0 {
 		return errorBox(fmt.Sprintf("charts: DifferingQueries: %s and %s have no evaluated query in common", nameA, nameB))
 	}
-	slices.SortStableFunc(rows, func(x, y row) int {
+	slices.SortStableFunc(rows, func(x, y queryPair) int {
 		return cmp.Or(cmp.Compare(math.Abs(y.vb-y.va), math.Abs(x.vb-x.va)), strings.Compare(x.q, y.q))
 	})
 	shown := rows[:min(n, len(rows))]

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/ranklab/ranklab/internal/labview"
@@ -16,28 +17,30 @@ const (
 	liveTabHeight     = 330
 )
 
-// The lab's views, declared once in display order (labview.Views): the notebook panels
-// (LabPanels) and the live panel's regions and tabs (package live) all come from this list, so
-// adding a view to the lab is one entry here.
-func init() {
-	labview.Views = []labview.View{
-		{Key: "cards", Panel: "ranking", Uses: labview.Ranking, Full: MetricCards, Live: metricCardsCompact},
-		{Key: "ranking", Tab: "Ranking", Panel: "ranking", Uses: labview.Ranking, Full: Ranking, Live: rankingWithReading},
-		{Key: "at-k", Tab: "Measures over k", Panel: "ranking", Uses: labview.Ranking, Full: MetricsAtK,
-			Live: func(o lab.Outcome) string { return metricsAtK(o, liveTabHeight) }},
-		{Key: "table", Tab: "Ranking table", Uses: labview.Ranking, Live: rankingTable},
-		{Key: "rerank", Tab: "Rerank", Panel: "ranking", Uses: labview.Ranking, Full: Rerank,
-			Live: func(o lab.Outcome) string { return rerankChart(o, 400) }},
-		{Key: "sweep", Tab: "Rerank depth", Panel: "ranking", Uses: labview.Ranking, Full: RerankSweep,
-			Live: func(o lab.Outcome) string { return rerankSweep(o, liveTabHeight) }},
-		{Key: "chunking", Tab: "Chunking", Panel: "chunking", Uses: labview.Chunking, Full: ChunkingCard,
-			Live: func(o lab.Outcome) string { return chunkingCard(o, true) }},
-		{Key: "chunks", Tab: "Chunk windows", Panel: "chunking", Uses: labview.Chunking, Full: ChunkOverlap,
-			Live: func(o lab.Outcome) string { return chunkOverlap(o, 380) }},
-		{Key: "footprint", Panel: "chunking", Uses: labview.Chunking,
-			Full: func(o lab.Outcome) string { return FootprintOverOverlap(o.State.Corpus, o.State.Chunk) }},
-	}
+// labViews are the lab's views, declared once in display order: the notebook panels (LabPanels)
+// and the live panel's regions and tabs (package live, through LabViews) all come from this
+// list, so adding a view to the lab is one entry here.
+var labViews = []labview.View{
+	{Key: "cards", Panel: "ranking", Uses: labview.Ranking, Full: MetricCards, Live: metricCardsCompact},
+	{Key: "ranking", Tab: "Ranking", Panel: "ranking", Uses: labview.Ranking, Full: Ranking, Live: rankingWithReading},
+	{Key: "at-k", Tab: "Measures over k", Panel: "ranking", Uses: labview.Ranking, Full: MetricsAtK,
+		Live: func(o lab.Outcome) string { return metricsAtK(o, liveTabHeight) }},
+	{Key: "table", Tab: "Ranking table", Uses: labview.Ranking, Live: rankingTable},
+	{Key: "rerank", Tab: "Rerank", Panel: "ranking", Uses: labview.Ranking, Full: Rerank,
+		Live: func(o lab.Outcome) string { return rerankChart(o, 400) }},
+	{Key: "sweep", Tab: "Rerank depth", Panel: "ranking", Uses: labview.Ranking, Full: RerankSweep,
+		Live: func(o lab.Outcome) string { return rerankSweep(o, liveTabHeight) }},
+	{Key: "chunking", Tab: "Chunking", Panel: "chunking", Uses: labview.Chunking, Full: ChunkingCard,
+		Live: func(o lab.Outcome) string { return chunkingCard(o, true) }},
+	{Key: "chunks", Tab: "Chunk windows", Panel: "chunking", Uses: labview.Chunking, Full: ChunkOverlap,
+		Live: func(o lab.Outcome) string { return chunkOverlap(o, 380) }},
+	{Key: "footprint", Panel: "chunking", Uses: labview.Chunking,
+		Full: func(o lab.Outcome) string { return FootprintOverOverlap(o.State.Corpus, o.State.Chunk) }},
 }
+
+// LabViews returns the lab's views in display order (a new slice): what package live shows as
+// its regions and tabs, from the list the notebook panels (LabPanels) are made of.
+func LabViews() []labview.View { return slices.Clone(labViews) }
 
 // LabPanels returns the fragments of the lab's two notebook panels in display order. The ranking
 // panel: a heading, then the lab's ranking views (the metric cards with the reading, the
@@ -51,7 +54,7 @@ func LabPanels(o lab.Outcome) []string {
 // panel returns the heading and the Full fragments of the views of the named panel.
 func panel(o lab.Outcome, name, title string) []string {
 	out := []string{heading(title)}
-	for _, v := range labview.Views {
+	for _, v := range labViews {
 		if v.Panel == name && v.Full != nil {
 			out = append(out, v.Full(o))
 		}

@@ -77,6 +77,28 @@ func column(r eval.Result, m eval.Measure, who string) (int, error) {
 	return j, nil
 }
 
+// queryPair is one query's values in two results.
+type queryPair struct {
+	q      string
+	va, vb float64
+}
+
+// pairByQuery pairs the queries both a and b evaluated, in a's order: a's value in column ja,
+// b's in column jb.
+func pairByQuery(a, b eval.Result, ja, jb int) []queryPair {
+	inB := make(map[string]float64, len(b.Queries))
+	for i, q := range b.Queries {
+		inB[q] = b.Values[i][jb]
+	}
+	var out []queryPair
+	for i, q := range a.Queries {
+		if vb, ok := inB[q]; ok {
+			out = append(out, queryPair{q, a.Values[i][ja], vb})
+		}
+	}
+	return out
+}
+
 // QueryDistribution draws measure m over the queries as bars sorted from the best query to the
 // worst (ties by query ID), with the mean as a dashed line. Query IDs label the bars for up to
 // 40 queries and are in every bar's tooltip. A measure the result lacks, or a result without
@@ -166,25 +188,12 @@ func QueryDiff(a, b eval.Result, m eval.Measure, nameA, nameB string) string {
 	if nameA == nameB {
 		nameA, nameB = nameA+" (A)", nameB+" (B)"
 	}
-	inB := make(map[string]float64, len(b.Queries))
-	for i, q := range b.Queries {
-		inB[q] = b.Values[i][cols[1]]
-	}
-	type diff struct {
-		q      string
-		va, vb float64
-	}
-	var ds []diff
-	for i, q := range a.Queries {
-		if vb, ok := inB[q]; ok {
-			ds = append(ds, diff{q, a.Values[i][cols[0]], vb})
-		}
-	}
+	ds := pairByQuery(a, b, cols[0], cols[1])
 	if len(ds) == 0 {
 		return errorBox(fmt.Sprintf("charts: QueryDiff: %s and %s have no evaluated query in common", nameA, nameB))
 	}
 	onlyA, onlyB := len(a.Queries)-len(ds), len(b.Queries)-len(ds)
-	slices.SortStableFunc(ds, func(x, y diff) int {
+	slices.SortStableFunc(ds, func(x, y queryPair) int {
 		dx, dy := x.vb-x.va, y.vb-y.va
 		switch {
 		case dx > dy:

@@ -331,7 +331,7 @@ func fmtScore(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // zeros when it is a number. It returns what it changed.
 func normalize(id string) (string, []string) {
 	var why []string
-	s := strings.Map(visible, id)
+	s := strings.Map(scan.Visible, id)
 	if s != id {
 		why = append(why, "spaces or invisible characters")
 	}

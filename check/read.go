@@ -6,10 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/ranklab/ranklab/internal/evalhook"
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
@@ -126,19 +123,9 @@ func (r *reader) checkID(kind, id string, n int, query string) {
 		r.ids[key] = true
 		r.add(sev, code, n, query, "%s ID %q %s", kind, id, why)
 	}
-	if !utf8.ValidString(id) {
-		report(Error, codeIDChars, "is not valid UTF-8")
+	if why, _ := scan.IDProblem(id); why != "" { // the one rule of internal/scan
+		report(Error, codeIDChars, why)
 		return
-	}
-	for _, c := range id {
-		switch {
-		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
-			report(Error, codeIDChars, fmt.Sprintf("holds the control character %U", c))
-			return
-		case unicode.IsSpace(c) || c == '\u200b' || c == '\u200c' || c == '\u200d' || c == '\u2060' || c == '\ufeff':
-			report(Error, codeIDChars, fmt.Sprintf("holds the invisible or space character %U: it looks like %q", c, strings.Map(visible, id)))
-			return
-		}
 	}
 	switch {
 	case strings.ContainsRune(id, '#'):
@@ -146,14 +133,6 @@ func (r *reader) checkID(kind, id string, n int, query string) {
 	case strings.ContainsAny(id, "\"'"):
 		report(Warning, codeIDChars, "holds a quote: CSV and pandas readers may strip or join it")
 	}
-}
-
-// visible drops invisible and space characters (to show what an ID looks like).
-func visible(c rune) rune {
-	if unicode.IsSpace(c) || c == '\u200b' || c == '\u200c' || c == '\u200d' || c == '\u2060' || c == '\ufeff' {
-		return -1
-	}
-	return c
 }
 
 // readRun reads a TREC run leniently: "query-id Q0 doc-id rank score tag", at least 6 fields.
@@ -175,8 +154,8 @@ func readRun(in io.Reader, path string) runFile {
 			return
 		}
 		q, d := string(f[0]), string(f[2])
-		score, err := evalhook.ParseScore(string(f[4]))
-		if err != nil {
+		score, ok := scan.Float(f[4]) // eval's run readers' grammar
+		if !ok {
 			r.add(Error, codeParse, n, q, "score %q is not a finite number", f[4])
 			return
 		}
@@ -237,8 +216,8 @@ func readQrels(in io.Reader, path string) qrelsFile {
 			}
 			q, d, g = string(f[0]), string(f[2]), string(f[3])
 		}
-		grade, err := evalhook.ParseGrade(g)
-		if err != nil {
+		grade, ok := scan.Grade([]byte(g)) // eval's qrels readers' rule
+		if !ok {
 			r.add(Error, codeParse, n, q, "grade %q is not an integer", g)
 			return
 		}

@@ -36,19 +36,6 @@ func (t Tests) String() string {
 	}
 }
 
-// ParseTests reads "t", "perm" or "both".
-func ParseTests(s string) (Tests, error) {
-	switch s {
-	case "t":
-		return TTest, nil
-	case "perm":
-		return Randomization, nil
-	case "both":
-		return bothTests, nil
-	}
-	return bothTests, fmt.Errorf("compare: unknown test %q (want t, perm or both)", s)
-}
-
 func (t Tests) runT() bool    { return t == bothTests || t == TTest }
 func (t Tests) runPerm() bool { return t == bothTests || t == Randomization }
 

@@ -286,18 +286,6 @@ func TestFromScoresDoesNotMutate(t *testing.T) {
 	}
 }
 
-func TestParseTests(t *testing.T) {
-	for _, s := range []string{"t", "perm", "both"} {
-		v, err := ParseTests(s)
-		if err != nil || v.String() != s {
-			t.Errorf("%q -> %v, %v", s, v, err)
-		}
-	}
-	if _, err := ParseTests("z"); err == nil || !strings.Contains(err.Error(), `unknown test "z" (want t, perm or both)`) {
-		t.Errorf("err = %v", err)
-	}
-}
-
 // sample is a 3-run, 2-measure report with a hostile run name, used by the format tests.
 func sample(t *testing.T) Report {
 	t.Helper()

@@ -7,21 +7,15 @@ import (
 	"github.com/ranklab/ranklab/stats"
 )
 
-// Verdicts of a comparison (Comparison.Verdict); the fourth is "equivalent within ±δ".
+// Verdicts of a comparison (verdict); the fourth is "equivalent within ±δ".
 const (
 	better       = "better"
 	worse        = "worse"
 	inconclusive = "inconclusive"
 )
 
-// Verdict reads c from its interval rather than from a p-value alone, with minDiff the smallest
-// difference that matters (δ) and alpha the significance level:
-//
-//	"equivalent within ±δ"  when the whole interval lies inside (−δ, +δ);
-//	"better" or "worse"     when both Holm-adjusted tests give p ≤ alpha, the interval excludes 0
-//	                        and c is not refused (the sign of Diff says which);
-//	"inconclusive"          otherwise: the data allow a difference of δ or more and show none.
-func (c Comparison) Verdict(minDiff, alpha float64) string {
+// verdict reads c as VerdictTable says, with minDiff as δ and alpha the significance level.
+func (c Comparison) verdict(minDiff, alpha float64) string {
 	switch {
 	case c.CILow > -minDiff && c.CIHigh < minDiff:
 		return fmt.Sprintf("equivalent within ±%g", minDiff)
@@ -59,8 +53,16 @@ func Joint(reports ...Report) []Report {
 
 // VerdictTable returns one row per comparison of the reports: the comparison ("run vs
 // baseline"), the measure, Δ, its interval, W/T/L, Cohen's d_av (stats.CohensDav, NaN for one
-// query), the Holm-adjusted p-values of both tests and the Verdict with minDiff and each report's
-// Alpha. Numbers are rounded for reading.
+// query), the Holm-adjusted p-values of both tests and the verdict, read from the interval
+// rather than from a p-value alone, with minDiff the smallest difference that matters (δ) and
+// the report's Alpha:
+//
+//	"equivalent within ±δ"  when the whole interval lies inside (−δ, +δ);
+//	"better" or "worse"     when both Holm-adjusted tests give p ≤ alpha, the interval excludes 0
+//	                        and the comparison is not refused (the sign of Diff says which);
+//	"inconclusive"          otherwise: the data allow a difference of δ or more and show none.
+//
+// Numbers are rounded for reading.
 func VerdictTable(minDiff float64, reports ...Report) (header []string, rows [][]string) {
 	header = []string{"comparison", "measure", "Δ", "interval", "W/T/L", "d_av", "p(t) Holm", "p(perm) Holm", "verdict"}
 	for _, r := range reports {
@@ -74,19 +76,19 @@ func VerdictTable(minDiff float64, reports ...Report) (header []string, rows [][
 			rows = append(rows, []string{c.Run + " vs " + r.Baseline(), c.Measure.String(), fmt.Sprintf("%+.4f", c.Diff),
 				fmt.Sprintf("[%+.4f, %+.4f]", c.CILow, c.CIHigh), fmt.Sprintf("%d/%d/%d", c.Wins, c.Ties, c.Losses),
 				fmt.Sprintf("%+.3f", dav), fmt.Sprintf("%.4f", c.PTHolm), fmt.Sprintf("%.4f", c.PPermHolm),
-				c.Verdict(minDiff, r.Options.Alpha)})
+				c.verdict(minDiff, r.Options.Alpha)})
 		}
 	}
 	return header, rows
 }
 
-// Verdicts counts the verdicts of the reports' comparisons (Comparison.Verdict with minDiff and
-// each report's Alpha).
+// Verdicts counts the verdicts of the reports' comparisons (as VerdictTable reads them, with
+// minDiff and each report's Alpha).
 func Verdicts(minDiff float64, reports ...Report) map[string]int {
 	out := map[string]int{}
 	for _, r := range reports {
 		for _, c := range r.Comparisons {
-			out[c.Verdict(minDiff, r.Options.Alpha)]++
+			out[c.verdict(minDiff, r.Options.Alpha)]++
 		}
 	}
 	return out

@@ -26,7 +26,7 @@ func TestVerdict(t *testing.T) {
 		{"refused", func() Comparison { c := with(sig, 0.02, 0.05, 0.03); c.Refused = "no"; return c }(), inconclusive},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := tc.c.Verdict(0.01, 0.05); got != tc.want {
+			if got := tc.c.verdict(0.01, 0.05); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})

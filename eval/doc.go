@@ -111,11 +111,4 @@
 //	—           runid             the run's tag (text, on the "all" line)
 //	—           prefs_*           preference counts and ratios per judgment group (prefs.go)
 //	—           map_avgjg, P_avgjg_k, Rprec_mult_avgjg.x: averaged over judgment groups
-//
-// # Adding a measure
-//
-// A new measure touches six files: its row in familyList (family.go; ParseMeasure, String,
-// nicknames and the command line follow), its value function (measures_*.go), its constructor
-// (measure.go), its row above (doc.go), its arithmetic test (measure_test.go) and its check
-// against the peer that defines it (peers_test.go). Package conventions refuses the others.
 package eval

@@ -52,8 +52,8 @@ const (
 
 // family is what ranklab knows of one measure name: the one table every other list is derived
 // from — validation, the names ParseMeasure reads (ir_measures' and trec_eval's, the aliases
-// and nicknames), the printed names and their order, aggregation, and the command line's lists
-// (through internal/trecmeasure).
+// and nicknames), the printed names and their order, aggregation, and the command line's -m
+// rules and lists (TrecMeasures, IROnlyNames).
 type family struct {
 	name     string
 	ir       bool       // name is ir_measures' (printed in its grammar, read by ParseMeasure)
@@ -115,8 +115,11 @@ const (
 	rprecMults  = "0.2,0.4,0.6,0.8,1,1.2,1.4,1.6,1.8,2"
 )
 
-// familyList is the table of measures. Adding a measure is a row here, its value function in
-// a measures_*.go file and its entry in the package doc (see "Adding a measure" there).
+// familyList is the table of measures. A new measure touches six files: its row here
+// (ParseMeasure, String, nicknames and the command line follow), its value function
+// (measures_*.go), its constructor (measure.go), its row in the package doc's table (doc.go), its
+// arithmetic test (measure_test.go) and its check against the peer that defines it
+// (peers_test.go). Package conventions refuses the others.
 var familyList = []family{
 	{name: NameP, ir: true, cut: cutRequired, rel: true, value: valueP,
 		trec: []trecSpec{{pos: 11, name: "P", kind: tkLongCutoffs, defaults: trecCutoffs, nicks: nkOfficial | nkAllTrec}}},

@@ -3,6 +3,8 @@ package eval
 import (
 	"io"
 	"slices"
+
+	"github.com/ranklab/ranklab/internal/scan"
 )
 
 // qrelsJG holds qrels with judgment groups (trec_eval's -R qrels_jg): query ID → judgment group
@@ -18,8 +20,8 @@ type qrelsJG map[string]map[string]map[string]int
 func parseQrelsJG(r io.Reader, name string) (qrelsJG, error) {
 	q := qrelsJG{}
 	err := readRecords(r, name, 4, "4 (query-id judgment-group doc-id grade)", "no judgment", func(f [][]byte, line int) error {
-		g, err := parseGradeBytes(f[3])
-		if err != nil {
+		g, ok := scan.Grade(f[3])
+		if !ok {
 			return parseErr(name, line, ErrGrade, "%s", quoteField(f[3]))
 		}
 		docs := inner(inner(q, string(f[0])), string(f[1]))

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ranklab/ranklab/internal/evalhook"
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
@@ -42,34 +41,6 @@ func trecRow(m Measure) (int, bool) {
 		return i, true
 	}
 	return 0, false
-}
-
-func init() {
-	evalhook.Names = func() []string {
-		out := make([]string, len(trecTable))
-		for i, t := range trecTable {
-			out[i] = t.name
-		}
-		return out
-	}
-	evalhook.Nickname = trecNickname
-	evalhook.TakesParameters = func(name string) (takes, ok bool) {
-		i, ok := trecByName(name)
-		return ok && trecTable[i].kind != tkNone, ok
-	}
-	evalhook.IROnly = func() []string {
-		var out []string
-		for _, f := range familyList {
-			if f.ir && len(f.trec) == 0 {
-				out = append(out, irForms(f)...)
-			}
-		}
-		return out
-	}
-	evalhook.IntegerCutoffs = func(name string) bool {
-		i, ok := trecByName(name)
-		return ok && trecTable[i].kind == tkLongCutoffs
-	}
 }
 
 // trecNickname returns the trec_eval measure names that trec_eval's nickname name stands for,

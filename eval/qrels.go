@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/ranklab/ranklab/internal/scan"
@@ -23,8 +21,8 @@ func ReadQrels(r io.Reader, name string) (Qrels, error) {
 	var qid string
 	var docs map[string]int
 	err := readRecords(r, name, 4, "4 (query-id iteration doc-id grade)", "no judgment", func(f [][]byte, line int) error {
-		g, err := parseGradeBytes(f[3])
-		if err != nil {
+		g, ok := scan.Grade(f[3])
+		if !ok {
 			return parseErr(name, line, ErrGrade, "%s", quoteField(f[3]))
 		}
 		if docs == nil || string(f[0]) != qid {
@@ -41,30 +39,6 @@ func ReadQrels(r io.Reader, name string) (Qrels, error) {
 		return nil, err
 	}
 	return q, nil
-}
-
-// parseGradeBytes parses an integer grade from b; plain decimal digits are read without
-// allocating, anything else goes through parseGrade.
-func parseGradeBytes(b []byte) (int, error) {
-	neg := len(b) > 0 && b[0] == '-'
-	digits := b
-	if neg {
-		digits = b[1:]
-	}
-	if len(digits) == 0 || len(digits) > 9 {
-		return parseGrade(string(b))
-	}
-	v := 0
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return parseGrade(string(b))
-		}
-		v = v*10 + int(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, nil
 }
 
 // ReadBEIRQrels reads BEIR qrels: the header "query-id\tcorpus-id\tscore", then one judgment
@@ -95,8 +69,8 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 		if f[0] == "" || f[1] == "" {
 			return nil, parseErr(name, line, ErrFieldCount, "empty query-id or corpus-id")
 		}
-		g, err := parseGrade(f[2])
-		if err != nil {
+		g, ok := scan.Grade([]byte(f[2]))
+		if !ok {
 			return nil, parseErr(name, line, ErrGrade, "%s", quoteString(f[2]))
 		}
 		if err := q.add(f[0], f[1], g); err != nil {
@@ -135,15 +109,6 @@ func readAnyQrels(r io.Reader, name string) (Qrels, error) {
 func isBEIRHeader(b []byte) bool {
 	f := strings.Split(string(b), "\t")
 	return len(f) == 3 && scan.TrimSpace(f[0]) == "query-id" && scan.TrimSpace(f[1]) == "corpus-id" && scan.TrimSpace(f[2]) == "score"
-}
-
-// parseGrade parses an integer grade; Unjudged and values beyond 32 bits are refused.
-func parseGrade(s string) (int, error) {
-	g, err := strconv.ParseInt(s, 10, 32)
-	if err != nil || g == math.MinInt32 {
-		return 0, fmt.Errorf("bad grade %q", s)
-	}
-	return int(g), nil
 }
 
 // add records a judgment, refusing a doc judged twice for one query.

@@ -106,7 +106,8 @@ func ReadRunFile(path string) (Run, error) { return readFile(path, ReadRun) }
 
 // WriteRun writes run in TREC format, queries in byte order, docs ranked (Rank), scores in the
 // shortest form that reads back the same. It refuses what would not read back to the same run:
-// no tag, IDs or a tag with whitespace, scores not finite.
+// no tag, a tag with whitespace, an ID a TREC file cannot carry (scan.IDProblem: empty, white
+// space or control characters, a leading U+FEFF), scores not finite.
 func WriteRun(w io.Writer, run Run) error {
 	if run.Tag == "" || strings.ContainsFunc(run.Tag, isSpace) {
 		return fmt.Errorf("write run: tag %q must be one non-empty word", run.Tag)
@@ -119,12 +120,12 @@ func WriteRun(w io.Writer, run Run) error {
 	slices.Sort(qids)
 	buf := make([]byte, 0, 128)
 	for _, q := range qids {
-		if q == "" || strings.ContainsFunc(q, isSpace) {
-			return fmt.Errorf("write run: query ID %q must be one non-empty word", q)
+		if err := scan.IDError("query", q); err != nil {
+			return fmt.Errorf("write run: %w", err)
 		}
 		for i, d := range Rank(run.Queries[q]) {
-			if d.Doc == "" || strings.ContainsFunc(d.Doc, isSpace) {
-				return fmt.Errorf("write run: query %q: doc ID %q must be one non-empty word", q, d.Doc)
+			if err := scan.IDError("doc", d.Doc); err != nil {
+				return fmt.Errorf("write run: query %q: %w", q, err)
 			}
 			if math.IsNaN(d.Score) || math.IsInf(d.Score, 0) {
 				return fmt.Errorf("write run: query %q doc %q: score %v is not finite", q, d.Doc, d.Score)

@@ -85,7 +85,11 @@ func TestWriteRunRoundTrip(t *testing.T) {
 	if run.Queries["q1"][0].Doc != "a" {
 		t.Error("WriteRun reordered its input")
 	}
-	for _, bad := range []Run{{Tag: ""}, {Tag: "a b"}, {Tag: "t", Queries: map[string][]ScoredDoc{"q": {{"d d", 1}}}}} {
+	// Defects 10 and 11 of issue 33: a control character went raw into the run; a query ID
+	// starting with U+FEFF, written first, read back as another query.
+	for _, bad := range []Run{{Tag: ""}, {Tag: "a b"}, {Tag: "t", Queries: map[string][]ScoredDoc{"q": {{"d d", 1}}}},
+		{Tag: "t", Queries: map[string][]ScoredDoc{"q": {{"d\x002", 1}}}}, {Tag: "t", Queries: map[string][]ScoredDoc{"\ufeffq": {{"d", 1}}}},
+		{Tag: "t", Queries: map[string][]ScoredDoc{"q\x7f": {{"d", 1}}}}} {
 		if err := WriteRun(&bytes.Buffer{}, bad); err == nil {
 			t.Errorf("WriteRun(%+v) gave no error", bad)
 		}

@@ -38,16 +38,6 @@ func (m Method) String() string {
 	return fmt.Sprintf("Method(%d)", int(m))
 }
 
-// ParseMethod reads "rrf", "combsum" or "combmnz".
-func ParseMethod(s string) (Method, error) {
-	for _, m := range []Method{RRF, CombSUM, CombMNZ} {
-		if s == m.String() {
-			return m, nil
-		}
-	}
-	return 0, fmt.Errorf("fusion method %q: want rrf, combsum or combmnz", s)
-}
-
 // Norm is how one run's scores for one query are put on a common scale before CombSUM or
 // CombMNZ. With s the document's score, the query's n documents of the run (after Depth), their
 // minimum, maximum, mean μ = Σ s / n and population standard deviation σ = sqrt(Σ (s − μ)² / n),
@@ -82,16 +72,6 @@ func (n Norm) String() string {
 		return "rank"
 	}
 	return fmt.Sprintf("Norm(%d)", int(n))
-}
-
-// ParseNorm reads "none", "minmax", "zscore" or "rank".
-func ParseNorm(s string) (Norm, error) {
-	for _, n := range []Norm{noNorm, MinMax, ZScore, Rank} {
-		if s == n.String() {
-			return n, nil
-		}
-	}
-	return 0, fmt.Errorf("normalisation %q: want none, minmax, zscore or rank", s)
 }
 
 // DefaultK is RRF's k of Cormack et al. 2009, the value Options.K = 0 stands for.

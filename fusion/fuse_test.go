@@ -120,22 +120,3 @@ func TestFuseErrors(t *testing.T) {
 		})
 	}
 }
-
-func TestParse(t *testing.T) {
-	for _, m := range []Method{RRF, CombSUM, CombMNZ} {
-		if got, err := ParseMethod(m.String()); err != nil || got != m {
-			t.Errorf("ParseMethod(%q) = %v, %v", m, got, err)
-		}
-	}
-	for _, n := range []Norm{noNorm, MinMax, ZScore, Rank} {
-		if got, err := ParseNorm(n.String()); err != nil || got != n {
-			t.Errorf("ParseNorm(%q) = %v, %v", n, got, err)
-		}
-	}
-	if _, err := ParseMethod("borda"); err == nil {
-		t.Error("ParseMethod(borda): want an error")
-	}
-	if _, err := ParseNorm("min-max"); err == nil {
-		t.Error("ParseNorm(min-max): want an error (the spelling is minmax)")
-	}
-}

@@ -1,13 +1,12 @@
 package judge
 
 import (
-	"compress/gzip"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/ranklab/ranklab/internal/scan"
 	"github.com/ranklab/ranklab/pool"
 	"github.com/ranklab/ranklab/retrieval"
 )
@@ -21,7 +20,7 @@ type docTexts struct {
 // loadTexts reads the documents and queries of pairs. corpus is a BEIR folder (corpus.jsonl or
 // corpus.jsonl.gz, and queries.jsonl, read with retrieval's BEIR readers: SciFact, Cranfield, a
 // user's own) or a JSONL corpus file in BEIR's format ({"_id", "title", "text"}, optionally
-// gzipped); queries is the queries JSONL file, "" for the folder's queries.jsonl. A pair whose
+// gzipped, known by its magic bytes); queries is the queries JSONL file, "" for the folder's queries.jsonl. A pair whose
 // document or query is missing is an error naming it: a pool must match its corpus.
 func loadTexts(pairs []pool.Pair, corpus, queries string) (docTexts, error) {
 	st, err := os.Stat(corpus)
@@ -82,21 +81,13 @@ func loadTexts(pairs []pool.Pair, corpus, queries string) (docTexts, error) {
 	return t, nil
 }
 
-// readFile opens path (gunzipped when it ends in .gz) and calls read.
+// readFile opens path through internal/scan, as every ranklab reader does (gzip known by its
+// magic bytes whatever the name, zero padding read as gzip -d reads it), and calls read.
 func readFile(path string, read func(io.Reader) error) error {
-	f, err := os.Open(path)
+	r, closeFn, err := scan.Open(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		defer z.Close()
-		r = z
-	}
+	defer closeFn()
 	return read(r)
 }

@@ -24,25 +24,39 @@
 // listed twice never fires. Beside it:
 //
 //   - path.log, the side log: one tab-separated line per action, "time judge action query doc
-//     grade seconds", append-only. action is judge (grade given, seconds on screen) or undo (the
-//     grade restored: the one before, or "-" for none). A re-judge (back, then a key) is a new
-//     judge line; the latest line of a pair decides. The log is what agreement and cost
-//     studies read.
+//     grade seconds prev", append-only. action is judge (grade given, seconds on screen), undo
+//     (the grade restored, "-" for none) or edit (a change found in the qrels file, made outside
+//     the panel: judge "-", the grade found); prev is the pair's grade before the line ("-":
+//     none), so an undo after reopening restores what was there before, another tool's grade
+//     included. A re-judge (back, then a key) is a new judge line; the latest line of a pair
+//     decides. The log is what agreement and cost studies read. (A v1 log, from before prev,
+//     reads too; undo stops at a v1 judgment whose previous grade it cannot know.)
 //   - path.lock, held while a panel runs: it holds the panel's process id and an flock(2).
 //     A second panel on the same file refuses to start (an error naming the PID). The kernel
 //     drops a dead process's flock, so a lock file left by a killed panel is stale and the
 //     next panel takes it over (and says so, with the dead PID). Done, an interrupt, the idle
 //     and maximum timers and an orphaned cell program (its kernel gone) release it.
 //
+// path is the file's real path: a symbolic link is followed (link by link), so two names of one
+// file share one lock and one log, and the link stays a link. New files honour the umask.
+//
 // Each key is made durable before the next document shows: the kernel appends the log line and
 // fsyncs the log (the folder too when the log is created), then rewrites the qrels file
-// atomically (a temporary file beside it, fsync, rename over it, fsync of the folder), and
-// only then sends the next screen; the page sends no other key until that screen arrives.
-// A kernel restart, a closed tab, kill -9 or a power loss therefore loses at most a key whose
-// screen had not changed yet. Opening the file repairs the two crash windows: a torn last log line (power
-// lost mid-append, never acknowledged) is dropped, and a qrels file older than the log (crash
-// between the log's fsync and the rename) is rewritten from the log. Judgments already in a
-// qrels file that the log does not mention (another tool's) are kept.
+// atomically (internal/atomicfile: a temporary file beside it, fsync, rename over it, fsync of
+// the folder), and only then sends the next screen; the page sends no other key until that
+// screen arrives. A kernel restart, a closed tab, kill -9 or a power loss therefore loses at most
+// a key whose screen had not changed yet. The rewrite keeps the file's own lines: comments,
+// blank lines and unchanged lines as they are, a changed grade in place, new pairs at the end.
+//
+// Opening the file tells the crash windows from an edit. A torn last log line (power lost
+// mid-append, never acknowledged) is dropped. When the qrels file disagrees with the log, is
+// the file before the log's last judge or undo line and older than that line's time (a crash
+// between the log's fsync and the rename), it is rewritten from the log. Any other difference
+// is a change made after the panel wrote the file (by hand, by another tool): the file wins,
+// the panel names the changed pairs ("1 a 2→1, 1 b 1→none") and logs them as edits; undo does
+// not go past an edit of its pair. A file changed while a panel runs is taken in the same way
+// before the next key is written. Judgments in a qrels file that the log does not mention
+// (another tool's) are kept.
 //
 // A new panel on the same files resumes at the next pair of the pool file (pool order) that the
 // judgments file does not grade. After a closed tab the panel's cell program still runs (and
@@ -57,7 +71,7 @@
 // ones after it (nbconvert never hangs), reading the files without the lock and writing nothing
 // (read-only), so it works beside a running panel; auto falls back to the same view when no
 // front-end answers within the probe. It connects to the page as the lab does (package live's
-// doc, "How it talks to the page"; the page side is internal/panel/comm.js): until the page says
+// doc, "How it talks to the page"; both run on panel.Serve and internal/panel/comm.js): until the page says
 // hello the program asks GoNB to check and reinstall its WebSocket, and the page follows the
 // current gonb_comm and repeats hello, so a busy machine delays the panel instead of leaving it
 // static. Its keys stop at a capture listener on window, before JupyterLab's and Notebook 7's

@@ -1,18 +1,15 @@
 package judge
 
 import (
-	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"html"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
 	"github.com/janpfeifer/gonb/gonbui"
-	"github.com/janpfeifer/gonb/gonbui/comms"
 	"github.com/ranklab/ranklab/internal/panel"
 	"github.com/ranklab/ranklab/pool"
 )
@@ -160,148 +157,119 @@ type outMsg struct {
 	Closed   bool   `json:"closed,omitempty"`
 }
 
+// help is the status line of a panel waiting for a key.
+const help = "keys: 0–3 grade · s skip · b or ← back · u undo (each judgment is on disk before the next document shows)"
+
+// livePanel is one run of the judging panel, its panel.Handler.
+type livePanel struct {
+	ss          *session
+	t           docTexts
+	id, in, out string // DOM id of the panel, page->kernel and kernel->page addresses
+	region      string // the panel's output, updated in place
+	shown       time.Time
+}
+
 func runLive(ss *session, t docTexts, opt panel.Options) error {
 	uid := gonbui.UniqueId()
-	id := "ranklab-judge-" + uid
-	in, out := "/ranklab/judge/"+uid+"/in", "/ranklab/judge/"+uid+"/out"
-	region := "ranklab_judge_" + uid
-	msgs := make(chan inMsg, 64)
-	sub := comms.Subscribe(in, func(_ string, v string) {
+	p := &livePanel{ss: ss, t: t, id: "ranklab-judge-" + uid, in: "/ranklab/judge/" + uid + "/in", out: "/ranklab/judge/" + uid + "/out",
+		region: "ranklab_judge_" + uid, shown: time.Now()}
+	panel.Serve(p.in, p.out, p, opt)
+	return nil
+}
+
+// Show implements panel.Handler.
+func (p *livePanel) Show() { gonbui.UpdateHTML(p.region, panelHTML(p.id, p.in, p.out, p.ss, p.t)) }
+
+// reply is the screen after a key: the card of the pair to judge now, and status.
+func (p *livePanel) reply(seq int, status string, closed bool) string {
+	ss := p.ss
+	sc := cardHTML(ss, p.t)
+	was := -1
+	if cur, ok := ss.Current(); ok {
+		if g, ok := ss.Store().Grade(cur); ok {
+			was = g
+		}
+	}
+	js, _ := json.Marshal(outMsg{Seq: seq, Key: sc.Key, HTML: sc.HTML, Progress: sc.Progress, Judged: sc.Judged, Was: was, Status: status, Closed: closed})
+	p.shown = time.Now()
+	return string(js)
+}
+
+// Handle implements panel.Handler: each key is applied to the pair it was pressed on (a key for
+// another pair records nothing) and answered with the next screen, once its judgment is on disk.
+func (p *livePanel) Handle(msgs []string) (replies []string, hello bool, end string) {
+	ss := p.ss
+	for _, v := range msgs {
 		var m inMsg
 		if err := json.Unmarshal([]byte(v), &m); err != nil {
 			fmt.Fprintf(os.Stderr, "judge: bad message from the page %q: %v\n", v, err)
-			return
+			continue
 		}
-		msgs <- m
-	})
-	defer comms.Unsubscribe(sub)
-	gonbui.UpdateHTML(region, panelHTML(id, in, out, ss, t))
-	gonbui.Sync()
-
-	watch, unwatch := context.WithCancel(context.Background())
-	defer unwatch()
-	panel.WatchParent(watch, func() { ss.Store().Close() })
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, opt.Max)
-	defer cancel()
-	var probe <-chan time.Time
-	if opt.Mode == panel.Auto {
-		probe = time.After(opt.Probe)
-	}
-	// Until the page says hello, poke GoNB (panel.PokeFirst, then doubling): it checks its
-	// WebSocket to the page and installs it again when the page's side is gone, as on a busy
-	// machine; the page's connectComm follows the new one.
-	pokeWait := panel.PokeFirst
-	poke := time.NewTimer(pokeWait)
-	defer poke.Stop()
-	idle := time.NewTimer(opt.Idle)
-	defer idle.Stop()
-	shown := time.Now()
-	connected := false
-	reason := ""
-	reply := func(seq int, status string, closed bool) {
-		sc := cardHTML(ss, t)
-		was := -1
-		if p, ok := ss.Current(); ok {
-			if g, ok := ss.Store().Grade(p); ok {
-				was = g
+		if m.Act == "hello" {
+			hello = true
+			st := help
+			if pid := ss.Store().StaleLock; pid != 0 {
+				st = staleNote(pid) + " · " + help
+			}
+			if r := ss.Store().Repaired; len(r) > 0 {
+				st = "repaired: " + strings.Join(r, "; ") + " · " + st
+			}
+			replies = append(replies, p.reply(m.Seq, st, false))
+			continue
+		}
+		if m.Act == "done" {
+			return replies, hello, panel.Done
+		}
+		cur, ok := ss.Current()
+		if key := cur.Query + "\t" + cur.Doc; !ok && m.Pair != "" || ok && m.Pair != key {
+			replies = append(replies, p.reply(m.Seq, "that key was for another document: nothing recorded", false))
+			continue
+		}
+		status := help
+		var err error
+		switch m.Act {
+		case "0", "1", "2", "3":
+			err = ss.Grade(int(m.Act[0]-'0'), time.Since(p.shown).Seconds())
+			if err == nil {
+				status = fmt.Sprintf("on disk: query %s, document %s = %s (%s)", cur.Query, cur.Doc, m.Act, gradeNames[m.Act[0]-'0'])
+			}
+		case "skip":
+			ss.Skip()
+			status = fmt.Sprintf("skipped %s %s for now", cur.Query, cur.Doc)
+		case "back":
+			if !ss.Back() {
+				status = "nothing judged before this one"
+			}
+		case "undo":
+			var ok bool
+			if ok, err = ss.Undo(); err == nil && !ok {
+				status = "nothing to undo"
+			} else if ok {
+				status = "undone: the grade of this pair is withdrawn (or restored to the one before)"
 			}
 		}
-		js, _ := json.Marshal(outMsg{Seq: seq, Key: sc.Key, HTML: sc.HTML, Progress: sc.Progress, Judged: sc.Judged, Was: was, Status: status, Closed: closed})
-		comms.Send(out, string(js))
-		shown = time.Now()
-	}
-	const help = "keys: 0–3 grade · s skip · b or ← back · u undo (each judgment is on disk before the next document shows)"
-loop:
-	for {
-		select {
-		case <-probe:
-			if !connected {
-				reason = "no-frontend"
-				break loop
-			}
-		case <-poke.C:
-			if connected {
-				continue
-			}
-			comms.Start()
-			pokeWait = panel.NextPoke(pokeWait)
-			poke.Reset(pokeWait)
-		case <-ctx.Done():
-			reason = "max"
-			if ctx.Err() == context.Canceled {
-				reason = "interrupt"
-			}
-			break loop
-		case <-idle.C:
-			reason = "idle"
-			break loop
-		case m := <-msgs:
-			idle.Reset(opt.Idle)
-			if m.Act == "hello" {
-				connected = true
-				st := help
-				if pid := ss.Store().StaleLock; pid != 0 {
-					st = staleNote(pid) + " · " + help
-				}
-				if r := ss.Store().Repaired; len(r) > 0 {
-					st = "repaired: " + strings.Join(r, "; ") + " · " + st
-				}
-				reply(m.Seq, st, false)
-				continue
-			}
-			if m.Act == "done" {
-				reason = "done"
-				break loop
-			}
-			cur, ok := ss.Current()
-			if key := cur.Query + "\t" + cur.Doc; !ok && m.Pair != "" || ok && m.Pair != key {
-				reply(m.Seq, "that key was for another document: nothing recorded", false)
-				continue
-			}
-			status := help
-			var err error
-			switch m.Act {
-			case "0", "1", "2", "3":
-				err = ss.Grade(int(m.Act[0]-'0'), time.Since(shown).Seconds())
-				if err == nil {
-					status = fmt.Sprintf("on disk: query %s, document %s = %s (%s)", cur.Query, cur.Doc, m.Act, gradeNames[m.Act[0]-'0'])
-				}
-			case "skip":
-				ss.Skip()
-				status = fmt.Sprintf("skipped %s %s for now", cur.Query, cur.Doc)
-			case "back":
-				if !ss.Back() {
-					status = "nothing judged before this one"
-				}
-			case "undo":
-				var ok bool
-				if ok, err = ss.Undo(); err == nil && !ok {
-					status = "nothing to undo"
-				} else if ok {
-					status = "undone: the grade of this pair is withdrawn (or restored to the one before)"
-				}
-			}
-			if err != nil {
-				status = "NOT SAVED: " + err.Error()
-			}
-			reply(m.Seq, status, false)
+		if err != nil {
+			status = "NOT SAVED: " + err.Error()
 		}
+		replies = append(replies, p.reply(m.Seq, status, false))
 	}
-	ss.Store().Close()
-	if reason != "no-frontend" {
-		reply(-1, "closed: "+reason, true)
-	}
-	state := "closed"
-	if reason == "no-frontend" {
-		state = "static"
-	}
-	gonbui.UpdateHTML(region, staticHTML(id, ss, t, state, reason))
-	gonbui.Sync()
-	return nil
+	return replies, hello, ""
 }
+
+// Final implements panel.Handler: the judgments file is closed (its lock released), the page's
+// keys are turned off and the panel becomes its static view.
+func (p *livePanel) Final(reason string, send func(string)) {
+	p.ss.Store().Close()
+	state := "static"
+	if send != nil {
+		state = "closed"
+		send(p.reply(-1, "closed: "+reason, true))
+	}
+	gonbui.UpdateHTML(p.region, staticHTML(p.id, p.ss, p.t, state, reason))
+}
+
+// Orphaned implements panel.Handler: the kernel is gone, the lock is released.
+func (p *livePanel) Orphaned() { p.ss.Store().Close() }
 
 // panelHTML is the live panel: the progress, the card, the buttons and the script.
 func panelHTML(id, in, out string, ss *session, t docTexts) string {

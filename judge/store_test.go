@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/pool"
@@ -184,6 +185,9 @@ func TestRepairFromLog(t *testing.T) {
 		"2026-01-02T03:04:07Z\tann\tjud"
 	os.WriteFile(path+".log", []byte(log), 0o644)
 	os.WriteFile(path, []byte("1 0 a 2\n"), 0o644) // the second judgment's rewrite never happened
+	// ... so the file is older than the second judgment's line (written after the first one's).
+	older := time.Date(2026, 1, 2, 3, 4, 5, 500, time.UTC)
+	os.Chtimes(path, older, older)
 	s := mustOpen(t, path)
 	if len(s.Repaired) != 2 {
 		t.Fatalf("repaired %q, want the torn line and the qrels rewrite", s.Repaired)
@@ -236,6 +240,7 @@ func FuzzReadLog(f *testing.F) {
 	f.Add(logHeader + "2026-01-02T03:04:05Z\tann\tjudge\t1\ta\t2\t1.000\n")
 	f.Add("2026-01-02T03:04:05Z\tann\tundo\t1\ta\t-\t0.000\n")
 	f.Add("x\ty\n")
+	f.Add("2026-01-02T03:04:05Z\tann\tjudge\t1\ta\t2\t1.000\t-\n2026-01-02T03:04:06Z\t-\tedit\t1\ta\t-\t0.000\t2\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		es, err := readLog(strings.NewReader(s), "f")
 		if err != nil {
@@ -251,7 +256,7 @@ func FuzzReadLog(f *testing.F) {
 			t.Fatalf("round trip: %v (%d vs %d)", err, len(es2), len(es))
 		}
 		for i := range es {
-			if es[i].Pair != es2[i].Pair || es[i].Grade != es2[i].Grade || es[i].Action != es2[i].Action {
+			if es[i].Pair != es2[i].Pair || es[i].Grade != es2[i].Grade || es[i].Action != es2[i].Action || es[i].Prev != es2[i].Prev {
 				t.Fatalf("entry %d: %+v vs %+v", i, es[i], es2[i])
 			}
 		}

@@ -101,12 +101,17 @@ refresh_notebooks() {
   return 0
 }
 stop() { # $1: the signal that arrived
-  trap '' INT TERM HUP
+  # The stop path must not depend on its output being writable: under `make lab | tee lab.log`
+  # Ctrl-C kills tee first, and a write to the broken pipe would end this script (SIGPIPE, or
+  # set -e on the failed write) before it signals the server. So SIGPIPE is ignored, errors do
+  # not end it, the server is signalled before anything is printed, and every message is best
+  # effort.
+  trap '' INT TERM HUP PIPE
+  set +e
   local noted i pid start sig left
   noted=$(below "$server" 2>/dev/null || true)
-  echo
-  say "stopping the server and its kernels"
   kill -TERM "$server" 2>/dev/null || true
+  { echo; say "stopping the server and its kernels"; } 2>/dev/null || true
   for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
   kill -KILL "$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
@@ -119,8 +124,8 @@ stop() { # $1: the signal that arrived
     [ "$left" = 1 ] || break
     sleep 0.3
   done
-  refresh_notebooks &   # git's bookkeeping only (see above); it may finish after this script
-  say "stopped"
+  refresh_notebooks >/dev/null 2>&1 &   # git's bookkeeping only (see above); it may finish after this script
+  { say "stopped"; } 2>/dev/null || true
   # End by that same signal (not an exit status), so make and shells see an interrupted command.
   trap - "$1"
   kill -"$1" $$

@@ -60,7 +60,7 @@
 // machine), so until the page has said hello the program asks GoNB (after 2 s, then at doubling
 // intervals up to 8 s) to check the WebSocket (a heartbeat) and install it again, and the page
 // follows whichever gonb_comm is current, subscribing again and repeating hello every second
-// (panel.PokeFirst and internal/panel/comm.js, shared with the judging panel). The
+// (panel.Serve and internal/panel/comm.js, the one driver of both panels). The
 // page sends the whole panel with a sequence number on every move and button; the kernel keeps
 // only the newest values (GoNB delivers each message on its own goroutine, out of order) and the
 // page re-sends ("settle") 150 ms after the last move, so a burst of moves ends on the value the

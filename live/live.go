@@ -2,21 +2,17 @@ package live
 
 import (
 	"bytes"
-	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"html"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"time"
 
 	"github.com/ranklab/ranklab/internal/atomicfile"
 	"github.com/ranklab/ranklab/internal/panel"
 
 	"github.com/janpfeifer/gonb/gonbui"
-	"github.com/janpfeifer/gonb/gonbui/comms"
 	"github.com/ranklab/ranklab/charts"
 	"github.com/ranklab/ranklab/lab"
 )
@@ -60,9 +56,10 @@ func showStatic(s lab.State, reason string, opt panel.Options) {
 	charts.Show(append([]string{headerHTML(s, "static", reason, opt)}, views(s)...)...)
 }
 
-// session is one run of the live panel. Its regions are the controls (controlsRegion), the tab
-// strip (tabsRegion) and one per liveViews entry (viewRegion + i), each a notebook output
-// updated in place; they are first sent in display order, which fixes their order in the cell.
+// session is one run of the live panel, its panel.Handler. Its regions are the controls
+// (controlsRegion), the tab strip (tabsRegion) and one per liveViews entry (viewRegion + i), each
+// a notebook output updated in place; they are first sent in display order, which fixes their
+// order in the cell.
 type session struct {
 	uid         string
 	id, in, out string // DOM id of the panel, page->kernel and kernel->page addresses
@@ -72,6 +69,7 @@ type session struct {
 	sent        []string // last HTML sent per region, to skip unchanged ones
 	cache       viewCache
 	tabsSent    bool
+	box         inbox // the page's messages, newest values first
 }
 
 const (
@@ -89,117 +87,63 @@ func runLive(s lab.State, opt panel.Options) lab.State {
 		out:   "/ranklab/live/" + uid + "/out",
 		opt:   opt,
 		state: s,
+		box:   newInbox(),
 	}
 	ss.regions = make([]string, viewRegion+len(liveViews))
 	for i := range ss.regions {
 		ss.regions[i] = fmt.Sprintf("ranklab_live_%s_%d", uid, i)
 	}
 	ss.sent = make([]string, len(ss.regions))
+	panel.Serve(ss.in, ss.out, ss, opt)
+	return ss.state
+}
 
-	box := newInbox()
-	// Subscribing first makes GoNB install its WebSocket script in the page (gonb_comm), which the
-	// panel's script waits for.
-	sub := comms.Subscribe(ss.in, func(_ string, v string) {
+// Show implements panel.Handler: the embedded ECharts (once per kernel run, offline mode), the
+// controls and every view.
+func (ss *session) Show() {
+	charts.Show()
+	ss.update(controlsRegion, panelHTML(ss.id, ss.state, ss.in, ss.out))
+	ss.render()
+}
+
+// Handle implements panel.Handler: the newest values win (by the page's sequence number), every
+// button is carried out, the views are rendered once and the state goes back to the page.
+func (ss *session) Handle(msgs []string) (replies []string, hello bool, end string) {
+	for _, v := range msgs {
 		m, err := parseIn(v)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
-			return
+			continue
 		}
-		box.put(m)
-	})
-	defer comms.Unsubscribe(sub)
-
-	charts.Show() // the embedded ECharts, once per kernel run (offline mode)
-	ss.update(controlsRegion, panelHTML(ss.id, s, ss.in, ss.out))
+		ss.box.put(m)
+	}
+	values, seq, actions, hello := ss.box.take()
+	if values != nil {
+		ss.state = apply(ss.state, values)
+	}
+	msg := outMsg{Seq: seq}
+	for _, a := range actions {
+		switch a {
+		case "reset":
+			ss.state = lab.DefaultState()
+		case "csv":
+			name, data, err := ss.writeCSV()
+			if err != nil {
+				msg.Error = err.Error()
+				msg.Status = "Export CSV failed: " + err.Error()
+			} else {
+				msg.CSV, msg.CSVData = name, data
+			}
+		case "done":
+			end = panel.Done
+		}
+	}
 	ss.render()
-	gonbui.Sync()
-
-	// A restarted kernel or a stopped server leaves this program orphaned: end it. The watch
-	// lasts until runLive returns, past the loop: a kernel that shuts down may first interrupt the
-	// cell (ending the loop), and the final snapshot's gonbui.Sync then waits for it forever.
-	watch, unwatch := context.WithCancel(context.Background())
-	defer unwatch()
-	panel.WatchParent(watch, nil)
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, opt.Max)
-	defer cancel()
-
-	var probe <-chan time.Time
-	if opt.Mode == panel.Auto {
-		probe = time.After(opt.Probe)
-	}
-	// Until the page says hello, poke GoNB (panel.PokeFirst, then doubling): each poke makes it
-	// check its WebSocket to the page and install it again when the page's side is gone (GoNB's
-	// page script gives up when the kernel's acknowledgement takes over 500 ms, as on a busy machine).
-	pokeWait := panel.PokeFirst
-	poke := time.NewTimer(pokeWait)
-	defer poke.Stop()
-	idle := time.NewTimer(opt.Idle)
-	defer idle.Stop()
-	reason := ""
-	live := false
-loop:
-	for {
-		select {
-		case <-probe:
-			if !live {
-				reason = "no-frontend"
-				break loop
-			}
-		case <-poke.C:
-			if live {
-				continue
-			}
-			comms.Start() // GoNB checks (heartbeat) or installs again its WebSocket to the page
-			pokeWait = panel.NextPoke(pokeWait)
-			poke.Reset(pokeWait)
-		case <-ctx.Done():
-			reason = "max"
-			if ctx.Err() == context.Canceled {
-				reason = "interrupt"
-			}
-			break loop
-		case <-idle.C:
-			reason = "idle"
-			break loop
-		case <-box.wake:
-			values, seq, actions, hello := box.take()
-			live = live || hello
-			idle.Reset(opt.Idle)
-			if values != nil {
-				ss.state = apply(ss.state, values)
-			}
-			msg := outMsg{Seq: seq}
-			done := false
-			for _, a := range actions {
-				switch a {
-				case "reset":
-					ss.state = lab.DefaultState()
-				case "csv":
-					name, data, err := ss.writeCSV()
-					if err != nil {
-						msg.Error = err.Error()
-						msg.Status = "Export CSV failed: " + err.Error()
-					} else {
-						msg.CSV, msg.CSVData = name, data
-					}
-				case "done":
-					done = true
-				}
-			}
-			ss.render()
-			ss.reply(msg)
-			if done {
-				reason = "done"
-				break loop
-			}
-		}
-	}
-	ss.finish(reason)
-	return ss.state
+	return []string{ss.reply(msg)}, hello, end
 }
+
+// Orphaned implements panel.Handler: the live lab holds nothing to release.
+func (ss *session) Orphaned() {}
 
 // render sends every view region whose HTML changed, and the tab strip (once) just before the
 // first tabbed view.
@@ -225,8 +169,8 @@ func (ss *session) update(i int, html string) {
 	gonbui.UpdateHTML(ss.regions[i], html)
 }
 
-// reply sends the state back to the page.
-func (ss *session) reply(m outMsg) {
+// reply is the state as the page reads it.
+func (ss *session) reply(m outMsg) string {
 	m.Values = controlValues(ss.state)
 	m.Min, m.Max, m.Zero = controlSpans(ss.state)
 	m.Link = ss.state.Link()
@@ -238,23 +182,22 @@ func (ss *session) reply(m outMsg) {
 		}
 	}
 	js, _ := json.Marshal(m) // plain values always marshal
-	comms.Send(ss.out, string(js))
+	return string(js)
 }
 
-// finish ends the panel: the page's controls are disabled, then replaced by the snapshot header;
-// the views already show the final state.
-func (ss *session) finish(reason string) {
+// Final implements panel.Handler: the page's controls are disabled, then replaced by the
+// snapshot header; the views already show the final state.
+func (ss *session) Final(reason string, send func(string)) {
 	state := "closed"
-	if reason == "no-frontend" {
+	if send == nil {
 		state = "static"
 	} else {
-		ss.reply(outMsg{Seq: -1, Closed: true, Status: "closed: " + reason})
+		send(ss.reply(outMsg{Seq: -1, Closed: true, Status: "closed: " + reason}))
 	}
 	ss.render()
 	// The snapshot shows every view: without the tab strip (and its style) none is hidden.
 	ss.update(tabsRegion, "")
 	ss.update(controlsRegion, headerHTML(ss.state, state, reason, ss.opt))
-	gonbui.Sync()
 }
 
 // writeCSV writes the current outcome to CSVName in the CSV directory and returns the file

@@ -3,7 +3,6 @@ package live
 import (
 	"encoding/json"
 	"fmt"
-	"sync"
 )
 
 // Messages between the page and the kernel travel as JSON strings over GoNB's comms (a
@@ -65,24 +64,22 @@ func parseIn(s string) (inMsg, error) {
 	return m, nil
 }
 
-// inbox collects page messages that arrive concurrently and in any order. take returns the
-// values of the newest message (by sequence number) seen since the last take, if any, and every
-// button event in arrival order.
+// inbox keeps what the page sent since the last take: the values of the newest message (by
+// sequence number) and every button event in arrival order. GoNB delivers each message on its
+// own goroutine, so a message may arrive after a newer one: its values are then ignored, its
+// button still carried out.
 type inbox struct {
-	mu      sync.Mutex
 	seq     int // highest sequence number seen
 	values  map[string]int
 	fresh   bool     // values newer than the last take
 	actions []string // button events not yet taken
 	hello   bool
-	wake    chan struct{}
 }
 
-func newInbox() *inbox { return &inbox{seq: -1, wake: make(chan struct{}, 1)} }
+func newInbox() inbox { return inbox{seq: -1} }
 
-// put records m and wakes the loop.
+// put records m.
 func (b *inbox) put(m inMsg) {
-	b.mu.Lock()
 	if m.Seq > b.seq {
 		b.seq, b.values, b.fresh = m.Seq, m.Values, true
 	}
@@ -92,18 +89,11 @@ func (b *inbox) put(m inMsg) {
 	if m.Event == "hello" {
 		b.hello = true
 	}
-	b.mu.Unlock()
-	select {
-	case b.wake <- struct{}{}:
-	default:
-	}
 }
 
 // take returns what arrived since the last take: the newest values (nil when none are newer),
 // their sequence number, the button events, and whether the page ever said hello.
 func (b *inbox) take() (values map[string]int, seq int, actions []string, hello bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.fresh {
 		values = b.values
 		b.fresh = false

@@ -6,6 +6,7 @@ import (
 	"html"
 	"strings"
 
+	"github.com/ranklab/ranklab/charts"
 	"github.com/ranklab/ranklab/chunking"
 	"github.com/ranklab/ranklab/internal/labview"
 	"github.com/ranklab/ranklab/internal/panel"
@@ -14,11 +15,10 @@ import (
 
 // The panel's output is a list of regions, each its own notebook output, updated in place: the
 // controls (or, once the loop has ended, the snapshot header), then one region per view of
-// labview.Views (the list package charts declares) that has a live fragment, in its order, with the tab strip before the first
-// view that sits in a tab. Views with a tab show one at a time (the strip's choice); the others
-// are always visible. Nothing here counts the views: liveViews is derived from labview.Views,
-// which package charts (imported by live.go) fills before this package's variables are
-// initialised.
+// charts.LabViews (the lab's one list of views) that has a live fragment, in its order, with the
+// tab strip before the first view that sits in a tab. Views with a tab show one at a time (the
+// strip's choice); the others are always visible. Nothing here counts the views: liveViews is
+// derived from charts.LabViews.
 //
 // Test hooks (stable attributes): data-live-panel on the controls/header (data-live-state =
 // connecting, live, static or closed), data-field on each control, data-action on each button,
@@ -29,7 +29,7 @@ import (
 // its caption, data-footprint with data-chunks; data-live-error on a validation message.
 var liveViews = func() []labview.View {
 	var out []labview.View
-	for _, v := range labview.Views {
+	for _, v := range charts.LabViews() {
 		if v.Live != nil {
 			out = append(out, v)
 		}
@@ -189,17 +189,17 @@ func headerHTML(s lab.State, state, reason string, opt panel.Options) string {
 // get the live panel back.
 func reasonText(reason string, opt panel.Options) string {
 	switch reason {
-	case "done":
+	case panel.Done:
 		return "The live panel was closed with Done; re-run the cell to move the controls again."
-	case "idle":
+	case panel.Idle:
 		return "The live panel closed after a while without input; re-run the cell to continue."
-	case "max":
+	case panel.MaxTime:
 		return "The live panel reached its maximum duration; re-run the cell to continue."
-	case "interrupt":
+	case panel.Interrupt:
 		return "The live panel was interrupted; re-run the cell to continue."
 	case "forced":
 		return panel.EnvMode + "=static: no live controls. Unset it (or set auto) and re-run the cell for sliders."
-	case "no-frontend":
+	case panel.NoFrontend:
 		return fmt.Sprintf("No live notebook page answered within %s (nbconvert, an exported page or a viewer, or a page whose connection to the Go kernel failed), "+
 			"so this is the state passed to live.Show. To retry: re-run this cell in JupyterLab or Notebook. "+
 			"On a busy machine, run %%env %s live in a cell first (the panel then waits for the page as long as it takes) "+

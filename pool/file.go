@@ -13,15 +13,17 @@ import (
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
-// Write writes pairs as qrels lines "query 0 doc -1", one a line, in order. It refuses an empty
-// ID or one holding white space (the line would not read back).
+// Write writes pairs as qrels lines "query 0 doc -1", one a line, in order. It refuses an ID a
+// TREC file cannot carry (scan.IDProblem: empty, white space or control characters, a leading
+// U+FEFF, which a reader drops as a byte order mark): the line would not read back.
 func Write(w io.Writer, pairs []Pair) error {
 	bw := bufio.NewWriter(w)
 	for _, p := range pairs {
-		for _, id := range []string{p.Query, p.Doc} {
-			if id == "" || strings.ContainsFunc(id, isSpace) {
-				return fmt.Errorf("pool: ID %q must be one non-empty word", id)
-			}
+		if err := scan.IDError("query", p.Query); err != nil {
+			return fmt.Errorf("pool: %w", err)
+		}
+		if err := scan.IDError("doc", p.Doc); err != nil {
+			return fmt.Errorf("pool: %w", err)
 		}
 		if _, err := fmt.Fprintf(bw, "%s 0 %s -1\n", p.Query, p.Doc); err != nil {
 			return err
@@ -43,7 +45,8 @@ func WriteFile(path string, pairs []Pair) error {
 // by white space) and returns its pairs in file order, with every grade. Blank lines and lines
 // starting with "#" are skipped. A line of another field count, a grade that is not an integer
 // or a pair listed twice is an *eval.ParseError "name:line: ..." that unwraps to
-// eval.ErrFieldCount, eval.ErrGrade or eval.ErrDuplicate.
+// eval.ErrFieldCount, eval.ErrGrade or eval.ErrDuplicate; so is an ID a TREC file cannot carry
+// (scan.IDProblem: a control character, a U+FEFF that starts it), which Write would refuse.
 func read(r io.Reader, name string) ([]Pair, []int, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
@@ -69,6 +72,11 @@ func read(r io.Reader, name string) ([]Pair, []int, error) {
 			return nil, nil, &eval.ParseError{File: name, Line: line, Err: fmt.Errorf("%w: %.40q", eval.ErrGrade, f[3])}
 		}
 		p := Pair{f[0], f[2]}
+		for _, id := range []struct{ kind, id string }{{"query", p.Query}, {"doc", p.Doc}} {
+			if err := scan.IDError(id.kind, id.id); err != nil {
+				return nil, nil, &eval.ParseError{File: name, Line: line, Err: err}
+			}
+		}
 		if first, dup := seen[p]; dup {
 			return nil, nil, &eval.ParseError{File: name, Line: line, Err: fmt.Errorf("%w: %.40q listed twice for query %.40q (first on line %d)", eval.ErrDuplicate, p.Doc, p.Query, first)}
 		}

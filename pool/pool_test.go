@@ -237,6 +237,22 @@ func TestWriteRead(t *testing.T) {
 	}
 }
 
+// TestWriteRefusesIDsThatReadBackOtherwise is defect 11 of issue 33 (found by FuzzRead): a query
+// ID starting with U+FEFF, written first, read back as another query (every reader drops a
+// leading byte order mark). Such IDs, and control characters, are refused on write and on read.
+func TestWriteRefusesIDsThatReadBackOtherwise(t *testing.T) {
+	for _, p := range []Pair{{"\ufeffq1", "d"}, {"q1", "\ufeffd"}, {"q\x001", "d"}, {"q1", "d\x7f"}, {"q1", "d\u0085"}} {
+		var b strings.Builder
+		if err := Write(&b, []Pair{p}); err == nil {
+			back, _, rerr := read(strings.NewReader(b.String()), "f")
+			t.Errorf("%q written as %q, reads back as %v (%v)", p, b.String(), back, rerr)
+		}
+	}
+	if _, _, err := read(strings.NewReader("q 0 d -1\n\ufeffq 0 d -1\n"), "f"); err == nil || !strings.HasPrefix(err.Error(), "f:2: query ID") {
+		t.Errorf("a U+FEFF starting an ID on line 2: %v", err)
+	}
+}
+
 func TestWriteFileKeepsOldOnError(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "pool.txt")
 	os.WriteFile(path, []byte("old\n"), 0o644)

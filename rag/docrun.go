@@ -51,16 +51,6 @@ func (a Aggregation) Label() string {
 	return a.String()
 }
 
-// ParseAggregation parses "maxp", "firstp" or "sump".
-func ParseAggregation(s string) (Aggregation, error) {
-	for _, a := range aggregations {
-		if s == a.String() {
-			return a, nil
-		}
-	}
-	return 0, fmt.Errorf("aggregation %q: want maxp, firstp or sump", s)
-}
-
 // Score aggregates one document's retrieved chunk scores, given in the document's chunk order;
 // first says whether scores[0] is the document's first chunk. It is the one implementation of
 // the three aggregations (package retrieval's searcher calls it too):

@@ -47,14 +47,6 @@ func TestAggregationScore(t *testing.T) {
 			t.Errorf("%v.Score(%v, %v) = %v, %v; want %v, %v", tc.agg, tc.scores, tc.first, got, ok, tc.want, tc.ok)
 		}
 	}
-	for _, a := range aggregations {
-		if b, err := ParseAggregation(a.String()); err != nil || b != a {
-			t.Errorf("ParseAggregation(%q) = %v, %v", a, b, err)
-		}
-	}
-	if _, err := ParseAggregation("MaxP"); err == nil {
-		t.Error(`ParseAggregation("MaxP"): want an error (the spelling is maxp)`)
-	}
 }
 
 func TestDocRun(t *testing.T) {

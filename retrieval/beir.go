@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Document is one corpus entry of a BEIR collection.
@@ -47,7 +48,8 @@ type Collection struct {
 // jsonLines calls fn with each non-blank line of r and its 1-based number. The lines are read
 // by scan.Lines, with the rules of every ranklab reader: a UTF-8 byte-order mark at the start is
 // dropped, CRLF is read, a carriage return inside a line (raw CRs are not valid in a JSON
-// string either) and a line longer than 64 MiB are errors. There are no comment lines: JSON
+// string either), a line that is not valid UTF-8 (encoding/json would replace its bytes by
+// U+FFFD, silently changing an ID) and a line longer than 64 MiB are errors. There are no comment lines: JSON
 // Lines has none.
 func jsonLines(r io.Reader, name string, fn func(line []byte, n int) error) error {
 	lines := scan.NewLines(r)
@@ -56,6 +58,9 @@ func jsonLines(r io.Reader, name string, fn func(line []byte, n int) error) erro
 		line := []byte(scan.TrimSpace(string(lines.Bytes())))
 		if len(line) == 0 {
 			continue
+		}
+		if !utf8.Valid(line) { // encoding/json would turn the bytes into U+FFFD: another ID
+			return fmt.Errorf("%s:%d: not valid UTF-8 (a JSON text is UTF-8)", name, n)
 		}
 		if err := fn(line, n); err != nil {
 			return fmt.Errorf("%s:%d: %w", name, n, err)
@@ -103,28 +108,14 @@ func decodeObject(line []byte) (map[string]json.RawMessage, error) {
 }
 
 // ReadCorpus reads a BEIR corpus.jsonl: one JSON object per line with a string "_id"
-// (non-empty, unique), a string "text" and an optional string "title"; other fields are
+// (unique, and fit for a TREC run: scan.IDProblem refuses an empty ID, white space, control
+// and invisible characters, a leading U+FEFF), a string "text" and an optional string "title"; other fields are
 // ignored; blank lines are skipped. Documents come back in file order. Errors read
 // "name:line: message"; a file without documents is an error (eval.ErrEmpty).
 func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 	var docs []Document
-	seen := map[string]int{}
-	err := jsonLines(r, name, func(line []byte, n int) error {
-		obj, err := decodeObject(line)
-		if err != nil {
-			return err
-		}
-		var d Document
-		if d.ID, err = stringField(obj, "_id", false); err != nil {
-			return err
-		}
-		if d.ID == "" {
-			return errors.New(`empty "_id"`)
-		}
-		if prev, dup := seen[d.ID]; dup {
-			return fmt.Errorf("duplicate document %q (first on line %d)", d.ID, prev)
-		}
-		seen[d.ID] = n
+	err := readRecords(r, name, "document", func(id string, obj map[string]json.RawMessage) (err error) {
+		d := Document{ID: id}
 		if d.Title, err = stringField(obj, "title", true); err != nil {
 			return err
 		}
@@ -134,44 +125,53 @@ func ReadCorpus(r io.Reader, name string) ([]Document, error) {
 		docs = append(docs, d)
 		return nil
 	})
-	if err == nil && len(docs) == 0 {
-		err = fmt.Errorf("%s: %w: no document", name, eval.ErrEmpty)
-	}
 	return docs, err
 }
 
 // ReadQueries reads a BEIR queries.jsonl: one JSON object per line with a string "_id"
-// (non-empty, unique) and a string "text"; other fields are ignored; blank lines are
+// (unique, fit for a TREC run as in ReadCorpus) and a string "text"; other fields are ignored; blank lines are
 // skipped. Queries come back in file order; a file without queries is an error (eval.ErrEmpty).
 func ReadQueries(r io.Reader, name string) ([]Query, error) {
 	var qs []Query
-	seen := map[string]int{}
-	err := jsonLines(r, name, func(line []byte, n int) error {
-		obj, err := decodeObject(line)
-		if err != nil {
-			return err
-		}
-		var q Query
-		if q.ID, err = stringField(obj, "_id", false); err != nil {
-			return err
-		}
-		if q.ID == "" {
-			return errors.New(`empty "_id"`)
-		}
-		if prev, dup := seen[q.ID]; dup {
-			return fmt.Errorf("duplicate query %q (first on line %d)", q.ID, prev)
-		}
-		seen[q.ID] = n
+	err := readRecords(r, name, "query", func(id string, obj map[string]json.RawMessage) (err error) {
+		q := Query{ID: id}
 		if q.Text, err = stringField(obj, "text", false); err != nil {
 			return err
 		}
 		qs = append(qs, q)
 		return nil
 	})
-	if err == nil && len(qs) == 0 {
-		err = fmt.Errorf("%s: %w: no query", name, eval.ErrEmpty)
-	}
 	return qs, err
+}
+
+// readRecords reads the JSON Lines of a corpus or queries file (kind "document" or "query"):
+// each non-blank line a JSON object whose string "_id" is non-empty and unique, handed to fn
+// with the object for the other fields, in file order. Errors read "name:line: message"; a file
+// without records is an error (eval.ErrEmpty).
+func readRecords(r io.Reader, name, kind string, fn func(id string, obj map[string]json.RawMessage) error) error {
+	seen := map[string]int{}
+	err := jsonLines(r, name, func(line []byte, n int) error {
+		obj, err := decodeObject(line)
+		if err != nil {
+			return err
+		}
+		id, err := stringField(obj, "_id", false)
+		if err != nil {
+			return err
+		}
+		if why, _ := scan.IDProblem(id); why != "" { // a run could not carry it, or it is not what it looks like
+			return fmt.Errorf(`%s "_id" %q %s`, kind, id, why)
+		}
+		if prev, dup := seen[id]; dup {
+			return fmt.Errorf("duplicate %s %q (first on line %d)", kind, id, prev)
+		}
+		seen[id] = n
+		return fn(id, obj)
+	})
+	if err == nil && len(seen) == 0 {
+		err = fmt.Errorf("%s: %w: no %s", name, eval.ErrEmpty, kind)
+	}
+	return err
 }
 
 // openMaybeGzip opens path, or path+".gz" when path is missing, decompressing the latter.

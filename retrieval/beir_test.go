@@ -33,7 +33,15 @@ func TestReadCorpusErrors(t *testing.T) {
 		{"null", `null`, "c.jsonl:1: not a JSON object: null"},
 		{"missing id", `{"text":"x"}`, `c.jsonl:1: missing field "_id"`},
 		{"numeric id", `{"_id": 7, "text":"x"}`, `c.jsonl:1: field "_id": want a string, got 7`},
-		{"empty id", `{"_id": "", "text":"x"}`, `c.jsonl:1: empty "_id"`},
+		{"empty id", `{"_id": "", "text":"x"}`, `c.jsonl:1: document "_id" "" is empty`},
+		// Defect 10 of issue 33: control characters went raw into the TREC run.
+		{"NUL in id", `{"_id": "d\u00002", "text":"x"}`, `c.jsonl:1: document "_id" "d\x002" holds the control character U+0000`},
+		{"tab in id", `{"_id": "d\t2", "text":"x"}`, `c.jsonl:1: document "_id" "d\t2" holds the control character U+0009`},
+		{"space in id", `{"_id": "d 2", "text":"x"}`, `c.jsonl:1: document "_id" "d 2" holds the space character U+0020`},
+		{"no-break space in id", `{"_id": "d\u00a02", "text":"x"}`, `c.jsonl:1: document "_id" "d\u00a02" holds the invisible or space character U+00A0`},
+		{"zero width space in id", `{"_id": "d\u200b2", "text":"x"}`, `c.jsonl:1: document "_id" "d\u200b2" holds the invisible or space character U+200B`},
+		{"invalid UTF-8 in an id", "{\"_id\": \"d\xff1\", \"text\":\"x\"}", `c.jsonl:1: not valid UTF-8`},
+		{"BOM at the start of an id", `{"_id": "x", "text":"x"}` + "\n" + `{"_id": "\ufeffd", "text":"x"}`, `c.jsonl:2: document "_id" "\ufeffd" starts with U+FEFF`},
 		{"missing text", `{"_id": "a"}`, `c.jsonl:1: missing field "text"`},
 		{"bad title", `{"_id": "a", "title": null, "text": ""}`, `c.jsonl:1: field "title": want a string, got null`},
 		{"duplicate", "{\"_id\":\"a\",\"text\":\"\"}\n\n{\"_id\":\"a\",\"text\":\"\"}", `c.jsonl:3: duplicate document "a" (first on line 1)`},
@@ -59,6 +67,10 @@ func TestReadQueries(t *testing.T) {
 	_, err = ReadQueries(strings.NewReader(`{"_id":"1","text":"a"}`+"\n"+`{"_id":"1","text":"b"}`), "q.jsonl")
 	if err == nil || !strings.HasPrefix(err.Error(), `q.jsonl:2: duplicate query "1"`) {
 		t.Errorf("duplicate query: err = %v", err)
+	}
+	_, err = ReadQueries(strings.NewReader(`{"_id":"q\u0001","text":"a"}`), "q.jsonl")
+	if err == nil || !strings.HasPrefix(err.Error(), `q.jsonl:1: query "_id" "q\x01" holds the control character U+0001`) {
+		t.Errorf("control character in a query ID: err = %v", err)
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 
 // Aggregation turns the scores of a document's chunks into the document's score; it is
 // package rag's (rag.MaxP, rag.FirstP, rag.SumP), so a searcher and a chunk run read by rag.DocRun
-// aggregate alike; rag.ParseAggregation parses its names.
+// aggregate alike.
 type Aggregation = rag.Aggregation
 
 // MaxP is rag.MaxP, the default aggregation (rag.FirstP and rag.SumP are the others).

@@ -2,9 +2,10 @@ package stats
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/ranklab/ranklab/internal/quantile"
 )
 
 // BootstrapCI computes the percentile bootstrap confidence interval of the mean difference
@@ -39,15 +40,5 @@ func BootstrapCI(a, b []float64, resamples int, level float64, seed uint64) (lo,
 	}
 	sort.Float64s(means)
 	alpha := 1 - level
-	return quantile(means, alpha/2), quantile(means, 1-alpha/2), nil
-}
-
-// quantile returns the x-quantile of sorted values with linear interpolation (numpy "linear").
-func quantile(sorted []float64, x float64) float64 {
-	h := float64(len(sorted)-1) * x
-	i := int(math.Floor(h))
-	if i >= len(sorted)-1 {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
+	return quantile.Linear(means, alpha/2), quantile.Linear(means, 1-alpha/2), nil
 }

@@ -68,13 +68,3 @@ func TestBootstrapCI(t *testing.T) {
 		}
 	})
 }
-
-func TestQuantile(t *testing.T) {
-	x := []float64{10, 20, 30, 40, 50}
-	// h = (5-1)·q: q = 0.1 -> h = 0.4 -> 10 + 0.4·10; q = 1 -> 50.
-	for _, c := range []struct{ q, want float64 }{{0, 10}, {0.1, 10 + 0.4*10}, {0.5, 30}, {0.975, 40 + 0.9*10}, {1, 50}} {
-		if got := quantile(x, c.q); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("quantile(%v) = %v, want %v", c.q, got, c.want)
-		}
-	}
-}

@@ -14,11 +14,15 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ranklab/ranklab/internal/corpuscheck"
+
+	"github.com/ranklab/ranklab/check"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/study"
 
 	"github.com/ranklab/ranklab/compare"
 	"github.com/ranklab/ranklab/internal/numflag"
+	"github.com/ranklab/ranklab/internal/words"
 
 	"github.com/ranklab/ranklab/internal/csvcell"
 
@@ -108,7 +112,31 @@ func (f beirFlags) collection(stderr io.Writer) (retrieval.Collection, error) {
 			return retrieval.Collection{}, err
 		}
 	}
+	if err := corpusPreflight(dir, stderr); err != nil {
+		return retrieval.Collection{}, err
+	}
 	return retrieval.ReadCollection(dir, *f.split)
+}
+
+// corpusPreflight is check --corpus's line check (internal/corpuscheck, no twin search), made before
+// anything is retrieved or embedded: every line with an error is printed on stderr with its
+// file and line, and the command stops; documents with no text are printed as warnings.
+func corpusPreflight(dir string, stderr io.Writer) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil // ReadCollection says what is missing
+	}
+	r, _, err := corpuscheck.File(dir, nil, check.TwinOptions{}, true)
+	if err != nil {
+		return err
+	}
+	if len(r.Findings) == 0 {
+		return nil
+	}
+	writeCorpusFindings(stderr, r)
+	if n := corpusErrors(r); n > 0 {
+		return fmt.Errorf("%s: %d %s above: fix the corpus before retrieving (ranklab check --corpus %s lists them again)", r.File, n, words.Plural(n, "error", "errors"), dir)
+	}
+	return nil
 }
 
 // beirRun writes the run of the collection's queries (those its qrels judge), and with --chunks
@@ -135,7 +163,7 @@ func beirRun(args []string, stdout, stderr io.Writer) int {
 	if *out == "-" && (*chunksOut == "-" || *mapOut == "-") {
 		return fail(2, "only one output can go to stdout")
 	}
-	agg, err := rag.ParseAggregation(*f.agg)
+	agg, err := parseName("aggregation", *f.agg, rag.MaxP, rag.FirstP, rag.SumP)
 	if err != nil {
 		return fail(2, "--agg: %v", err)
 	}
@@ -265,7 +293,7 @@ func beirSweep(args []string, stdout, stderr io.Writer) int {
 	if *format != "text" && *format != "json" && *format != "csv" {
 		return fail(2, "-f %q: want text, json or csv", *format)
 	}
-	agg, err := rag.ParseAggregation(*f.agg)
+	agg, err := parseName("aggregation", *f.agg, rag.MaxP, rag.FirstP, rag.SumP)
 	if err != nil {
 		return fail(2, "--agg: %v", err)
 	}
@@ -380,6 +408,11 @@ func parseChunkings(list string) ([]retrieval.Chunking, error) {
 		if err := ch.Validate(); err != nil {
 			return nil, fmt.Errorf("%q: %v", item, err)
 		}
+		for _, prev := range out {
+			if prev == ch {
+				return nil, fmt.Errorf("%q: the configuration %s is listed twice", item, ch)
+			}
+		}
 		out = append(out, ch)
 	}
 	return out, nil
@@ -388,7 +421,9 @@ func parseChunkings(list string) ([]retrieval.Chunking, error) {
 func writeSweepText(w io.Writer, sw study.Sweep, queries int) error {
 	fmt.Fprintf(w, "%s (qrels %s): %d documents, %d queries, %d %s tokens; %s, %s\n",
 		sw.Collection, sw.Split, sw.Docs, queries, sw.Tokens, sw.Tokenizer, sw.Model, sw.Aggregation)
-	fmt.Fprintf(w, "Δ and p: against %s, paired over queries; p Holm-adjusted over the configurations\n", baseline(sw))
+	if len(sw.Rows) > 1 {
+		fmt.Fprintf(w, "Δ and p: against %s, paired over queries; p Holm-adjusted over the configurations\n", baseline(sw))
+	}
 	header, rows := sweepTable(sw)
 	if err := writeTable(w, header, rows); err != nil {
 		return err
@@ -397,7 +432,9 @@ func writeSweepText(w io.Writer, sw study.Sweep, queries int) error {
 		return writeStages(w, sw.Stages)
 	}
 	fmt.Fprintf(w, "\nAt a token budget B (%s tokens): the documents of the longest prefix of the ranked chunks that fits B tokens.\n", sw.Tokenizer)
-	fmt.Fprintf(w, "Δ: against %s at the same budget, with its bootstrap interval; p: t-test, Holm over the whole table\n", baseline(sw))
+	if len(sw.Rows) > 1 {
+		fmt.Fprintf(w, "Δ: against %s at the same budget, with its bootstrap interval; p: t-test, Holm over the whole table\n", baseline(sw))
+	}
 	header, rows = sweepBudgetTable(sw)
 	if err := writeTable(w, header, rows); err != nil {
 		return err
@@ -427,14 +464,21 @@ func writeStages(w io.Writer, st study.Stages) error {
 // holds them exactly.
 func sweepTable(s study.Sweep) (header []string, rows [][]string) {
 	header = []string{"config", "chunks", "indexed", "dup%"}
+	compared := len(s.Rows) > 1 // one configuration: nothing to compare, no Δ or p columns
 	for _, m := range s.Measures {
 		name := m.String()
-		header = append(header, name, "Δ "+name, "p(t,Holm)", "p(rand,Holm)")
+		header = append(header, name)
+		if compared {
+			header = append(header, "Δ "+name, "p(t,Holm)", "p(rand,Holm)")
+		}
 	}
 	for _, r := range s.Rows {
 		row := []string{r.Chunking.String(), fmt.Sprint(r.Chunks), fmt.Sprint(r.Indexed), fmt.Sprintf("%.1f", 100*r.Duplication)}
 		for _, m := range s.Measures {
 			row = append(row, fmt.Sprintf("%.4f", r.Result.Mean(m)))
+			if !compared {
+				continue
+			}
 			c, err := s.Comparison(r.Chunking, m)
 			if err != nil { // the baseline
 				row = append(row, "", "", "")
@@ -455,9 +499,13 @@ func sweepTable(s study.Sweep) (header []string, rows [][]string) {
 // Numbers are rounded for reading; Budget holds them exactly.
 func sweepBudgetTable(s study.Sweep) (header []string, rows [][]string) {
 	level := s.Budget.Options.Level
+	compared := len(s.Rows) > 1 // one configuration: no comparison, no interval (its level is unset)
 	header = []string{"budget", "config"}
 	for _, name := range []string{"nDCG", "R", "Success"} {
-		header = append(header, name, fmt.Sprintf("Δ %s [%g%% CI]", name, 100*level), "p(t,Holm)")
+		header = append(header, name)
+		if compared {
+			header = append(header, fmt.Sprintf("Δ %s [%g%% CI]", name, 100*level), "p(t,Holm)")
+		}
 	}
 	ms := rag.BudgetMeasures(s.Budgets...)
 	for b := range s.Budgets {
@@ -466,6 +514,9 @@ func sweepBudgetTable(s study.Sweep) (header []string, rows [][]string) {
 			for k := range 3 {
 				j := 3*b + k
 				row = append(row, fmt.Sprintf("%.4f", r.Budget.Mean(ms[j])))
+				if !compared {
+					continue
+				}
 				if i == 0 {
 					row = append(row, "", "")
 					continue

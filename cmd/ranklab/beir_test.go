@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -200,5 +201,67 @@ func TestBEIRSweepMiniLM(t *testing.T) {
 	}
 	if _, stderr, code := runCmd("beir", "sweep", "--model", "minilm", "--data", dir, "--chunkings", "whole,300"); code == 0 || !strings.Contains(stderr, "254") {
 		t.Errorf("--chunkings whole,300: exit %d, stderr %q: want an error naming the model's 254 tokens", code, stderr)
+	}
+}
+
+// TestBEIRRunPreflight is F4 of issue 34: IDs a run cannot carry failed only when the run was
+// written, after retrieval or embedding, without the corpus line (a space), or went into the
+// run silently (U+00A0). beir run now makes check --corpus's line check first: every bad line
+// named, nothing retrieved, nothing written.
+func TestBEIRRunPreflight(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"c/corpus.jsonl": `{"_id": "d1", "text": "apples and pears"}` + "\n" +
+			`{"_id": "d 2", "text": "apples again"}` + "\n" +
+			`{"_id": "d\u00a03", "text": "pears again"}` + "\n" +
+			`{"_id": "d4", "text": "  "}` + "\n",
+		"c/queries.jsonl":  `{"_id": "q1", "text": "apples"}` + "\n",
+		"c/qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t1\n",
+	})
+	out := filepath.Join(dir, "bm25.run")
+	_, errOut, rc := runCmd("beir", "run", "--data", filepath.Join(dir, "c"), "--out", out)
+	corpus := filepath.Join(dir, "c", "corpus.jsonl")
+	for _, want := range []string{
+		corpus + `:2: error: document "_id" "d 2" holds the space character U+0020`,
+		corpus + `:3: error: document "_id" "d\u00a03" holds the invisible or space character U+00A0`,
+		corpus + `:4: warning: document "d4" has no text`,
+		"2 errors above: fix the corpus before retrieving",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if rc != 1 {
+		t.Errorf("rc %d, want 1", rc)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a run was written: %v", err)
+	}
+}
+
+// TestBEIRSweepMessages is part of defect 16 of issue 33: --chunkings 64,64 failed on duplicate
+// names only after computing everything (now a usage error before the collection is read), and
+// a one-configuration sweep printed "[0% CI]" over empty Δ columns (now it prints its means).
+func TestBEIRSweepMessages(t *testing.T) {
+	_, errOut, rc := runCmd("beir", "sweep", "--data", filepath.Join(t.TempDir(), "none"), "--chunkings", "64,whole,64")
+	if rc != 2 || !strings.Contains(errOut, "listed twice") {
+		t.Errorf("--chunkings 64,whole,64: rc %d, %q; want a usage error before anything is read", rc, errOut)
+	}
+	if _, errOut, rc := runCmd("beir", "sweep", "--data", filepath.Join(t.TempDir(), "none"), "--chunkings", "whole,0"); rc != 2 || !strings.Contains(errOut, "listed twice") {
+		t.Errorf("--chunkings whole,0: rc %d, %q", rc, errOut)
+	}
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"corpus.jsonl":   `{"_id": "d1", "text": "apples and pears"}` + "\n" + `{"_id": "d2", "text": "pears only"}` + "\n",
+		"queries.jsonl":  `{"_id": "q1", "text": "apples"}` + "\n" + `{"_id": "q2", "text": "pears"}` + "\n",
+		"qrels/test.tsv": "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n",
+	})
+	out, errOut, rc := runCmd("beir", "sweep", "--data", dir, "--chunkings", "whole", "--budgets", "128")
+	if rc != 0 {
+		t.Fatalf("one configuration: rc %d %s", rc, errOut)
+	}
+	if strings.Contains(out, "0% CI") || strings.Contains(out, "Δ") {
+		t.Errorf("a one-configuration sweep prints comparisons:\n%s", out)
+	}
+	if !strings.Contains(out, "nDCG") {
+		t.Errorf("no means:\n%s", out)
 	}
 }

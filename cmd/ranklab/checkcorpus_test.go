@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -48,5 +50,47 @@ func TestCheckCorpusCommand(t *testing.T) {
 	}
 	if _, _, rc := runCmd("check", "--corpus", dir, "--threshold", "1.5"); rc != 2 {
 		t.Errorf("threshold 1.5: rc %d, want 2", rc)
+	}
+}
+
+// TestCheckCorpusPreflight is F4 of issue 34 and defects 14 and 15 of issue 33: check --corpus
+// prints every bad line at once (it stopped at the first), names the IDs a run cannot carry and
+// the empty documents, exits 1 on an error; reads a gzip file by its magic bytes (a gzip without
+// the .gz suffix read as text: "carriage return inside the line"); --examples -1 is a usage
+// error (it panicked: slice bounds out of range).
+func TestCheckCorpusPreflight(t *testing.T) {
+	content := `{"_id": "d 1", "text": "a space"}` + "\n" +
+		`{"_id": "d\u00002", "text": "a NUL"}` + "\n" +
+		`{"_id": "d\u00a03", "text": "a no-break space"}` + "\n" +
+		"not json\n" +
+		`{"_id": "e", "text": " "}` + "\n" +
+		`{"_id": "ok", "text": "fine words here"}` + "\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(content))
+	zw.Close()
+	dir := sharedtest.WriteTree(t, map[string]string{"corpus.jsonl": content, "gzipped": gz.String(),
+		"good.jsonl": `{"_id": "a", "text": "same words"}` + "\n" + `{"_id": "b", "text": "same words"}` + "\n"})
+	for _, name := range []string{"corpus.jsonl", "gzipped"} {
+		path := filepath.Join(dir, name)
+		out, errOut, rc := runCmd("check", "--corpus", path)
+		if rc != 1 {
+			t.Errorf("%s: rc %d, want 1 (errors): %s", name, rc, errOut)
+		}
+		for _, want := range []string{
+			path + `:1: error: document "_id" "d 1" holds the space character U+0020`,
+			path + `:2: error: document "_id" "d\x002" holds the control character U+0000`,
+			path + `:3: error: document "_id" "d\u00a03" holds the invisible or space character U+00A0`,
+			path + `:4: error: not a JSON object`,
+			path + `:5: warning: document "e" has no text`,
+			path + ": 4 errors, 1 warning",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: output lacks %q:\n%s", name, want, out)
+			}
+		}
+	}
+	if _, errOut, rc := runCmd("check", "--corpus", filepath.Join(dir, "good.jsonl"), "--examples", "-1"); rc != 2 || !strings.Contains(errOut, "--examples -1") {
+		t.Errorf("--examples -1: rc %d, %q; want a usage error", rc, errOut)
 	}
 }

@@ -26,6 +26,20 @@ func failer(stderr io.Writer, who string) func(status int, format string, a ...a
 	}
 }
 
+// parseName returns the one of values whose String is s (a flag's value), or an error naming
+// what and every accepted spelling: the enumerations' String is their one spelling.
+func parseName[T fmt.Stringer](what, s string, values ...T) (T, error) {
+	names := make([]string, len(values))
+	for i, v := range values {
+		if v.String() == s {
+			return v, nil
+		}
+		names[i] = v.String()
+	}
+	var zero T
+	return zero, fmt.Errorf("unknown %s %q (want %s or %s)", what, s, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}
+
 // action is one verb of a subcommand that has several (ranklab beir run, ranklab render lab).
 type action struct {
 	name string

@@ -1,10 +1,60 @@
 package main
 
-import "bytes"
+import (
+	"bytes"
+	"go/parser"
+	"go/token"
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/ranklab/ranklab/compare"
+	"github.com/ranklab/ranklab/fusion"
+	"github.com/ranklab/ranklab/rag"
+)
 
 // runCmd runs the command line "ranklab args..." and returns what it printed and its exit status.
 func runCmd(args ...string) (stdout, stderr string, rc int) {
 	var o, e bytes.Buffer
 	rc = dispatch(args, &o, &e)
 	return o.String(), e.String(), rc
+}
+
+// TestParseName: every value of each enumeration a flag takes reads back from its String, and a
+// wrong spelling is an error listing them all.
+func TestParseName(t *testing.T) {
+	for _, m := range []fusion.Method{fusion.RRF, fusion.CombSUM, fusion.CombMNZ} {
+		if got, err := parseName("fusion method", m.String(), fusion.RRF, fusion.CombSUM, fusion.CombMNZ); err != nil || got != m {
+			t.Errorf("%v: %v, %v", m, got, err)
+		}
+	}
+	if _, err := parseName("normalisation", "min-max", fusion.Norm(0), fusion.MinMax, fusion.ZScore, fusion.Rank); err == nil ||
+		err.Error() != `unknown normalisation "min-max" (want none, minmax, zscore or rank)` {
+		t.Errorf("min-max: %v", err)
+	}
+	if _, err := parseName("aggregation", "MaxP", rag.MaxP, rag.FirstP, rag.SumP); err == nil ||
+		err.Error() != `unknown aggregation "MaxP" (want maxp, firstp or sump)` {
+		t.Errorf("MaxP: %v", err)
+	}
+	if got, err := parseName("test", "both", compare.TTest, compare.Randomization, compare.Tests(0)); err != nil || got != compare.Tests(0) {
+		t.Errorf("both: %v, %v", got, err)
+	}
+}
+
+// TestDocListsCommands: the command's doc (main.go) lists every subcommand, "ranklab NAME ...".
+func TestDocListsCommands(t *testing.T) {
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", src, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := f.Doc.Text()
+	for name := range commands {
+		if !regexp.MustCompile(`(?m)^\s*ranklab ` + regexp.QuoteMeta(name) + `\b`).MatchString(doc) {
+			t.Errorf("main.go's doc does not list `ranklab %s`", name)
+		}
+	}
 }

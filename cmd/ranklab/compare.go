@@ -82,7 +82,7 @@ func parseCompareArgs(args []string) (compareArgs, error) {
 		if a.tukey = v == "tukey"; a.tukey {
 			return nil
 		}
-		a.opt.Tests, err = compare.ParseTests(v)
+		a.opt.Tests, err = parseName("test", v, compare.TTest, compare.Randomization, compare.Tests(0))
 		return err
 	})
 	fs.BoolVar(&a.standardize, "standardize", false, "standardised scores (with -test tukey)")

@@ -15,7 +15,6 @@ import (
 	"github.com/ranklab/ranklab/internal/csvcell"
 
 	"github.com/ranklab/ranklab/eval"
-	"github.com/ranklab/ranklab/internal/evalhook"
 	"github.com/ranklab/ranklab/internal/words"
 	"github.com/ranklab/ranklab/provenance"
 )
@@ -339,96 +338,11 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
-// trecMeasures applies trec_eval's -m rules to args: a nickname marks its measures, a measure
-// name marks itself, and a measure takes the first parameter list given to its name anywhere
-// (later ones are ignored, as trec_eval ignores them: the warnings say which). The marked
-// measures come in trec_eval's table order; ir_measures names follow, in their order.
-func trecMeasures(args []string, v9 bool) (ms []eval.Measure, warnings []string, err error) {
-	marked := map[string]bool{}
-	params := map[string]string{}
-	hasParams := map[string]bool{}
-	var irNames []string
-	for _, arg := range args {
-		if strings.ContainsAny(arg, "(@") {
-			irNames = append(irNames, arg)
-			continue
-		}
-		name, p, dotted := strings.Cut(arg, ".")
-		if dotted && p == "" {
-			return nil, nil, usageError{fmt.Errorf("measure %q: empty parameter list (trec_eval: improper measure)", arg)}
-		}
-		if members, ok := evalhook.Nickname(name, v9); ok {
-			if dotted {
-				warnings = append(warnings, fmt.Sprintf("-m %s: a nickname takes no parameters; %q ignored (as trec_eval)", arg, p))
-			}
-			for _, m := range members {
-				marked[m] = true
-			}
-			continue
-		}
-		takes, ok := evalhook.TakesParameters(name)
-		if !ok {
-			irNames = append(irNames, arg) // an ir_measures name, or an error below
-			continue
-		}
-		marked[name] = true
-		switch {
-		case !dotted:
-		case !takes:
-			warnings = append(warnings, fmt.Sprintf("-m %s: %s takes no parameters; %q ignored (as trec_eval)", arg, name, p))
-		case hasParams[name]:
-			if params[name] != p {
-				warnings = append(warnings, fmt.Sprintf("-m %s ignored: trec_eval uses the first parameter list of a measure (%s.%s)", arg, name, params[name]))
-			}
-		default:
-			params[name], hasParams[name] = p, true
-		}
-	}
-	seen := map[eval.Measure]bool{}
-	for _, name := range evalhook.Names() {
-		if !marked[name] {
-			continue
-		}
-		spec := name
-		if hasParams[name] {
-			spec += "." + params[name]
-		}
-		got, err := eval.ParseMeasures(spec)
-		if err != nil {
-			return nil, nil, usageError{err}
-		}
-		for _, m := range got {
-			if !seen[m] {
-				seen[m] = true
-				ms = append(ms, m)
-			}
-		}
-	}
-	for _, n := range irNames {
-		m, err := eval.ParseMeasure(n)
-		if err != nil {
-			return nil, nil, usageError{err}
-		}
-		if !seen[m] {
-			seen[m] = true
-			ms = append(ms, m)
-		}
-	}
-	for _, arg := range args {
-		if name, p, ok := strings.Cut(arg, "."); ok {
-			if strings.Contains(p, ".") && evalhook.IntegerCutoffs(name) {
-				warnings = append(warnings, fmt.Sprintf("-m %s: cutoffs with decimals are truncated (as trec_eval's atol)", arg))
-			}
-		}
-	}
-	return ms, warnings, nil
-}
-
 func runEval(args []string, stdout, stderr io.Writer) int {
 	a, err := parseEvalArgs(args)
 	switch {
 	case a.help:
-		io.WriteString(stdout, strings.Replace(evalUsage, "{{ir_only}}", strings.Join(evalhook.IROnly(), " "), 1))
+		io.WriteString(stdout, strings.Replace(evalUsage, "{{ir_only}}", strings.Join(eval.IROnlyNames(), " "), 1))
 		return 0
 	case a.version:
 		fmt.Fprintln(stderr, "ranklab eval: trec_eval version 10.0 compatible (ranklab)")
@@ -436,9 +350,9 @@ func runEval(args []string, stdout, stderr io.Writer) int {
 	case err != nil:
 		return evalFail(stderr, err, true)
 	}
-	measures, warnings, err := trecMeasures(a.measureArgs, a.opt.TrecEval9)
+	measures, warnings, err := eval.TrecMeasures(a.measureArgs, a.opt.TrecEval9)
 	if err != nil {
-		return evalFail(stderr, err, false)
+		return evalFail(stderr, usageError{err}, false)
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "ranklab eval: warning: %s\n", escapeText(w))

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/ranklab/ranklab/eval"
-	"github.com/ranklab/ranklab/internal/evalhook"
 	"github.com/ranklab/ranklab/internal/sharedtest"
 )
 
@@ -140,7 +139,7 @@ func TestEvalHelpAndErrors(t *testing.T) {
 		}
 	}
 	// The measures trec_eval lacks come from eval's family table (Judged@k among them).
-	irOnly := evalhook.IROnly()
+	irOnly := eval.IROnlyNames()
 	if !slices.Contains(irOnly, "Judged@k") || !strings.Contains(out, "\n  ir_measures "+strings.Join(irOnly, " ")+" (no trec_eval name)\n") {
 		t.Errorf("-h does not list the ir_measures-only measures %v:\n%s", irOnly, out)
 	}
@@ -204,7 +203,7 @@ func FuzzParseEvalArgs(f *testing.F) {
 			t.Fatalf("%q: no error and no files", s)
 		}
 		if err == nil && !a.help && !a.version {
-			trecMeasures(a.measureArgs, a.opt.TrecEval9)
+			eval.TrecMeasures(a.measureArgs, a.opt.TrecEval9)
 		}
 	})
 }

@@ -55,12 +55,12 @@ func runFuse(args []string, stdout, stderr io.Writer) int {
 	}
 	fail := failer(stderr, "ranklab fuse")
 	opt := fusion.Options{K: *k, Depth: *depth, Top: *top, Tag: *tag}
-	if opt.Method, err = fusion.ParseMethod(*method); err != nil {
+	if opt.Method, err = parseName("fusion method", *method, fusion.RRF, fusion.CombSUM, fusion.CombMNZ); err != nil {
 		return fail(2, "--method: %v", err)
 	}
 	switch {
 	case *norm != "":
-		if opt.Norm, err = fusion.ParseNorm(*norm); err != nil {
+		if opt.Norm, err = parseName("normalisation", *norm, fusion.Norm(0), fusion.MinMax, fusion.ZScore, fusion.Rank); err != nil {
 			return fail(2, "--norm: %v", err)
 		}
 	case opt.Method != fusion.RRF:

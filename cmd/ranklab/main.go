@@ -1,11 +1,14 @@
 // Command ranklab evaluates rankings: a trec_eval-compatible evaluator, the lab, standalone
-// HTML pages, run comparison, BM25 and query likelihood on BEIR collections, chunk runs as RAG
-// pipelines read them, and run fusion.
+// HTML pages, run comparison, each tool's conventions side by side, BM25, query likelihood and
+// dense retrieval on BEIR collections, chunk runs as RAG pipelines read them, run fusion,
+// pooling, judge agreement and a preflight of the inputs. Every subcommand (ranklab CMD -h for
+// its flags):
 //
 //	ranklab eval [-q] [-c] [-l N] [-M N] [-m MEASURE]... QRELS RUN
 //	ranklab lab [--k N] [--rerank N] ... [-f text|json|csv]
 //	ranklab render lab|eval ... --out FILE.html
 //	ranklab compare QRELS RUN_A RUN_B [RUN...]
+//	ranklab conventions QRELS RUN [-m MEASURE]... [-f text|json|csv|md|html]
 //	ranklab beir run|sweep --data DIR ...
 //	ranklab rag QRELS CHUNK_RUN --map MAP [--budgets B,...]
 //	ranklab fuse [--method rrf|combsum|combmnz] [--norm ...] RUN RUN [RUN...]
@@ -13,7 +16,8 @@
 //	ranklab agree QRELS_A QRELS_B [RUN...]
 //	ranklab check QRELS RUN... | ranklab check --corpus CORPUS [--qrels QRELS]
 //
-// Each subcommand lives in its own file and registers itself in commands.
+// Each subcommand lives in its own file and registers itself in commands; TestDocListsCommands
+// holds this list to them.
 package main
 
 import (

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -76,7 +77,11 @@ func runPool(args []string, stdout, stderr io.Writer) int {
 	}
 	var judged eval.Qrels
 	if *judgedPath != "" {
-		if judged, err = eval.ReadQrelsFile(*judgedPath); err != nil {
+		// An empty file is a valid start: nothing judged yet (the panel leaves one after every
+		// judgment is undone).
+		if judged, err = eval.ReadQrelsFile(*judgedPath); errors.Is(err, eval.ErrEmpty) {
+			judged = eval.Qrels{}
+		} else if err != nil {
 			return fail(1, "%v", err)
 		}
 	}

@@ -101,3 +101,20 @@ func TestPoolOutSpecialPaths(t *testing.T) {
 		t.Errorf("pool --out replaced the device with %v", st.Mode())
 	}
 }
+
+// TestPoolJudgedEmpty is part of defect 16 of issue 33: pool --judged refused an empty qrels file,
+// which is a valid start (nothing judged yet; the panel leaves one after every undo).
+func TestPoolJudgedEmpty(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{"a.run": fuseRunA, "empty.qrels": "", "comments.qrels": "# nothing judged yet\n"})
+	run := filepath.Join(dir, "a.run")
+	want, _, _ := runCmd("pool", run)
+	for _, q := range []string{"empty.qrels", "comments.qrels"} {
+		got, errOut, rc := runCmd("pool", "--judged", filepath.Join(dir, q), run)
+		if rc != 0 || got != want {
+			t.Errorf("--judged %s: rc %d %s; want the whole pool", q, rc, errOut)
+		}
+	}
+	if _, _, rc := runCmd("pool", "--judged", filepath.Join(dir, "missing.qrels"), run); rc != 1 {
+		t.Errorf("--judged of a missing file: rc %d, want 1", rc)
+	}
+}

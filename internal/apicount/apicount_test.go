@@ -2,9 +2,14 @@ package apicount
 
 import (
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -101,4 +106,62 @@ var (Z int; w int)
 	if got.Names != 5 || got.Methods != 1 || got.Fields != 2 {
 		t.Errorf("got %+v, want 5 names, 1 method, 2 fields", got)
 	}
+}
+
+// TestInitOutsideCmd: no package outside cmd registers anything by init() (issue 31): a package
+// that read such a hook without importing its filler saw nil. Left are encoding/gob's own
+// registry (a type must be registered before any value is decoded, in a process that may decode
+// first) and charts reading RANKLAB_ECHARTS once; any other init() outside cmd fails here.
+func TestInitOutsideCmd(t *testing.T) {
+	allowed := map[string]string{
+		"compare/gob.go":    "gob.Register(eval.Measure{})",
+		"rag/budget.go":     "gob.Register(BudgetMeasure{})",
+		"charts/echarts.go": "offline.Store(offlineFromEnv(os.Getenv(envMode)))",
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && p != root || d.Name() == "testdata" || d.Name() == "node_modules" || rel == "cmd" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, p, src, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || fn.Name.Name != "init" {
+				continue
+			}
+			n++
+			body := strings.TrimSpace(string(src[fset.Position(fn.Body.Lbrace).Offset+1 : fset.Position(fn.Body.Rbrace).Offset]))
+			if allowed[rel] != body {
+				t.Errorf("%s: init() { %s }: pass what it sets up explicitly (a value, an argument, or a package both import)", fset.Position(fn.Pos()), body)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d init() outside cmd", n)
 }

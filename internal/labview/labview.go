@@ -1,8 +1,7 @@
-// Package labview declares the parts of the lab's display (View) and holds their one list,
-// Views, which package charts fills with its fragments when it is initialised. The notebook
-// panels (charts.LabPanels) and the live panel's regions and tabs (package live, which imports
-// charts) all come from it, so adding a view to the lab is one entry in charts' list
-// (charts/panels.go).
+// Package labview declares the parts of the lab's display (View). Their one list is package
+// charts' (its fragments are its own, charts/panels.go): the notebook panels (charts.LabPanels)
+// and the live panel's regions and tabs (package live, through charts.LabViews) all come from it,
+// so adding a view to the lab is one entry there.
 package labview
 
 import "github.com/ranklab/ranklab/lab"
@@ -24,7 +23,3 @@ const (
 	Ranking  Uses = 1 << iota // every field but Corpus, Chunk and Overlap
 	Chunking                  // Corpus, Chunk and Overlap
 )
-
-// Views are the lab's views in display order. Package charts sets them when it is initialised
-// (its fragments are its own), so they are complete in any package that imports charts.
-var Views []View

@@ -17,9 +17,9 @@ func Script(body, cfg string) string {
 	return "<script>(function(cfg){" + commJS + "\n" + body + "})(" + cfg + ");</script>"
 }
 
-// A panel that has not heard from its page yet asks GoNB to check its WebSocket to the page (and
-// install it again when the page's side is gone, which connectComm follows) after PokeFirst, then
-// at doubling intervals up to PokeMax (NextPoke). Each new installation adds GoNB's script as an
+// Serve, while it has not heard from the page yet, asks GoNB to check its WebSocket to the page
+// (and install it again when the page's side is gone, which connectComm follows) after PokeFirst,
+// then at doubling intervals up to PokeMax (NextPoke). Each new installation adds GoNB's script as an
 // output of the cell, so without a page (nbconvert in auto mode) the backoff keeps those few: 2
 // in the 8 s headless probe.
 const (

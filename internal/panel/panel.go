@@ -1,6 +1,9 @@
-// Package panel holds what the notebook panels of packages live (the lab) and judge (the judging
-// panel) share: the mode (auto, live or static) and the time limits, read from RANKLAB_LIVE and
-// friends, and the orphan watch that ends a panel's cell program once its kernel is gone.
+// Package panel is the one driver of the notebook panels of packages live (the lab) and judge
+// (the judging panel): Serve owns a panel's connection and the life of its loop (the
+// subscription, the page script's connectComm, the probe and the pokes until the page says
+// hello, the idle and maximum times, the interrupt, the orphan watch and the reasons it ends),
+// and a panel supplies a Handler that shows, answers and ends. The mode (auto, live or static)
+// and the time limits come from RANKLAB_LIVE and friends (OptionsFromEnv).
 package panel
 
 import (
@@ -174,10 +177,10 @@ func exitOrphaned() {
 	os.Exit(3)
 }
 
-// WatchParent is the orphan watch of a panel: once the kernel that started this cell program is
+// watchParentExit is the orphan watch of a panel: once the kernel that started this cell program is
 // gone, it calls cleanup (when not nil: release a lock, say) and exits the program. It returns at
 // once; the watch ends with ctx.
-func WatchParent(ctx context.Context, cleanup func()) {
+func watchParentExit(ctx context.Context, cleanup func()) {
 	go watchParent(ctx, os.Getppid(), parentPoll, func() {
 		if cleanup != nil {
 			cleanup()

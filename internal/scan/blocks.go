@@ -97,7 +97,8 @@ func newPool() *sync.Pool {
 // input is dropped. Blank lines and comment lines (first non-blank byte '#') never start a new
 // query. Once a block's worth is read, the lines are looked at backwards from the last complete
 // one until the query ID changes (usually a few lines: the last query), and never below the
-// lines already looked at, whose grouping is remembered; so each byte is examined at most once,
+// lines already looked at, whose grouping is remembered, and the search for the last newline
+// starts where the previous one ended; so each byte is searched once and walked at most once,
 // whatever the sizes of r's reads, and the cost is linear even for one query larger than the
 // buffer read in short pieces (a gzip or pipe reader). A line longer than MaxLine (+1 for a
 // CR) ends the input with ErrLineTooLong once MaxLine+1 bytes of it are read (so /dev/zero
@@ -108,6 +109,7 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 	// buf[:known] holds complete lines already looked at: one query, ID buf[qs:qe] when
 	// haveQuery (with the comment and blank lines around it).
 	known := 0
+	searched := 0 // buf[known:searched] holds no newline: a long line's bytes are searched once
 	qs, qe := 0, 0
 	haveQuery := false
 	bomChecked := false
@@ -142,7 +144,12 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 		if len(buf) < blockSize {
 			continue
 		}
-		end := bytes.LastIndexByte(buf[known:], '\n')
+		from := max(known, searched)
+		end := bytes.LastIndexByte(buf[from:], '\n')
+		if examined != nil {
+			examined(len(buf) - from)
+		}
+		searched = len(buf)
 		if end < 0 {
 			if len(buf)-known > MaxLine+1 { // the line after known has no end within the cap
 				if known > 0 {
@@ -152,7 +159,7 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 			}
 			continue
 		}
-		end += known + 1 // buf[:end]: complete lines
+		end += from + 1 // buf[:end]: complete lines
 		// Walk back from the last complete line to the first change of query ID.
 		var tail []byte // the ID of the last query
 		tailStart, cut := 0, 0
@@ -196,13 +203,15 @@ func readBlocks(r io.Reader, pool *sync.Pool, send func([]byte) bool) error {
 			return nil
 		}
 		known -= cut
+		searched -= cut
 		qs -= cut
 		qe -= cut
 		buf = next
 	}
 }
 
-// examined, when set (by tests), is told how many bytes readBlocks looks at after each read.
+// examined, when set (by tests), is told how many bytes readBlocks looks at after each read:
+// those searched for the last newline, then those walked back to the last change of query.
 var examined func(n int)
 
 // idOffset returns the offset of field id (a subslice of line) within line.

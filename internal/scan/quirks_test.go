@@ -91,9 +91,11 @@ func quirkReaders(t *testing.T) []quirkReader {
 		{name: "rag chunk map", plain: "d1#0 d1 0 10\nd1#1 d1 10 20\n", id: "d1#0", comments: true,
 			read: func(p string) (string, error) { return dump(rag.ReadChunkMapFile(p)) }},
 		{name: "retrieval BEIR corpus JSONL", file: "corpus.jsonl", plain: `{"_id":"d1","title":"t","text":"x y"}` + "\n" + `{"_id":"d2","text":"z"}` + "\n", id: "d1",
-			read: func(p string) (string, error) { return dump(retrieval.ReadCorpusFile(filepath.Dir(p))) }},
+			read:     func(p string) (string, error) { return dump(retrieval.ReadCorpusFile(filepath.Dir(p))) },
+			noIDEdit: "a corpus ID goes into every run: IDProblem refuses one holding U+00A0 where the corpus is read (issue 34, F4)"},
 		{name: "retrieval BEIR queries JSONL", file: "queries.jsonl", plain: `{"_id":"q1","text":"x y"}` + "\n" + `{"_id":"q2","text":"z"}` + "\n", id: "q1",
-			read: func(p string) (string, error) { return dump(retrieval.ReadQueriesFile(filepath.Dir(p))) }},
+			read:     func(p string) (string, error) { return dump(retrieval.ReadQueriesFile(filepath.Dir(p))) },
+			noIDEdit: "a query ID goes into every run: IDProblem refuses one holding U+00A0 where the queries are read"},
 		{name: "check run (preflight)", plain: run, id: "d1", comments: true,
 			noIDEdit: "check reports an ID holding U+00A0 as an error by design (it looks like another ID)",
 			read: func(p string) (string, error) {
