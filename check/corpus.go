@@ -33,8 +33,8 @@ import (
 //	J(A, B) = |S(A) ∩ S(B)| / |S(A) ∪ S(B)|
 //
 // A pair of texts stands for their exact groups: Near names each by its group's first ID (the
-// group's other IDs are its exact twins). Up to 2,000 distinct texts, every pair is verified
-// (Method "exhaustive"). Beyond, candidates come from MinHash with locality-sensitive hashing
+// group's other IDs are its exact twins). Up to 2,000 distinct texts (and 4·10⁸ shingle
+// comparisons: (texts − 1) · all their shingles), every pair is verified (Method "exhaustive"). Beyond, candidates come from MinHash with locality-sensitive hashing
 // (Method "minhash"), shaped for the threshold: h_i(s) = mix(fnv64a(s) XOR seed_i) (mix:
 // SplitMix64's finaliser, seeds from PCG(24, 0), so the same corpus gives the same candidates on
 // every machine), the signature sig_i(A) = min over the shingles of h_i, cut into b bands of r
@@ -109,7 +109,8 @@ const (
 	shingleWords    = 5
 	maxHashes       = 200  // MinHash functions at most (bands · rows)
 	maxMiss         = 1e-6 // the chance a pair at the threshold may be missed
-	exhaustiveTexts = 2000 // up to this many distinct texts, every pair is verified
+	exhaustiveTexts = 2000 // up to this many distinct texts, every pair is verified ...
+	exhaustiveWork  = 4e8  // ... unless that means merging more shingles than this
 	maxTwinsListed  = 20   // unjudged twins listed per judged pair
 )
 
@@ -322,11 +323,19 @@ func (r *TwinReport) nearGroups(texts []string, t float64) [][2]int {
 		sh[k] = shingles(text)
 	}
 	var out [][2]int
-	if len(texts) <= exhaustiveTexts {
+	shingleCount := 0
+	for _, s := range sh {
+		shingleCount += len(s)
+	}
+	if len(texts) <= exhaustiveTexts && (len(texts)-1)*shingleCount <= exhaustiveWork {
 		r.Method = "exhaustive"
 		for x := range texts {
 			for y := x + 1; y < len(texts); y++ {
 				r.Candidates++
+				// J <= min/max of the set sizes: a pair too unequal in size cannot reach t.
+				if a, b := float64(len(sh[x])), float64(len(sh[y])); min(a, b) < t*max(a, b) {
+					continue
+				}
 				if jaccard(sh[x], sh[y]) >= t {
 					out = append(out, [2]int{x, y})
 				}
@@ -382,6 +391,9 @@ func (r *TwinReport) nearGroups(texts []string, t float64) [][2]int {
 						}
 					}
 					r.Candidates++
+					if a, b := float64(len(sh[x])), float64(len(sh[y])); min(a, b) < t*max(a, b) {
+						continue
+					}
 					if jaccard(sh[x], sh[y]) >= t {
 						out = append(out, [2]int{int(x), int(y)})
 					}
