@@ -1,14 +1,19 @@
 """dense_ort.py: the reference half of bench/bench-dense.sh. Embeds the token IDs ranklab wrote
-(TOKENS.json) with onnxruntime's own Python package on the same graph (MODEL.onnx), batched as
-ranklab batches (sorted by length, longest first, 32 a batch, padded to the longest), mean-pooled
-over the attention mask and normalised with numpy; prints CPU and wall seconds as JSON and the
-lowest cosine with ranklab's vectors (VECTORS.f32).
+(TOKENS.json) with onnxruntime's own Python package on a graph (MODEL.onnx), batched as ranklab
+batches (sorted by length, longest first, 32 a batch, padded to the longest), mean-pooled over
+the attention mask and normalised with numpy; prints CPU and wall seconds as JSON and the lowest
+cosine with ranklab's vectors (VECTORS.f32).
 
-    python dense_ort.py MODEL.onnx TOKENS.json VECTORS.f32
+    python dense_ort.py MODEL.onnx TOKENS.json VECTORS.f32 [THREADS [MODE]]
+
+THREADS (default 1) and MODE: "concurrent" (default) runs THREADS batches at once on one session
+with one intra-op thread, as ranklab does; "intra" runs one batch at a time on THREADS intra-op
+threads. Idle workers sleep (session.intra_op.allow_spinning 0), as in ranklab.
 """
 import json
 import resource
 import sys
+import threading
 import time
 
 import numpy as np
@@ -22,28 +27,47 @@ def cpu():
 
 def main():
     model, tokens, vectors = sys.argv[1:4]
+    threads = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    mode = sys.argv[5] if len(sys.argv) > 5 else "concurrent"
     toks = json.load(open(tokens))
     opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads if mode == "intra" else 1
     opts.inter_op_num_threads = 1
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
     warm = np.array([toks[0]], dtype=np.int64)
     sess.run(["last_hidden_state"], {"input_ids": warm, "attention_mask": np.ones_like(warm)})
     c0, t0 = cpu(), time.perf_counter()
     order = sorted(range(len(toks)), key=lambda i: -len(toks[i]))
+    batches = [order[s : s + 32] for s in range(0, len(order), 32)]
     out = np.zeros((len(toks), 384), dtype=np.float32)
-    for s in range(0, len(order), 32):
-        idx = order[s : s + 32]
-        width = len(toks[idx[0]])
-        ids = np.zeros((len(idx), width), dtype=np.int64)
-        mask = np.zeros((len(idx), width), dtype=np.int64)
-        for b, i in enumerate(idx):
-            ids[b, : len(toks[i])] = toks[i]
-            mask[b, : len(toks[i])] = 1
-        h = sess.run(["last_hidden_state"], {"input_ids": ids, "attention_mask": mask})[0]
-        m = mask[:, :, None].astype(np.float32)
-        v = (h * m).sum(1) / m.sum(1)
-        out[idx] = v / np.linalg.norm(v, axis=1, keepdims=True)
+    nxt, lock = [0], threading.Lock()
+
+    def work():
+        while True:
+            with lock:
+                b = nxt[0]
+                nxt[0] += 1
+            if b >= len(batches):
+                return
+            idx = batches[b]
+            width = len(toks[idx[0]])
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for j, i in enumerate(idx):
+                ids[j, : len(toks[i])] = toks[i]
+                mask[j, : len(toks[i])] = 1
+            h = sess.run(["last_hidden_state"], {"input_ids": ids, "attention_mask": mask})[0]
+            m = mask[:, :, None].astype(np.float64)
+            v = (h * m).sum(1) / m.sum(1)
+            out[idx] = v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    workers = [threading.Thread(target=work) for _ in range(threads if mode == "concurrent" else 1)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
     c1, t1 = cpu(), time.perf_counter()
     ours = np.fromfile(vectors, dtype="<f4").reshape(len(toks), 384)
     cos = (ours * out).sum(1)

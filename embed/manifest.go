@@ -1,6 +1,9 @@
 package embed
 
 import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +19,7 @@ type manifest struct {
 	Model          string `json:"model"`           // "all-MiniLM-L6-v2"
 	ModelDir       string `json:"model_dir"`       // model.onnx, vocab.txt, tokenizer.json, configs
 	ModelKey       string `json:"model_key"`       // hash of the safetensors and the exporter
+	GraphSHA256    string `json:"graph_sha256"`    // sha256 of model.onnx as the set-up wrote it
 	Runtime        string `json:"runtime"`         // libonnxruntime.so
 	RuntimeVersion string `json:"runtime_version"` // "1.32.0"
 	Python         string `json:"python"`          // the set-up's Python (onnxruntime, numpy)
@@ -65,3 +69,24 @@ func (m manifest) vocabPath() string { return filepath.Join(m.ModelDir, "vocab.t
 
 // tokenizerPath is the model's tokenizer.json (what the reference tokenizer reads).
 func (m manifest) tokenizerPath() string { return filepath.Join(m.ModelDir, "tokenizer.json") }
+
+// readGraph reads model.onnx and checks its sha256 against the one the set-up recorded: a graph
+// changed in place (one weight zeroed) or a manifest from a set-up that recorded none is an
+// error, not a different run. other, when not "", is read instead, unchecked (Options.Graph).
+// It returns the bytes and their sha256 (hex).
+func (m manifest) readGraph(other string) ([]byte, string, error) {
+	data, err := os.ReadFile(cmp.Or(other, m.onnxPath()))
+	if err != nil {
+		return nil, "", err
+	}
+	h := sha256.Sum256(data)
+	sum := hex.EncodeToString(h[:])
+	switch {
+	case other != "":
+	case m.GraphSHA256 == "":
+		return nil, "", fmt.Errorf("%s records no graph_sha256 (an older set-up): %w", filepath.Join(denseDir(), "dense.json"), ErrNotInstalled)
+	case sum != m.GraphSHA256:
+		return nil, "", fmt.Errorf("embed: %s has sha256 %s, but the set-up wrote %s: the graph was changed after it was written (reinstall: delete %s and run bash kernel-setup/dense.sh)", m.onnxPath(), sum, m.GraphSHA256, m.ModelDir)
+	}
+	return data, sum, nil
+}

@@ -36,8 +36,8 @@ func TestWordPiece(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := w.Tokenize(c.text); !slices.Equal(got, c.want) {
-				t.Errorf("Tokenize(%q) = %v, want %v", c.text, got, c.want)
+			if got := w.tokenize(c.text); !slices.Equal(got, c.want) {
+				t.Errorf("tokenize(%q) = %v, want %v", c.text, got, c.want)
 			}
 		})
 	}
@@ -47,13 +47,13 @@ func TestWordPieceTruncation(t *testing.T) {
 	w := WordPiece{Vocab: toyVocab(), MaxTokens: 5}
 	a, un := w.Vocab["a"], w.Vocab["un"]
 	// 5 tokens = [CLS] + 3 pieces + [SEP]; a word cut in the middle keeps its first pieces.
-	if got, want := w.Tokenize("a a unaffable a"), []int32{101, a, a, un, 102}; !slices.Equal(got, want) {
+	if got, want := w.tokenize("a a unaffable a"), []int32{101, a, a, un, 102}; !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
-	if got, want := w.Tokenize("a un"), []int32{101, a, un, 102}; !slices.Equal(got, want) {
+	if got, want := w.tokenize("a un"), []int32{101, a, un, 102}; !slices.Equal(got, want) {
 		t.Errorf("short text: got %v, want %v", got, want)
 	}
-	if got := (WordPiece{Vocab: toyVocab()}).Tokenize(string(slices.Repeat([]byte("a "), 300))); len(got) != 302 {
+	if got := (WordPiece{Vocab: toyVocab()}).tokenize(string(slices.Repeat([]byte("a "), 300))); len(got) != 302 {
 		t.Errorf("MaxTokens 0: %d tokens, want 300 + 2", len(got))
 	}
 }
@@ -64,12 +64,35 @@ func FuzzNormalize(f *testing.F) {
 	}
 	w := WordPiece{Vocab: toyVocab(), MaxTokens: 16}
 	f.Fuzz(func(t *testing.T, s string) {
-		ids := w.Tokenize(s)
+		ids := w.tokenize(s)
 		if len(ids) < 2 || len(ids) > 16 || ids[0] != clsID || ids[len(ids)-1] != sepID {
-			t.Fatalf("Tokenize(%q) = %v: want [CLS] … [SEP], at most 16", s, ids)
+			t.Fatalf("tokenize(%q) = %v: want [CLS] … [SEP], at most 16", s, ids)
 		}
-		if again := w.Tokenize(normalize(s)); !slices.Equal(again, ids) {
-			t.Fatalf("Tokenize(normalize(%q)) = %v, Tokenize = %v: normalising twice changed the tokens", s, again, ids)
+		if again := w.tokenize(normalize(s)); !slices.Equal(again, ids) {
+			t.Fatalf("tokenize(normalize(%q)) = %v, tokenize = %v: normalising twice changed the tokens", s, again, ids)
 		}
 	})
+}
+
+// TestPiecesWrap: Pieces leaves out the special tokens and the limit, Wrap adds [CLS] (101) and
+// [SEP] (102) around the first MaxTokens−2 pieces and leaves its window as it was.
+func TestPiecesWrap(t *testing.T) {
+	w := WordPiece{Vocab: toyVocab(), MaxTokens: 5}
+	a, b, comma := w.Vocab["a"], w.Vocab["b"], w.Vocab[","]
+	pieces := w.Pieces("a, b a b")
+	if want := []int32{a, comma, b, a, b}; !slices.Equal(pieces, want) {
+		t.Fatalf("Pieces = %v, want %v (no limit, no special tokens)", pieces, want)
+	}
+	if got, want := w.Wrap(pieces[1:3]), []int32{101, comma, b, 102}; !slices.Equal(got, want) {
+		t.Errorf("Wrap of a window = %v, want %v", got, want)
+	}
+	if got, want := w.Wrap(pieces), []int32{101, a, comma, b, 102}; !slices.Equal(got, want) {
+		t.Errorf("Wrap of 5 pieces, MaxTokens 5 = %v, want %v", got, want)
+	}
+	if !slices.Equal(pieces, []int32{a, comma, b, a, b}) {
+		t.Errorf("Wrap changed its window: %v", pieces)
+	}
+	if got := (WordPiece{Vocab: toyVocab()}).Wrap(nil); !slices.Equal(got, []int32{101, 102}) {
+		t.Errorf("Wrap(nil) = %v, want [101 102]", got)
+	}
 }

@@ -12,10 +12,11 @@
 #      wheel ships libonnxruntime.so.1.32.0) and onnx + numpy (the converter). No torch.
 #      Downloads about 138 MB; 29 s on a fresh account (load 2–4), 66 s measured at load 5.
 #   2. all-minilm-l6-v2-<hash>/: model.onnx written from the safetensors by dense_export.py
-#      (about 10 s), keyed by the sha256 of the safetensors and of the exporter, beside the model's
-#      vocab.txt, tokenizer.json and configs.
+#      (ONNX Runtime's fused transformer operators; about 10 s), keyed by the sha256 of the
+#      safetensors and of the exporter, beside the model's vocab.txt, tokenizer.json and configs.
 #   3. lib/libonnxruntime.so: a link to the runtime library in the wheel.
-#   4. dense.json: the manifest package embed reads (model folder, runtime library, python).
+#   4. dense.json: the manifest package embed reads (model folder, the graph's sha256, which
+#      embed.Open checks before it runs the graph, runtime library, python).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 D=${RANKLAB_DENSE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ranklab/dense}
@@ -79,10 +80,11 @@ fi
 mkdir -p "$D/lib"
 ln -sfn "$lib" "$D/lib/libonnxruntime.so"
 
-python3 - "$manifest" "$mdir" "$D/lib/libonnxruntime.so" "$venv/bin/python" "$key" <<'PY'
+graph_sha=$(sha256sum <"$mdir/model.onnx" | cut -d' ' -f1)
+python3 - "$manifest" "$mdir" "$D/lib/libonnxruntime.so" "$venv/bin/python" "$key" "$graph_sha" <<'PY'
 import json, os, sys
-out, mdir, lib, py, key = sys.argv[1:]
-m = {"model": "all-MiniLM-L6-v2", "model_dir": mdir, "model_key": key, "runtime": lib, "runtime_version": "1.32.0", "python": py}
+out, mdir, lib, py, key, graph_sha = sys.argv[1:]
+m = {"model": "all-MiniLM-L6-v2", "model_dir": mdir, "model_key": key, "graph_sha256": graph_sha, "runtime": lib, "runtime_version": "1.32.0", "python": py}
 with open(out + ".tmp", "w") as f:
     json.dump(m, f, indent=1)
 os.replace(out + ".tmp", out)

@@ -21,7 +21,8 @@ func (w *words) Key() string                { return "words" }
 func (w *words) Embed(texts []string) ([][]float32, error) {
 	toks := make([][]int32, len(texts))
 	for i, t := range texts {
-		toks[i] = w.WordPiece().Tokenize(t)
+		wp := w.WordPiece()
+		toks[i] = wp.Wrap(wp.Pieces(t))
 	}
 	return w.EmbedTokens(toks)
 }

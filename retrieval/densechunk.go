@@ -37,6 +37,9 @@ type DenseSearcher struct {
 	Truncated int
 	// Tokens counts every document's WordPiece tokens ([CLS] and [SEP] left out).
 	Tokens int
+	// Empty lists the documents with no tokens (an empty DenseText, or one of characters the
+	// tokenizer drops), in corpus order: they have no unit, so no query retrieves them.
+	Empty []string
 }
 
 // BuildDense tokenizes docs with e's WordPiece, cuts them by ch and embeds every unit with e
@@ -68,19 +71,17 @@ func checkDense(e embed.Embedder, ch Chunking, agg Aggregation) (int, error) {
 // wordPieces returns every document's DenseText in e's WordPiece IDs, with no token limit and
 // [CLS] and [SEP] left out: the tokens a DenseSearcher cuts (and a dense sweep counts).
 func wordPieces(docs []Document, e embed.Embedder) [][]int32 {
-	full := embed.WordPiece{Vocab: e.WordPiece().Vocab} // no token limit: a document's every token
+	wp := e.WordPiece()
 	toks := make([][]int32, len(docs))
-	parallel(len(docs), func(i int) {
-		t := full.Tokenize(docs[i].DenseText())
-		toks[i] = t[1 : len(t)-1]
-	})
+	parallel(len(docs), func(i int) { toks[i] = wp.Pieces(docs[i].DenseText()) })
 	return toks
 }
 
 // buildDense is BuildDense over docs already tokenized by wordPieces (toks[i]: docs[i]'s tokens),
 // for a ch and agg its caller has passed through checkDense.
 func buildDense(docs []Document, toks [][]int32, e embed.Embedder, ch Chunking, agg Aggregation) (*DenseSearcher, error) {
-	limit := e.WordPiece().MaxTokens - 2
+	wp := e.WordPiece()
+	limit := wp.MaxTokens - 2
 	s := &DenseSearcher{Chunking: ch, Aggregation: agg, Embedder: e, docIDs: make([]string, len(docs))}
 	var units [][]int32
 	var ids []string
@@ -89,12 +90,11 @@ func buildDense(docs []Document, toks [][]int32, e embed.Embedder, ch Chunking, 
 		t := toks[i]
 		s.Tokens += len(t)
 		if len(t) == 0 {
+			s.Empty = append(s.Empty, d.ID)
 			continue
 		}
 		add := func(n int, w chunking.Window) {
-			u := make([]int32, 0, w.End-w.Start+2)
-			u = append(append(append(u, 101), t[w.Start:w.End]...), 102)
-			units = append(units, u)
+			units = append(units, wp.Wrap(t[w.Start:w.End]))
 			ids = append(ids, ChunkID(d.ID, n))
 			s.unitDoc = append(s.unitDoc, int32(i))
 			s.window = append(s.window, [2]int32{int32(w.Start), int32(w.End)})
@@ -158,6 +158,11 @@ func (s *DenseSearcher) Run(queries []Query, opt RunOptions) (Runs, error) {
 	qv, err := s.Embedder.Embed(texts)
 	if err != nil {
 		return Runs{}, err
+	}
+	for i, v := range qv {
+		if len(s.index.IDs) > 0 && len(v) != s.index.Dim {
+			return Runs{}, fmt.Errorf("retrieval: query %s: a vector of %d dimensions, the index's have %d", queries[i].ID, len(v), s.index.Dim)
+		}
 	}
 	return searchAll(queries, opt.withDefaults(), func(i int, opt RunOptions) (docs, chunks []eval.ScoredDoc) {
 		scores := s.index.Scores(qv[i])

@@ -2,6 +2,8 @@ package retrieval
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ranklab/ranklab/eval"
@@ -93,5 +95,47 @@ func TestDenseSearcher(t *testing.T) {
 	}
 	if _, err := BuildDense(docs, &countEmbedder{}, Chunking{Chunk: 5}, MaxP); err == nil {
 		t.Error("a chunk longer than the model reads: no error")
+	}
+}
+
+// TestDenseSearcherNamesEmptyDocuments is issue 33 item 19: a document with no tokens has no
+// unit and so is in no run; the searcher says which (d4, and d6 whose only character the
+// tokenizer drops), in corpus order.
+func TestDenseSearcherNamesEmptyDocuments(t *testing.T) {
+	docs := append(toyDenseDocs(), Document{ID: "d6", Text: "\u200b"})
+	s, err := BuildDense(docs, &countEmbedder{}, Whole, MaxP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"d4", "d6"}; !slices.Equal(s.Empty, want) {
+		t.Errorf("Empty %q, want %q", s.Empty, want)
+	}
+}
+
+// shortQueries embeds texts of more than one token as countEmbedder does, and a query of one
+// token as a vector of 3 dimensions (as a cache holding another model's vector would).
+type shortQueries struct{ countEmbedder }
+
+func (e *shortQueries) Embed(texts []string) ([][]float32, error) {
+	out, err := e.countEmbedder.Embed(texts)
+	for i, s := range texts {
+		if !strings.Contains(s, " ") {
+			out[i] = []float32{1, 0, 0}
+		}
+	}
+	return out, err
+}
+
+// TestDenseRunQueryOfAnotherDimension is issue 33 item 13: a query vector of another dimension
+// than the index's is an error naming the query, not a panic.
+func TestDenseRunQueryOfAnotherDimension(t *testing.T) {
+	e := &shortQueries{}
+	s, err := BuildDense(toyDenseDocs(), e, Whole, MaxP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Run([]Query{{ID: "q1", Text: "a b"}, {ID: "q2", Text: "a"}}, RunOptions{Depth: 10})
+	if err == nil || !strings.Contains(err.Error(), "q2") || !strings.Contains(err.Error(), "3 dimensions") {
+		t.Errorf("error %v, want one naming q2 and its 3 dimensions", err)
 	}
 }

@@ -50,5 +50,10 @@ progress() { { grep --line-buffered -v -E '^(Requirement already satisfied|  Usi
 "$venv/bin/pip" install --disable-pip-version-check "${pins[@]}" 2>&1 | progress
 "$venv/bin/pip" install --disable-pip-version-check --no-deps "${nodeps[@]}" 2>&1 | progress
 "$venv/bin/python" -c "$imports" >&2
+# ranx compiles its numba code on first use and caches it beside itself: compile it once here,
+# so the Go tests that compare with ranx (four packages at once) load it instead of each
+# compiling it (scripts/peers_warm.py says what and why).
+echo "peers.sh: compiling ranx's numba code once (scripts/peers_warm.py)" >&2
+"$venv/bin/python" -W ignore "$(dirname "$0")/peers_warm.py" >&2
 echo "${pins[*]} ${nodeps[*]}" > "$stamp"
 echo "$venv/bin/python"

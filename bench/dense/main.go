@@ -1,18 +1,23 @@
 // Command dense is the ranklab half of bench/bench-dense.sh: it embeds a collection's documents
 // with all-MiniLM-L6-v2 (package embed, no cache) and prints, as JSON, the CPU seconds and wall
-// seconds of that call (tokenizing, forward passes, pooling; loading excluded). With -tokens FILE
-// it also writes the token IDs it used, so the Python half runs the same inputs.
+// seconds of that call (tokenizing, forward passes, pooling; loading and a warm-up batch
+// excluded), the tokens that count and the tokens computed (with each batch padded to its
+// longest text). With -tokens FILE it writes the token IDs instead and embeds nothing (so the
+// Python half runs the same inputs); with -vectors FILE it also writes the vectors (float32,
+// row-major).
 //
-//	go run ./bench/dense -data ../shared/data/cranfield -tokens /tmp/t.json -vectors /tmp/v.f32
+//	go run ./bench/dense -data ../shared/data/cranfield -graph old.onnx -threads 1 -vectors /tmp/v.f32
 package main
 
 import (
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 
@@ -28,21 +33,23 @@ func cpu() float64 {
 
 func main() {
 	data := flag.String("data", "", "a BEIR collection folder")
-	tokens := flag.String("tokens", "", "write the token IDs here (JSON)")
+	graph := flag.String("graph", "", "another graph of the model (embed.Options.Graph); default the installed one")
+	threads := flag.Int("threads", 1, "batches computed at once, one thread each (embed.Options.Threads)")
+	tokens := flag.String("tokens", "", "write the token IDs here (JSON) and embed nothing")
 	vectors := flag.String("vectors", "", "write the vectors here (float32, row-major)")
 	flag.Parse()
-	if err := run(*data, *tokens, *vectors); err != nil {
+	if err := run(*data, *graph, *threads, *tokens, *vectors); err != nil {
 		fmt.Fprintln(os.Stderr, "dense:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, tokens, vectors string) error {
+func run(data, graph string, threads int, tokens, vectors string) error {
 	docs, err := retrieval.ReadCorpusFile(data)
 	if err != nil {
 		return err
 	}
-	m, err := embed.Open(embed.Options{})
+	m, err := embed.Open(embed.Options{Graph: graph, Threads: threads})
 	if err != nil {
 		return err
 	}
@@ -51,6 +58,13 @@ func run(data, tokens, vectors string) error {
 	for i, d := range docs {
 		texts[i] = d.DenseText()
 	}
+	if tokens != "" {
+		ids := make([][]int32, len(texts))
+		for i, s := range texts {
+			ids[i] = m.Tokenizer.Wrap(m.Tokenizer.Pieces(s))
+		}
+		return writeJSON(tokens, ids)
+	}
 	m.Embed(texts[:1]) // warm-up: the session's first run allocates
 	c0, t0 := cpu(), time.Now()
 	vecs, err := m.Embed(texts)
@@ -58,14 +72,9 @@ func run(data, tokens, vectors string) error {
 		return err
 	}
 	c1, t1 := cpu(), time.Now()
-	if tokens != "" {
-		ids := make([][]int32, len(texts))
-		for i, s := range texts {
-			ids[i] = m.Tokenizer.Tokenize(s)
-		}
-		if err := writeJSON(tokens, ids); err != nil {
-			return err
-		}
+	ids := make([][]int32, len(texts))
+	for i, s := range texts {
+		ids[i] = m.Tokenizer.Wrap(m.Tokenizer.Pieces(s))
 	}
 	if vectors != "" {
 		buf := make([]byte, 0, len(vecs)*m.Dim*4)
@@ -78,7 +87,27 @@ func run(data, tokens, vectors string) error {
 			return err
 		}
 	}
-	return json.NewEncoder(os.Stdout).Encode(map[string]any{"texts": len(texts), "cpu_s": c1 - c0, "wall_s": t1.Sub(t0).Seconds()})
+	counted, computed := padding(ids, 32)
+	return json.NewEncoder(os.Stdout).Encode(map[string]any{
+		"texts": len(texts), "cpu_s": c1 - c0, "wall_s": t1.Sub(t0).Seconds(),
+		"tokens": counted, "computed": computed, "key": m.Key(),
+	})
+}
+
+// padding returns the tokens that count and the tokens computed when the texts are sorted by
+// length, longest first, and cut into batches of batch texts, each padded to its longest (what
+// embed.Model does).
+func padding(ids [][]int32, batch int) (counted, computed int) {
+	lens := make([]int, len(ids))
+	for i, t := range ids {
+		lens[i] = len(t)
+		counted += len(t)
+	}
+	slices.SortFunc(lens, func(a, b int) int { return cmp.Compare(b, a) })
+	for s := 0; s < len(lens); s += batch {
+		computed += lens[s] * len(lens[s:min(s+batch, len(lens))])
+	}
+	return counted, computed
 }
 
 func writeJSON(path string, v any) error {

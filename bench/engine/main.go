@@ -225,7 +225,7 @@ type hashEmbedder struct{ wp embed.WordPiece }
 func (h hashEmbedder) Embed(texts []string) ([][]float32, error) {
 	toks := make([][]int32, len(texts))
 	for i, t := range texts {
-		toks[i] = h.wp.Tokenize(t)
+		toks[i] = h.wp.Wrap(h.wp.Pieces(t))
 	}
 	return h.EmbedTokens(toks)
 }

@@ -392,7 +392,29 @@ func denseRuns(c retrieval.Collection, ch retrieval.Chunking, agg retrieval.Aggr
 	}
 	fmt.Fprintf(stderr, "ranklab beir run: %s, %d units (%d documents, %d truncated at the model's limit); embedded %d texts, %d from the cache; %.1f s\n",
 		embed.MiniLM, len(s.ChunkMap()), len(c.Docs), s.Truncated, cache.Misses.Load(), cache.Hits.Load(), time.Since(t0).Seconds())
+	if len(s.Empty) > 0 {
+		fmt.Fprintf(stderr, "ranklab beir run: %d documents have no tokens and are in no run: %s\n", len(s.Empty), idList(s.Empty, 10))
+	}
 	return s, runs, nil
+}
+
+// idList joins up to n IDs (quoted when they hold a space or a comma) and says how many more.
+func idList(ids []string, n int) string {
+	var b strings.Builder
+	for i, id := range ids[:min(n, len(ids))] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if strings.ContainsAny(id, " ,") || id == "" {
+			fmt.Fprintf(&b, "%q", id)
+		} else {
+			b.WriteString(id)
+		}
+	}
+	if len(ids) > n {
+		fmt.Fprintf(&b, " and %d more", len(ids)-n)
+	}
+	return b.String()
 }
 
 // beirSweep prints the chunking sweep.

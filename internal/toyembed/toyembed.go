@@ -29,7 +29,7 @@ func (e *Count) WordPiece() embed.WordPiece {
 func (e *Count) Embed(texts []string) ([][]float32, error) {
 	toks := make([][]int32, len(texts))
 	for i, s := range texts {
-		toks[i] = e.WordPiece().Tokenize(s)
+		toks[i] = e.WordPiece().Wrap(e.WordPiece().Pieces(s))
 	}
 	return e.EmbedTokens(toks)
 }

@@ -14,7 +14,7 @@ func Load(path string) (string, error) { return "", errNoCgo }
 type Session struct{}
 
 // NewSession fails: ONNX Runtime needs cgo.
-func NewSession(model string, threads int, input0, input1, output string) (*Session, error) {
+func NewSession(name string, model []byte, threads int, input0, input1, output string) (*Session, error) {
 	return nil, errNoCgo
 }
 

@@ -1,52 +1,34 @@
 //go:build cgo
 
 // Package ort runs an ONNX graph with ONNX Runtime's C library, loaded at run time with dlopen
-// (nothing of ONNX Runtime is needed to build). It is the module's only cgo package and calls
-// the few functions of the OrtApi table that a BERT encoder needs: one environment, sessions
-// created from a file, and Run with two int64 inputs and one float32 output.
+// (nothing of ONNX Runtime is needed to build or link). It is the module's only cgo package and
+// calls the few functions of the OrtApi table that a BERT encoder needs: one environment,
+// sessions created from the graph's bytes, and Run with two int64 inputs and one float32 output.
 //
-// The OrtApi table is an append-only array of function pointers; the indices below are those
-// of onnxruntime_c_api.h (stable since API version 1; GetApi is asked for version 16, which
-// every runtime from 1.16 on serves).
+// Every call goes through the typed OrtApi struct of the vendored onnxruntime_c_api.h
+// (include/, version 23, MIT; include/README.md says where it comes from), so the C compiler
+// checks each signature. The table is append-only, so the 1.32.0 library the set-up installs
+// serves version 23's entries at the header's offsets.
 package ort
 
 /*
+#cgo CFLAGS: -I${SRCDIR}/include
 #cgo LDFLAGS: -ldl
 #include <dlfcn.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "onnxruntime_c_api.h"
 
-typedef void* (*get_api_fn)(uint32_t);
-typedef const char* (*get_version_fn)(void);
-typedef struct { get_api_fn GetApi; get_version_fn GetVersionString; } api_base;
-
-// Indices in the OrtApi table.
-enum {
-	I_GetErrorMessage = 2, I_CreateEnv = 3, I_CreateSession = 7, I_Run = 9,
-	I_CreateSessionOptions = 10, I_SetSessionGraphOptimizationLevel = 23,
-	I_SetIntraOpNumThreads = 24, I_SetInterOpNumThreads = 25,
-	I_CreateTensorWithDataAsOrtValue = 49, I_GetTensorMutableData = 51,
-	I_GetDimensionsCount = 61, I_GetDimensions = 62, I_GetTensorTypeAndShape = 65,
-	I_CreateCpuMemoryInfo = 69, I_ReleaseEnv = 92, I_ReleaseStatus = 93,
-	I_ReleaseMemoryInfo = 94, I_ReleaseSession = 95, I_ReleaseValue = 96,
-	I_ReleaseTensorTypeAndShapeInfo = 99, I_ReleaseSessionOptions = 100,
-	I_AddSessionConfigEntry = 130,
-};
-
-static void* const* api;
-static void* env;
-static void* meminfo;
-
-typedef void* status;
-#define FN(i, ret, ...) ((ret (*)(__VA_ARGS__))api[i])
+static const OrtApi* api;
+static OrtEnv* env;
+static OrtMemoryInfo* meminfo;
 
 // err turns a status into a malloc'd message (NULL for success) and releases it.
-static char* err(status s) {
+static char* err(OrtStatus* s) {
 	if (s == NULL) return NULL;
-	const char* m = FN(I_GetErrorMessage, const char*, status)(s);
+	const char* m = api->GetErrorMessage(s);
 	char* out = strdup(m ? m : "unknown error");
-	FN(I_ReleaseStatus, void, status)(s);
+	api->ReleaseStatus(s);
 	return out;
 }
 
@@ -54,69 +36,69 @@ static char* err(status s) {
 static char* ort_load(const char* path, char* version, size_t vlen) {
 	void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (h == NULL) return strdup(dlerror());
-	const api_base* (*get_base)(void) = (const api_base* (*)(void))dlsym(h, "OrtGetApiBase");
+	typedef const OrtApiBase* (*get_base_fn)(void);
+	get_base_fn get_base = (get_base_fn)dlsym(h, "OrtGetApiBase");
 	if (get_base == NULL) return strdup("no OrtGetApiBase in the library");
-	const api_base* base = get_base();
+	const OrtApiBase* base = get_base();
 	strncpy(version, base->GetVersionString(), vlen - 1);
-	api = (void* const*)base->GetApi(16);
-	if (api == NULL) return strdup("the library does not serve OrtApi version 16");
-	char* e = err(FN(I_CreateEnv, status, int, const char*, void**)(3, "ranklab", &env)); // 3 = ERROR
+	api = base->GetApi(ORT_API_VERSION);
+	if (api == NULL) return strdup("the library does not serve the OrtApi version of onnxruntime_c_api.h");
+	char* e = err(api->CreateEnv(ORT_LOGGING_LEVEL_ERROR, "ranklab", &env));
 	if (e) return e;
-	// OrtArenaAllocator = 1, OrtMemTypeDefault = 0
-	return err(FN(I_CreateCpuMemoryInfo, status, int, int, void**)(1, 0, &meminfo));
+	return err(api->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault, &meminfo));
 }
 
-static char* ort_session(const char* model, int threads, void** out) {
-	void* opts;
-	char* e = err(FN(I_CreateSessionOptions, status, void**)(&opts));
+// ort_session loads a graph from memory with threads intra-op threads (1: the calling thread
+// alone) and all graph optimisations.
+static char* ort_session(const void* model, size_t len, int threads, OrtSession** out) {
+	OrtSessionOptions* opts;
+	char* e = err(api->CreateSessionOptions(&opts));
 	if (e) return e;
-	if (!(e = err(FN(I_SetIntraOpNumThreads, status, void*, int)(opts, threads))) &&
-	    !(e = err(FN(I_SetInterOpNumThreads, status, void*, int)(opts, 1))) &&
-	    !(e = err(FN(I_SetSessionGraphOptimizationLevel, status, void*, int)(opts, 99))) && // ORT_ENABLE_ALL
+	if (!(e = err(api->SetIntraOpNumThreads(opts, threads))) &&
+	    !(e = err(api->SetInterOpNumThreads(opts, 1))) &&
+	    !(e = err(api->SetSessionGraphOptimizationLevel(opts, ORT_ENABLE_ALL))) &&
 	    // Idle workers sleep instead of spinning: on a busy machine a spinning worker burns
 	    // the CPU the descheduled one needs (12 % more CPU measured beside two busy loops;
 	    // the same wall time on an idle machine).
-	    !(e = err(FN(I_AddSessionConfigEntry, status, void*, const char*, const char*)(opts, "session.intra_op.allow_spinning", "0"))))
-		e = err(FN(I_CreateSession, status, void*, const char*, void*, void**)(env, model, opts, out));
-	FN(I_ReleaseSessionOptions, void, void*)(opts);
+	    !(e = err(api->AddSessionConfigEntry(opts, "session.intra_op.allow_spinning", "0"))))
+		e = err(api->CreateSessionFromArray(env, model, len, opts, out));
+	api->ReleaseSessionOptions(opts);
 	return e;
 }
 
-static void ort_release_session(void* s) { FN(I_ReleaseSession, void, void*)(s); }
+static void ort_release_session(OrtSession* s) { api->ReleaseSession(s); }
 
 // ort_run feeds ids and mask ([batch, tokens] int64) and copies the first output, a float32
 // tensor, into out (cap floats); dims gets its shape (at most 4 dimensions), ndims their number.
-static char* ort_run(void* session, int64_t* ids, int64_t* mask, int64_t batch, int64_t tokens,
+// Safe to call from several threads at once on one session (OrtApi::Run is).
+static char* ort_run(OrtSession* session, int64_t* ids, int64_t* mask, int64_t batch, int64_t tokens,
                      const char* in0, const char* in1, const char* out0,
                      float* out, size_t cap, int64_t* dims, size_t* ndims) {
 	int64_t shape[2] = {batch, tokens};
 	size_t n = (size_t)(batch * tokens) * sizeof(int64_t);
-	void* inputs[2] = {NULL, NULL};
-	void* output = NULL;
+	OrtValue* inputs[2] = {NULL, NULL};
+	OrtValue* output = NULL;
+	OrtTensorTypeAndShapeInfo* info = NULL;
+	float* data;
 	char* e;
-	typedef status (*mk)(void*, void*, size_t, const int64_t*, size_t, int, void**);
-	if ((e = err(((mk)api[I_CreateTensorWithDataAsOrtValue])(meminfo, ids, n, shape, 2, 7, &inputs[0])))) goto done; // 7 = INT64
-	if ((e = err(((mk)api[I_CreateTensorWithDataAsOrtValue])(meminfo, mask, n, shape, 2, 7, &inputs[1])))) goto done;
+	if ((e = err(api->CreateTensorWithDataAsOrtValue(meminfo, ids, n, shape, 2, ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64, &inputs[0])))) goto done;
+	if ((e = err(api->CreateTensorWithDataAsOrtValue(meminfo, mask, n, shape, 2, ONNX_TENSOR_ELEMENT_DATA_TYPE_INT64, &inputs[1])))) goto done;
 	const char* in_names[2] = {in0, in1};
 	const char* out_names[1] = {out0};
-	typedef status (*runf)(void*, void*, const char* const*, void* const*, size_t, const char* const*, size_t, void**);
-	if ((e = err(((runf)api[I_Run])(session, NULL, in_names, inputs, 2, out_names, 1, &output)))) goto done;
-	void* info;
-	if ((e = err(FN(I_GetTensorTypeAndShape, status, void*, void**)(output, &info)))) goto done;
-	e = err(FN(I_GetDimensionsCount, status, void*, size_t*)(info, ndims));
-	if (!e && *ndims > 4) e = strdup("output has more than 4 dimensions");
-	if (!e) e = err(FN(I_GetDimensions, status, void*, int64_t*, size_t)(info, dims, *ndims));
-	FN(I_ReleaseTensorTypeAndShapeInfo, void, void*)(info);
-	if (e) goto done;
+	if ((e = err(api->Run(session, NULL, in_names, (const OrtValue* const*)inputs, 2, out_names, 1, &output)))) goto done;
+	if ((e = err(api->GetTensorTypeAndShape(output, &info)))) goto done;
+	if ((e = err(api->GetDimensionsCount(info, ndims)))) goto done;
+	if (*ndims > 4) { e = strdup("output has more than 4 dimensions"); goto done; }
+	if ((e = err(api->GetDimensions(info, dims, *ndims)))) goto done;
 	size_t count = 1;
 	for (size_t i = 0; i < *ndims; i++) count *= (size_t)dims[i];
 	if (count > cap) { e = strdup("output larger than the buffer"); goto done; }
-	float* data;
-	if ((e = err(FN(I_GetTensorMutableData, status, void*, void**)(output, (void**)&data)))) goto done;
+	if ((e = err(api->GetTensorMutableData(output, (void**)&data)))) goto done;
 	memcpy(out, data, count * sizeof(float));
 done:
-	for (int i = 0; i < 2; i++) if (inputs[i]) FN(I_ReleaseValue, void, void*)(inputs[i]);
-	if (output) FN(I_ReleaseValue, void, void*)(output);
+	if (info) api->ReleaseTensorTypeAndShapeInfo(info);
+	for (int i = 0; i < 2; i++) if (inputs[i]) api->ReleaseValue(inputs[i]);
+	if (output) api->ReleaseValue(output);
 	return e;
 }
 */
@@ -156,26 +138,29 @@ func Load(path string) (string, error) {
 	return loadVersion, loadErr
 }
 
-// Session is a loaded graph with two int64 inputs [batch, tokens] and a float32 output.
+// Session is a loaded graph with two int64 inputs [batch, tokens] and a float32 output. Run may
+// be called from several goroutines at once.
 type Session struct {
-	ptr            unsafe.Pointer
+	ptr            *C.OrtSession
 	in0, in1, out0 *C.char
 }
 
-// NewSession loads the graph at model (Load must have succeeded) with intra-op threads (0: ONNX
-// Runtime's default, one per physical core) and all graph optimisations. inputs names the two
-// int64 inputs, output the float32 output.
-func NewSession(model string, threads int, input0, input1, output string) (*Session, error) {
+// NewSession loads the graph in model (the bytes of an .onnx file; Load must have succeeded)
+// with threads intra-op threads (0: ONNX Runtime's default, one per physical core; 1: each Run
+// computes on its caller's thread alone) and all graph optimisations. input0 and input1 name
+// the two int64 inputs, output the float32 output; name is what errors call the graph.
+func NewSession(name string, model []byte, threads int, input0, input1, output string) (*Session, error) {
 	if loadVersion == "" {
 		return nil, errors.New("ort: NewSession before a successful Load")
 	}
-	cmodel := C.CString(model)
-	defer C.free(unsafe.Pointer(cmodel))
+	if len(model) == 0 {
+		return nil, fmt.Errorf("ort: loading %s: empty graph", name)
+	}
 	s := &Session{in0: C.CString(input0), in1: C.CString(input1), out0: C.CString(output)}
-	if e := C.ort_session(cmodel, C.int(threads), &s.ptr); e != nil {
+	if e := C.ort_session(unsafe.Pointer(&model[0]), C.size_t(len(model)), C.int(threads), &s.ptr); e != nil {
 		defer C.free(unsafe.Pointer(e))
 		s.Close()
-		return nil, fmt.Errorf("ort: loading %s: %s", model, C.GoString(e))
+		return nil, fmt.Errorf("ort: loading %s: %s", name, C.GoString(e))
 	}
 	return s, nil
 }

@@ -12,7 +12,7 @@ func TestLoadMissingLibrary(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "/nonexistent/libonnxruntime.so") {
 		t.Fatalf("Load of a missing library: %v; want an error naming it", err)
 	}
-	if _, err := NewSession("model.onnx", 0, "a", "b", "c"); err == nil {
+	if _, err := NewSession("model.onnx", []byte("x"), 0, "a", "b", "c"); err == nil {
 		t.Error("NewSession after a failed Load: no error")
 	}
 }
