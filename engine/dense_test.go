@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/ranklab/ranklab/dense"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/fusion"
@@ -65,7 +66,7 @@ func TestKNNAndHybrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	ds, err := retrieval.BuildDense(coll.Docs, model, retrieval.Whole, retrieval.MaxP)
+	ds, err := dense.Build(coll.Docs, model, retrieval.Whole, retrieval.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/dense"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/rag"
@@ -26,10 +27,10 @@ type IndexOptions struct {
 	ExactStats bool
 	// Chunking cuts documents as the in-process retrievers do: BM25 units are cl100k_base windows
 	// of the document's Content (retrieval.Build's), vector units the model's WordPiece windows
-	// (retrieval.BuildDense's). With chunks an index holds one of the two: vectors when Embedder
+	// (dense.Build's). With chunks an index holds one of the two: vectors when Embedder
 	// is set, else text.
 	Chunking retrieval.Chunking
-	// Embedder, when set, embeds every unit as retrieval.BuildDense does (through an
+	// Embedder, when set, embeds every unit as dense.Build does (through an
 	// embed.Cache, the in-process vectors themselves) into an HNSW field (cosine) with M
 	// neighbours per node (0: 16) and construction beam EfConstruction (0: 100).
 	Embedder          embed.Embedder
@@ -123,7 +124,7 @@ func (c *Client) CreateIndex(ctx context.Context, name string, docs []retrieval.
 	if opt.Embedder != nil {
 		ix.Dense = true
 		progress(opt.Progress, "engine: embedding %d documents with %s (%s)", len(docs), opt.Embedder.Key(), opt.Chunking)
-		ds, err := retrieval.BuildDense(docs, opt.Embedder, opt.Chunking, retrieval.MaxP)
+		ds, err := dense.Build(docs, opt.Embedder, opt.Chunking, retrieval.MaxP)
 		if err != nil {
 			return nil, err
 		}
@@ -245,7 +246,7 @@ type RunOptions struct {
 }
 
 // Run searches every query on the engine and returns the document run and the chunk run, as
-// retrieval's Searcher.Run and DenseSearcher.Run return them (IDs, ChunkIDs, trec_eval's order).
+// retrieval.Searcher.Run and dense.Searcher.Run return them (IDs, ChunkIDs, trec_eval's order).
 //
 //   - bm25: the text field, an OR of the query's analyzed words (Anserini's bag of words); the
 //     query is text, every character of query syntax in it escaped.
@@ -424,7 +425,7 @@ func forEach(ctx context.Context, n, workers int, fn func(ctx context.Context, i
 }
 
 // ChunkMap returns the chunk map of the units the mode searches, as the in-process retriever
-// of that mode writes it: for "knn" the WordPiece spans of retrieval.BuildDense, otherwise the
+// of that mode writes it: for "knn" the WordPiece spans of dense.Build, otherwise the
 // cl100k_base spans of retrieval.Build (for whole documents computed on first use: it tokenizes
 // the corpus).
 func (ix *Index) ChunkMap(mode string) (rag.ChunkMap, error) {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/ranking"
 	"github.com/ranklab/ranklab/rag"
 )
 
@@ -120,7 +121,7 @@ func (s *Searcher) docs(scores []float64, matched []int32, k int) []eval.ScoredD
 			out = append(out, eval.ScoredDoc{Doc: s.docIDs[d], Score: sc})
 		}
 	}
-	return topK(out, k, func(a, b eval.ScoredDoc) int { return compareDocs(a.Score, a.Doc, b.Score, b.Doc) })
+	return ranking.Top(out, k, func(a, b eval.ScoredDoc) int { return ranking.Compare(a.Score, a.Doc, b.Score, b.Doc) })
 }
 
 // chunks returns the matched units in trec_eval's order, cut to the first k (k > 0) and, when
@@ -128,7 +129,7 @@ func (s *Searcher) docs(scores []float64, matched []int32, k int) []eval.ScoredD
 // they sum to less): enough chunks for any context of up to tokens tokens, since a context is a
 // prefix of the ranking that fits the budget.
 func (s *Searcher) chunks(scores []float64, matched []int32, k, tokens int) []eval.ScoredDoc {
-	before := func(a, b int32) int { return compareDocs(scores[a], s.unitID[a], scores[b], s.unitID[b]) }
+	before := func(a, b int32) int { return ranking.Compare(scores[a], s.unitID[a], scores[b], s.unitID[b]) }
 	units := append([]int32(nil), matched...)
 	limit := len(units)
 	if k > 0 {
@@ -136,13 +137,13 @@ func (s *Searcher) chunks(scores []float64, matched []int32, k, tokens int) []ev
 	}
 	var top []int32
 	if tokens <= 0 {
-		top = topK(units, limit, before)
+		top = ranking.Top(units, limit, before)
 	} else {
 		// Select a top that probably holds tokens tokens (twice the count of average-length
 		// chunks), and select again, twice as many, until it does or holds every candidate.
 		avg := max(1, s.indexed/max(1, len(s.unitID)))
 		for want := min(limit, 2*tokens/avg+8); ; want = min(limit, 2*want) {
-			top = topK(units, want, before)
+			top = ranking.Top(units, want, before)
 			if want == limit || sumLen(s, top) > tokens {
 				break
 			}

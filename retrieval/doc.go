@@ -1,8 +1,9 @@
 // Package retrieval runs real retrieval on real qrels: BEIR collections, cl100k_base token
-// counting and chunking, Lucene/Anserini BM25 and query likelihood, chunked and dense
-// retrieval. It produces eval.Run values (document runs, and chunk runs with their
-// rag.ChunkMap) that packages eval, rag and compare evaluate like any other run; package study
-// runs the studies built on them (chunk-size × token-budget sweeps, the hybrid study).
+// counting and chunking, Lucene/Anserini BM25 and query likelihood over whole documents or
+// chunks. It produces eval.Run values (document runs, and chunk runs with their rag.ChunkMap)
+// that packages eval, rag and compare evaluate like any other run; package dense runs dense
+// retrieval over the same collections, and package study the studies built on both (chunk-size
+// × token-budget sweeps, the hybrid study).
 //
 // The simplest use:
 //
@@ -35,12 +36,8 @@
 //     chunk map gives each chunk's document and token window.
 //   - Rankings follow trec_eval's order (score descending, then ID descending), so a run cut at
 //     depth k agrees with what the evaluator reads back.
-//   - Dense retrieval (DenseSearcher, package embed's all-MiniLM-L6-v2) embeds a document's
-//     DenseText (title + " " + text, trimmed), cut at the model's 256 tokens, or windows of the
-//     model's own WordPiece tokens (its chunk maps count those tokens, not cl100k_base), and
-//     searches exactly: the cosine with every vector.
-//   - Tokenize and TokenizeDense tokenize a corpus once for many chunkings (BuildTokenized,
-//     BuildDenseTokenized): what a sweep of package study does.
+//   - Tokenize tokenizes a corpus once for many chunkings (BuildTokenized): what a sweep of
+//     package study does.
 //
 // Measured here: whole-document SciFact test nDCG@10 0.6795 and R@100 0.9287 against Anserini's
 // published 0.6789 and 0.9253.

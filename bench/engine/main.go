@@ -32,6 +32,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ranklab/ranklab/dense"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/engine"
 	"github.com/ranklab/ranklab/eval"
@@ -100,7 +101,7 @@ func main() {
 		emit("engine text+vector index", map[string]any{"passages": ix.Units, "seconds": secs, "per_second": float64(ix.Units) / secs,
 			"disk_mb": float64(du(*dir)-before) / 1e6, "jvm_rss_mb": rssMB(cl.PID)})
 		t0 = time.Now()
-		ds, err := retrieval.BuildDense(docs, fake, retrieval.Whole, retrieval.MaxP)
+		ds, err := dense.Build(docs, fake, retrieval.Whole, retrieval.MaxP)
 		check(err)
 		emit("in-process dense build", map[string]any{"seconds": since(t0), "heap_mb": heapMB()})
 		exact, err := ds.Run(queries, retrieval.RunOptions{Depth: 10, ChunkDepth: -1})
