@@ -12,6 +12,7 @@ import (
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/fusion"
 	"github.com/ranklab/ranklab/internal/sharedtest"
+	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
@@ -66,7 +67,7 @@ func TestKNNAndHybrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	ds, err := dense.Build(coll.Docs, model, retrieval.Whole, retrieval.MaxP)
+	ds, err := dense.Build(coll.Docs, model, retrieval.Whole, rag.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}

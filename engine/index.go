@@ -124,7 +124,7 @@ func (c *Client) CreateIndex(ctx context.Context, name string, docs []retrieval.
 	if opt.Embedder != nil {
 		ix.Dense = true
 		progress(opt.Progress, "engine: embedding %d documents with %s (%s)", len(docs), opt.Embedder.Key(), opt.Chunking)
-		ds, err := dense.Build(docs, opt.Embedder, opt.Chunking, retrieval.MaxP)
+		ds, err := dense.Build(docs, opt.Embedder, opt.Chunking, rag.MaxP)
 		if err != nil {
 			return nil, err
 		}
@@ -240,7 +240,7 @@ type RunOptions struct {
 	// Aggregation of chunk scores into a document score: MaxP (the engine collapses a document's
 	// units to its best one) or FirstP (only first chunks searched). SumP needs every chunk's
 	// score and is refused.
-	Aggregation retrieval.Aggregation
+	Aggregation rag.Aggregation
 	Tag         string // tag of both runs; "" means "run"
 	Workers     int    // queries in flight at once; 0 means 4
 }

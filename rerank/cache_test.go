@@ -7,6 +7,7 @@ import (
 	"github.com/ranklab/ranklab/dense"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
@@ -58,7 +59,7 @@ func TestRerankReadsTheDenseRunsVectors(t *testing.T) {
 	}
 	inner := &words{}
 	cache := &embed.Cache{Inner: inner, Dir: t.TempDir()}
-	dense, err := dense.Build(c.Docs, cache, retrieval.Whole, retrieval.MaxP)
+	dense, err := dense.Build(c.Docs, cache, retrieval.Whole, rag.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,9 +13,9 @@ import (
 // BuildTokenized it is the one way this package turns a collection into a Searcher: `ranklab beir
 // run`, study.RunSweep and the notebooks all call it.
 //
-//	s, err := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, retrieval.MaxP)
+//	s, err := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, rag.MaxP)
 //	runs := s.Run(c.Queries, retrieval.RunOptions{Tag: "bm25-128"})
-func Build(c Collection, ch Chunking, m Model, agg Aggregation) (*Searcher, error) {
+func Build(c Collection, ch Chunking, m Model, agg rag.Aggregation) (*Searcher, error) {
 	tok, err := NewTokenizer()
 	if err != nil {
 		return nil, err
@@ -25,8 +25,8 @@ func Build(c Collection, ch Chunking, m Model, agg Aggregation) (*Searcher, erro
 
 // BuildTokenized is Build on a corpus already tokenized by Tokenize (a sweep tokenizes once for
 // all its configurations).
-func BuildTokenized(tz Tokenized, ch Chunking, m Model, agg Aggregation) (*Searcher, error) {
-	if agg < MaxP || agg > rag.SumP {
+func BuildTokenized(tz Tokenized, ch Chunking, m Model, agg rag.Aggregation) (*Searcher, error) {
+	if agg < rag.MaxP || agg > rag.SumP {
 		return nil, fmt.Errorf("retrieval: invalid %v", agg)
 	}
 	if ql, ok := m.(QLDirichlet); ok && !(ql.Mu > 0) {

@@ -8,14 +8,6 @@ import (
 	"github.com/ranklab/ranklab/rag"
 )
 
-// Aggregation turns the scores of a document's chunks into the document's score; it is
-// package rag's (rag.MaxP, rag.FirstP, rag.SumP), so a searcher and a chunk run read by rag.DocRun
-// aggregate alike.
-type Aggregation = rag.Aggregation
-
-// MaxP is rag.MaxP, the default aggregation (rag.FirstP and rag.SumP are the others).
-const MaxP = rag.MaxP
-
 // ChunkID is the ID a searcher gives the i-th chunk (from 0, in window order) of document doc:
 // doc + "#" + i. IDs are unique: the text after the last "#" is the chunk number. Whole documents
 // are chunk 0 of themselves.
@@ -24,14 +16,14 @@ func ChunkID(doc string, i int) string { return doc + "#" + strconv.Itoa(i) }
 // Searcher is a retriever over a corpus cut by a Chunking: every chunk is one unit of an inverted index
 // (document frequencies, N and avgdl are counted over chunks), a query scores every chunk with
 // the Model, and a document's score aggregates the scores of all its matching chunks
-// (Aggregation.Score; no chunk-level cut-off before aggregation). With whole documents each
+// (rag.Aggregation.Score; no chunk-level cut-off before aggregation). With whole documents each
 // document is one unit and the aggregation makes no difference. Results are ranked as trec_eval
 // ranks them (score descending, ID descending), so cutting at k agrees with the evaluation.
 // The index does not depend on the model: a copy of a Searcher with another Model (or
 // Aggregation) scores the same index another way without indexing again.
 type Searcher struct {
 	Chunking    Chunking
-	Aggregation Aggregation
+	Aggregation rag.Aggregation
 	Model       Model
 
 	analyzer Analyzer
@@ -46,7 +38,7 @@ type Searcher struct {
 
 // newSearcher indexes chunks (from Tokenized.chunks, in document order) of docs with model m
 // (nil means Anserini's BM25) and analyzer a. Build and BuildTokenized are the way in.
-func newSearcher(a Analyzer, m Model, docs []Document, chunks []textChunk, c Chunking, agg Aggregation) *Searcher {
+func newSearcher(a Analyzer, m Model, docs []Document, chunks []textChunk, c Chunking, agg rag.Aggregation) *Searcher {
 	if m == nil {
 		m = Anserini
 	}

@@ -21,13 +21,13 @@ func TestSearcherAggregation(t *testing.T) {
 		{Doc: 2, Text: "lion"},
 	}
 	q := Query{ID: "q", Text: "zebra"}
-	for _, agg := range []Aggregation{MaxP, rag.FirstP, rag.SumP} {
+	for _, agg := range []rag.Aggregation{rag.MaxP, rag.FirstP, rag.SumP} {
 		t.Run(agg.String(), func(t *testing.T) {
 			s := newSearcher(a, Anserini, docs, chunks, Chunking{Chunk: 8}, agg)
 			unit, _ := s.index.Scores(a.Terms(q.Text))
 			var want []eval.ScoredDoc
 			switch agg {
-			case MaxP:
+			case rag.MaxP:
 				want = []eval.ScoredDoc{{Doc: "b", Score: math.Max(unit[2], unit[3])}, {Doc: "a", Score: math.Max(unit[0], unit[1])}}
 			case rag.FirstP: // b's first chunk has no zebra: b is not retrieved
 				want = []eval.ScoredDoc{{Doc: "a", Score: unit[0]}}
@@ -55,7 +55,7 @@ func TestSearcherTies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSearcher(mustEnglish(t), Anserini, docs, chunks, Whole, MaxP)
+	s := newSearcher(mustEnglish(t), Anserini, docs, chunks, Whole, rag.MaxP)
 	got := s.Search(Query{Text: "words"}, 0)
 	var ids []string
 	for _, d := range got {

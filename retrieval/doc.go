@@ -8,7 +8,7 @@
 // The simplest use:
 //
 //	c, _ := retrieval.ReadCollection("../shared/data/scifact", "test")
-//	s, _ := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, retrieval.MaxP)
+//	s, _ := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, rag.MaxP)
 //	runs := s.Run(c.Queries, retrieval.RunOptions{}) // runs.Docs, runs.Chunks; s.ChunkMap()
 //
 // Decisions made once for the whole package:
@@ -30,7 +30,7 @@
 //   - Scoring is Lucene's BM25 (see BM25) with k1 = 0.9, b = 0.4, or Lucene's query likelihood
 //     with Dirichlet smoothing (QLDirichlet, μ = 1000 as Anserini); chunk statistics (N, df,
 //     avgdl, collection frequencies) are counted over chunks. A document's score aggregates all
-//     its matching chunks (rag.Aggregation: MaxP, FirstP or SumP); no chunk-level cut-off.
+//     its matching chunks (rag.Aggregation: rag.MaxP, FirstP or SumP); no chunk-level cut-off.
 //   - Build is the one way a collection becomes a Searcher; Searcher.Run scores each query once
 //     and gives both the document run and the chunk run. Chunk IDs are DOC#i (ChunkID); the
 //     chunk map gives each chunk's document and token window.

@@ -58,7 +58,7 @@ func sweepBudgets() []int { return []int{128, 256, 512, 1024, 2048, 4096} }
 type SweepOptions struct {
 	Chunkings    []retrieval.Chunking // nil: the standard chunkings; the first one is the baseline
 	Budgets      []int                // nil: the standard budgets; empty (not nil): no budgets, document measures only
-	Aggregation  retrieval.Aggregation
+	Aggregation  rag.Aggregation
 	Model        retrieval.Model // nil: Anserini's BM25 (lexical sweeps only: set Model or Embedder, not both)
 	Depth        int             // documents retrieved per query; 0: 1000
 	Permutations int             // randomization-test sign flips; 0: stats.DefaultPermutations
@@ -127,7 +127,7 @@ type Sweep struct {
 	// Budgets: "cl100k_base", or for a dense sweep "<model> WordPiece" (e.g. "all-MiniLM-L6-v2
 	// WordPiece", [CLS] and [SEP] not counted).
 	Tokenizer   string
-	Aggregation retrieval.Aggregation
+	Aggregation rag.Aggregation
 	Model       string // the ranking function, e.g. "bm25 k1=0.9 b=0.4" or "all-MiniLM-L6-v2 (dense, exact cosine)"
 	Measures    []eval.Measure
 	Budgets     []int

@@ -376,7 +376,7 @@ func openMiniLM() (cache *embed.Cache, close func(), err error) {
 
 // denseRuns embeds the collection with all-MiniLM-L6-v2 through the on-disk cache and searches
 // its queries, saying on stderr how many units were embedded and how long it took.
-func denseRuns(c retrieval.Collection, ch retrieval.Chunking, agg retrieval.Aggregation, opt retrieval.RunOptions, stderr io.Writer) (*dense.Searcher, retrieval.Runs, error) {
+func denseRuns(c retrieval.Collection, ch retrieval.Chunking, agg rag.Aggregation, opt retrieval.RunOptions, stderr io.Writer) (*dense.Searcher, retrieval.Runs, error) {
 	t0 := time.Now()
 	cache, closeModel, err := openMiniLM()
 	if err != nil {
