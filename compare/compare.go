@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/measurename"
 	"github.com/ranklab/ranklab/internal/words"
 	"github.com/ranklab/ranklab/stats"
 )
@@ -363,7 +364,7 @@ func compareScores(runs []Scores, universe []string, opt Options) (Report, error
 // (eval.Judged): it is never tested.
 func descriptive(m Measure) bool {
 	em, ok := m.(eval.Measure)
-	return ok && em.Name == eval.NameJudged
+	return ok && em.Name == measurename.Judged
 }
 
 // baselineFirst returns runs with the run named baseline first and the others in order; runs

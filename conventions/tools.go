@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/measurename"
 )
 
 // Source is where a rule is written: a repository, a file in it, and what the file decides.
@@ -37,12 +38,12 @@ var compared = map[string]struct {
 	beirCustom bool   // computed by BEIR's custom_metrics.py, not pytrec_eval
 	llama      string // LlamaIndex's metric
 }{
-	eval.NameP:       {needsCut: true, ranx: "precision", beir: "P", llama: "precision"},
-	eval.NameR:       {needsCut: true, ranx: "recall", beir: "Recall", llama: "recall"},
-	eval.NameNDCG:    {ranx: "ndcg", beir: "NDCG", llama: "ndcg"},
-	eval.NameAP:      {ranx: "map", beir: "MAP", llama: "ap"},
-	eval.NameRR:      {ranx: "mrr", beir: "MRR", beirCustom: true, llama: "mrr"},
-	eval.NameSuccess: {needsCut: true, ranx: "hit_rate", beir: "Accuracy", beirCustom: true, llama: "hit_rate"},
+	measurename.P:       {needsCut: true, ranx: "precision", beir: "P", llama: "precision"},
+	measurename.R:       {needsCut: true, ranx: "recall", beir: "Recall", llama: "recall"},
+	measurename.NDCG:    {ranx: "ndcg", beir: "NDCG", llama: "ndcg"},
+	measurename.AP:      {ranx: "map", beir: "MAP", llama: "ap"},
+	measurename.RR:      {ranx: "mrr", beir: "MRR", beirCustom: true, llama: "mrr"},
+	measurename.Success: {needsCut: true, ranx: "hit_rate", beir: "Accuracy", beirCustom: true, llama: "hit_rate"},
 }
 
 // trecName returns trec_eval's name of m (eval's TrecName), with recip_rank for RR@k (trec_eval
@@ -51,7 +52,7 @@ func trecName(m eval.Measure) (name string, uncutRR bool, ok bool) {
 	if _, ok := compared[m.Name]; !ok {
 		return "", false, false
 	}
-	if m.Name == eval.NameRR && m.Cutoff > 0 {
+	if m.Name == measurename.RR && m.Cutoff > 0 {
 		return "recip_rank", true, true
 	}
 	name, ok = m.TrecName()
@@ -76,7 +77,7 @@ func Conventions() []Convention {
 			Name:    Reference,
 			Sources: []Source{{"ranklab/ranklab", "eval/doc.go", "trec_eval 10.0's order and formulas, every qrels query averaged (-c), measures as named (RR@k is cut at k and ranked as ir_measures ranks it: float64 scores, ties by doc ID ascending)"}},
 			variant: func(m eval.Measure) (variant, bool) {
-				if m.Name == eval.NameRR && m.Cutoff > 0 {
+				if m.Name == measurename.RR && m.Cutoff > 0 {
 					return variant{Name: m.String(), Measure: m, Order: scoreDocAsc}, true // eval's RR@k (msmarco's order)
 				}
 				return variant{Name: m.String(), Measure: m}, true
@@ -124,7 +125,7 @@ func Conventions() []Convention {
 				if _, _, ok := trecName(m); !ok {
 					return variant{}, false
 				}
-				if m.Name == eval.NameRR && m.Cutoff > 0 {
+				if m.Name == measurename.RR && m.Cutoff > 0 {
 					return variant{Name: m.String() + " (msmarco)", Measure: m, Order: scoreDocAsc}, true
 				}
 				return variant{Name: m.String() + " (pytrec_eval)", Measure: m, Float32: true}, true
@@ -158,7 +159,7 @@ func Conventions() []Convention {
 				{"beir-cellar/beir", "beir/retrieval/custom_metrics.py", "recall_cap: relevant in the top k / min(R, k); a query without a relevant doc divides by zero (ZeroDivisionError)"},
 			},
 			variant: func(m eval.Measure) (variant, bool) {
-				if m.Name != eval.NameR || m.Cutoff == 0 {
+				if m.Name != measurename.R || m.Cutoff == 0 {
 					return variant{}, false
 				}
 				return variant{Name: "R_cap@" + strconv.Itoa(m.Cutoff), Measure: m, Order: scoreStable, DropSelf: true, CapRecall: true,
@@ -229,9 +230,9 @@ func variantLlama(m eval.Measure) (variant, bool) {
 	switch {
 	case v.Name == "":
 		return variant{}, false
-	case m.Name == eval.NameP:
+	case m.Name == measurename.P:
 		v.PerRetrieved = true
-	case m.Name == eval.NameNDCG:
+	case m.Name == measurename.NDCG:
 		v.IdealUncut, v.BinaryGain = true, true
 	}
 	if m.Cutoff > 0 {
@@ -248,9 +249,9 @@ func variantRagas(m eval.Measure) (variant, bool) {
 	}
 	top := fmt.Sprintf(" (top %d)", m.Cutoff)
 	switch m.Name {
-	case eval.NameP:
+	case measurename.P:
 		return variant{Name: "id_based_context_precision" + top, Measure: m, Order: fileOrder, PerRetrieved: true, NoRetrieved: skipQuery}, true
-	case eval.NameR:
+	case measurename.R:
 		return variant{Name: "id_based_context_recall" + top, Measure: m, Order: fileOrder, NoRelevant: skipQuery}, true
 	}
 	return variant{}, false
@@ -260,9 +261,9 @@ func variantRagas(m eval.Measure) (variant, bool) {
 func variantLlamaGranular(m eval.Measure) (variant, bool) {
 	v := variant{Measure: m, Order: fileOrder, NoRelevant: failQuery, NoRetrieved: failQuery, Raises: "ValueError"}
 	switch m.Name {
-	case eval.NameR:
+	case measurename.R:
 		v.Name = "hit_rate granular"
-	case eval.NameRR:
+	case measurename.RR:
 		v.Name, v.Granular = "mrr granular", true
 	default:
 		return variant{}, false

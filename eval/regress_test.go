@@ -65,12 +65,12 @@ func TestUngroupedRunFromPipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms := []Measure{Measure{Name: NameNumRet}, P(10), AP(), NDCG(10)}
+	ms := []Measure{Measure{Name: nameNumRet}, P(10), AP(), NDCG(10)}
 	want, err := Evaluate(qrels, run, ms...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := want.All(Measure{Name: NameNumRet}); got != 3000 {
+	if got := want.All(Measure{Name: nameNumRet}); got != 3000 {
 		t.Fatalf("num_ret of the file = %v, want 10 queries × 300 docs = 3000", got)
 	}
 	check := func(t *testing.T, path string) {
