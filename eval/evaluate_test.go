@@ -138,7 +138,7 @@ func TestEvaluateErrors(t *testing.T) {
 	}
 }
 
-func TestWriteTrecEval(t *testing.T) {
+func TestTrecFormatWrite(t *testing.T) {
 	qrels, run := evalFixture()
 	ms, _ := ParseMeasures("P.2", "num_q", "recip_rank", "num_ret", "RR@1")
 	res, err := Evaluate(qrels, run, ms...)
@@ -146,7 +146,7 @@ func TestWriteTrecEval(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteTrecEval(&buf, res, true, 4); err != nil {
+	if err := (TrecFormat{PerQuery: true}).Write(&buf, res); err != nil {
 		t.Fatal(err)
 	}
 	want := "" +

@@ -240,10 +240,10 @@ func TestShortQuotes(t *testing.T) {
 		"run score": func() error { _, err := ReadRun(strings.NewReader("q1 Q0 a 1 "+long+" t\n"), "f"); return err },
 		"qrels":     func() error { _, err := ReadQrels(strings.NewReader("q1 0 a "+long+"\n"), "f"); return err },
 		"beir": func() error {
-			_, err := ReadBEIRQrels(strings.NewReader("query-id\tcorpus-id\tscore\nq\td\t"+long+"\n"), "f")
+			_, err := readBEIRQrels(strings.NewReader("query-id\tcorpus-id\tscore\nq\td\t"+long+"\n"), "f")
 			return err
 		},
-		"beir head": func() error { _, err := ReadBEIRQrels(strings.NewReader(long+"\n"), "f"); return err },
+		"beir head": func() error { _, err := readBEIRQrels(strings.NewReader(long+"\n"), "f"); return err },
 		"prefs":     func() error { _, err := parsePrefs(strings.NewReader("q j s d "+long+"\n"), "f"); return err },
 		"duplicate": func() error {
 			_, err := ReadRun(strings.NewReader("q Q0 "+long+" 1 1 t\nq Q0 "+long+" 1 1 t\n"), "f")
