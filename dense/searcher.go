@@ -17,7 +17,7 @@ import (
 //   - whole documents (Chunk 0): each document is one unit, embedded as the model sees it, cut
 //     at its token limit (256 with [CLS] and [SEP] for all-MiniLM-L6-v2); its span is the
 //     tokens the model read;
-//   - Chunk N (1..limit−2): the windows of chunking.WindowSeq over the document's tokens, each
+//   - Chunk N (1..limit−2): the windows of chunking.Windows over the document's tokens, each
 //     embedded as [CLS] window [SEP], so no chunk is truncated and every token is read.
 //
 // A query scores every unit (cosine); a document's score aggregates the scores of all its units
@@ -110,10 +110,8 @@ func buildDense(docs []retrieval.Document, toks [][]int32, e embed.Embedder, ch 
 			add(0, chunking.Window{Start: 0, End: end})
 			continue
 		}
-		n := 0
-		for w := range chunking.WindowSeq(len(t), ch.Chunk, ch.Overlap) {
+		for n, w := range chunking.Windows(len(t), ch.Chunk, ch.Overlap) {
 			add(n, w)
-			n++
 		}
 	}
 	vecs, err := e.EmbedTokens(units)

@@ -473,7 +473,7 @@ type textChunk struct {
 
 // cutChunks cuts docs as retrieval.Build does: each document's Content in cl100k_base tokens,
 // whole (one unit) when ch is Whole or the document fits one chunk, else the windows of
-// chunking.WindowSeq; a document without tokens gives no unit. A window's text is its tokens'
+// chunking.Windows; a document without tokens gives no unit. A window's text is its tokens'
 // bytes (the tokens' bytes concatenate to the Content).
 func cutChunks(docs []retrieval.Document, ch retrieval.Chunking) ([]textChunk, error) {
 	tok, err := retrieval.NewTokenizer()
@@ -490,10 +490,8 @@ func cutChunks(docs []retrieval.Document, ch retrieval.Chunking) ([]textChunk, e
 			out = append(out, textChunk{id: retrieval.ChunkID(docs[i].ID, 0), text: docs[i].Content(), doc: i, w: chunking.Window{Start: 0, End: len(toks)}})
 			continue
 		}
-		n := 0
-		for w := range chunking.WindowSeq(len(toks), ch.Chunk, ch.Overlap) {
+		for n, w := range chunking.Windows(len(toks), ch.Chunk, ch.Overlap) {
 			out = append(out, textChunk{id: retrieval.ChunkID(docs[i].ID, n), text: tok.Decode(toks[w.Start:w.End]), doc: i, no: n, w: w})
-			n++
 		}
 	}
 	return out, nil

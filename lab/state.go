@@ -217,4 +217,8 @@ func relevantCounts(syn Synthetic, minGrade int) (found, known int) {
 // state (Error prints "field: msg"): the chunking panel's errors are the same type.
 type fieldError = chunking.FieldError
 
-var rangeError = chunking.RangeError
+// rangeError returns a *fieldError saying that field's value v must lie in lo..hi, followed by
+// note, worded as the chunking panel's.
+func rangeError(field string, v, lo, hi int, note string) error {
+	return &fieldError{Field: field, Msg: fmt.Sprintf("%d must be in %d..%d%s", v, lo, hi, note)}
+}

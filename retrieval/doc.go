@@ -22,7 +22,7 @@
 //     joins title and text into one field too).
 //   - Tokens are cl100k_base (tiktoken-go with its embedded vocabulary, offline); special-token
 //     strings are ordinary text.
-//   - Chunks are the lab's footprint windows (chunking.WindowSeq) over each document's tokens, cut on
+//   - Chunks are the lab's footprint windows (chunking.Windows) over each document's tokens, cut on
 //     token boundaries (a chunk may start or end inside a word, and then indexes the fragment).
 //     Chunk text is exactly the decoded tokens. Empty documents have no chunk.
 //   - Analysis is bleve's English analyzer ("en": Unicode words, possessive filter, lower case,
