@@ -16,7 +16,7 @@ func TestCohenKappa(t *testing.T) {
 		name   string
 		a, b   []int
 		labels []int
-		w      Weights
+		w      weighting
 		want   float64
 	}{
 		// O = [[2 0] [1 1]]: p_o = 3/4; rows (2, 2), cols (3, 1): p_e = (2·3 + 2·1)/16 = 1/2.

@@ -41,7 +41,7 @@ func TestPeers(t *testing.T) {
 	r := rand.New(rand.NewPCG(24, 1))
 	linear, quadratic := "linear", "quadratic"
 	weights := []*string{nil, &linear, &quadratic}
-	ws := []Weights{weightNone, weightLinear, weightQuadratic}
+	ws := []weighting{weightNone, weightLinear, weightQuadratic}
 	for c := range 200 {
 		n := 1 + r.IntN(60)
 		m := 2 + r.IntN(4) // grades 0..m-1

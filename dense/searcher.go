@@ -21,7 +21,7 @@ import (
 //     embedded as [CLS] window [SEP], so no chunk is truncated and every token is read.
 //
 // A query scores every unit (cosine); a document's score aggregates the scores of all its units
-// (rag.Aggregation.Score: MaxP, FirstP or SumP). Chunk IDs are retrieval.ChunkID(doc, i);
+// (rag.Aggregation.Score: MaxP, FirstP or SumP). Chunk IDs are doc + "#" + i (i from 0);
 // ChunkMap gives their spans in WordPiece tokens (not cl100k_base: the budgets of package rag
 // then count the model's tokens). Rankings follow trec_eval's order.
 type Searcher struct {
@@ -97,7 +97,7 @@ func buildDense(docs []retrieval.Document, toks [][]int32, e embed.Embedder, ch 
 		}
 		add := func(n int, w chunking.Window) {
 			units = append(units, wp.Wrap(t[w.Start:w.End]))
-			ids = append(ids, retrieval.ChunkID(d.ID, n))
+			ids = append(ids, ranking.ChunkID(d.ID, n))
 			s.unitDoc = append(s.unitDoc, int32(i))
 			s.window = append(s.window, [2]int32{int32(w.Start), int32(w.End)})
 		}

@@ -1,6 +1,6 @@
 package dense
 
-// Vectors returns every unit's ID (retrieval.ChunkID) and its unit vector, in index order: what
+// Vectors returns every unit's ID (DOC#i) and its unit vector, in index order: what
 // a search engine indexes so that its kNN searches the very vectors this searcher searches exactly
 // (package engine). The slices are copies.
 func (s *Searcher) Vectors() (ids []string, vecs [][]float32) {

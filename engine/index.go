@@ -12,6 +12,7 @@ import (
 	"github.com/ranklab/ranklab/dense"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/ranking"
 	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 )
@@ -342,7 +343,7 @@ func (ix *Index) Run(ctx context.Context, queries []retrieval.Query, opt RunOpti
 			if opt.ChunkDepth > 0 {
 				c := make([]eval.ScoredDoc, min(len(hits), opt.ChunkDepth))
 				for j := range c {
-					c[j] = eval.ScoredDoc{Doc: retrieval.ChunkID(hits[j].Doc, 0), Score: hits[j].Score}
+					c[j] = eval.ScoredDoc{Doc: ranking.ChunkID(hits[j].Doc, 0), Score: hits[j].Score}
 				}
 				chunks[i] = eval.Rank(c)
 			}
@@ -487,11 +488,11 @@ func cutChunks(docs []retrieval.Document, ch retrieval.Chunking) ([]textChunk, e
 			continue
 		}
 		if ch.Chunk == 0 || len(toks) <= ch.Chunk {
-			out = append(out, textChunk{id: retrieval.ChunkID(docs[i].ID, 0), text: docs[i].Content(), doc: i, w: chunking.Window{Start: 0, End: len(toks)}})
+			out = append(out, textChunk{id: ranking.ChunkID(docs[i].ID, 0), text: docs[i].Content(), doc: i, w: chunking.Window{Start: 0, End: len(toks)}})
 			continue
 		}
 		for n, w := range chunking.Windows(len(toks), ch.Chunk, ch.Overlap) {
-			out = append(out, textChunk{id: retrieval.ChunkID(docs[i].ID, n), text: tok.Decode(toks[w.Start:w.End]), doc: i, no: n, w: w})
+			out = append(out, textChunk{id: ranking.ChunkID(docs[i].ID, n), text: tok.Decode(toks[w.Start:w.End]), doc: i, no: n, w: w})
 		}
 	}
 	return out, nil

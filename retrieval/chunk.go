@@ -2,9 +2,10 @@ package retrieval
 
 import (
 	"fmt"
-	"github.com/ranklab/ranklab/chunking"
 	"runtime"
 	"sync"
+
+	"github.com/ranklab/ranklab/chunking"
 )
 
 // Chunking says how documents are cut: Chunk = 0 keeps whole documents (one unit per

@@ -1,17 +1,10 @@
 package retrieval
 
 import (
-	"strconv"
-
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/ranking"
 	"github.com/ranklab/ranklab/rag"
 )
-
-// ChunkID is the ID a searcher gives the i-th chunk (from 0, in window order) of document doc:
-// doc + "#" + i. IDs are unique: the text after the last "#" is the chunk number. Whole documents
-// are chunk 0 of themselves.
-func ChunkID(doc string, i int) string { return doc + "#" + strconv.Itoa(i) }
 
 // Searcher is a retriever over a corpus cut by a Chunking: every chunk is one unit of an inverted index
 // (document frequencies, N and avgdl are counted over chunks), a query scores every chunk with
@@ -57,7 +50,7 @@ func newSearcher(a Analyzer, m Model, docs []Document, chunks []textChunk, c Chu
 		if !s.notFirst[u] {
 			n = 0
 		}
-		s.unitID[u] = ChunkID(docs[ch.Doc].ID, n)
+		s.unitID[u] = ranking.ChunkID(docs[ch.Doc].ID, n)
 		n++
 		s.window[u] = [2]int32{int32(ch.Window.Start), int32(ch.Window.End)}
 		s.indexed += ch.len()

@@ -76,7 +76,7 @@ func TestChunksTokenCut(t *testing.T) {
 		scores := make([]float64, n)
 		var matched []int32
 		for u := range n {
-			s.unitID[u] = ChunkID("d", u)
+			s.unitID[u] = ranking.ChunkID("d", u)
 			length := 1 + r.IntN(40)
 			if trial%2 == 0 && u%5 == 0 {
 				length = 1 // a few short chunks pull the average down

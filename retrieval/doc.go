@@ -32,7 +32,7 @@
 //     avgdl, collection frequencies) are counted over chunks. A document's score aggregates all
 //     its matching chunks (rag.Aggregation: rag.MaxP, FirstP or SumP); no chunk-level cut-off.
 //   - Build is the one way a collection becomes a Searcher; Searcher.Run scores each query once
-//     and gives both the document run and the chunk run. Chunk IDs are DOC#i (ChunkID); the
+//     and gives both the document run and the chunk run. Chunk IDs are DOC#i (the chunk number after the last #); the
 //     chunk map gives each chunk's document and token window.
 //   - Rankings follow trec_eval's order (score descending, then ID descending), so a run cut at
 //     depth k agrees with what the evaluator reads back.

@@ -163,7 +163,7 @@ func (f beirFlags) readCollection(stderr io.Writer) (retrieval.Collection, error
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		var err error
-		dir, err = retrieval.SciFact.Ensure(ctx, nil, retrieval.DefaultDataDir(), stderr)
+		dir, err = retrieval.SciFact.Ensure(ctx, nil, "", stderr)
 		if err != nil {
 			return retrieval.Collection{}, err
 		}

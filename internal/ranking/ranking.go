@@ -6,6 +6,7 @@ package ranking
 
 import (
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -72,3 +73,8 @@ func Parallel(n int, fn func(i int)) {
 	}
 	wg.Wait()
 }
+
+// ChunkID is the ID a searcher gives the i-th chunk (from 0, in window order) of document doc:
+// doc + "#" + i. IDs are unique: the text after the last "#" is the chunk number. Whole documents
+// are chunk 0 of themselves.
+func ChunkID(doc string, i int) string { return doc + "#" + strconv.Itoa(i) }
