@@ -32,9 +32,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ranklab/ranklab/dense"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/engine"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
@@ -100,7 +102,7 @@ func main() {
 		emit("engine text+vector index", map[string]any{"passages": ix.Units, "seconds": secs, "per_second": float64(ix.Units) / secs,
 			"disk_mb": float64(du(*dir)-before) / 1e6, "jvm_rss_mb": rssMB(cl.PID)})
 		t0 = time.Now()
-		ds, err := retrieval.BuildDense(docs, fake, retrieval.Whole, retrieval.MaxP)
+		ds, err := dense.Build(docs, fake, retrieval.Whole, rag.MaxP)
 		check(err)
 		emit("in-process dense build", map[string]any{"seconds": since(t0), "heap_mb": heapMB()})
 		exact, err := ds.Run(queries, retrieval.RunOptions{Depth: 10, ChunkDepth: -1})
@@ -188,7 +190,7 @@ func inProcessBM25(docs []retrieval.Document, queries []retrieval.Query) {
 	runtime.GC()
 	base := heapMB()
 	t0 := time.Now()
-	s, err := retrieval.Build(retrieval.Collection{Docs: docs}, retrieval.Whole, retrieval.Anserini, retrieval.MaxP)
+	s, err := retrieval.Build(retrieval.Collection{Docs: docs}, retrieval.Whole, retrieval.Anserini, rag.MaxP)
 	check(err)
 	secs := since(t0)
 	runtime.GC()
