@@ -184,6 +184,39 @@ func TestJudgedDepthWarnings(t *testing.T) {
 	}
 }
 
+// TestJudgedDepthWarningsTukey: compare -test tukey says the same as compare's paired tests
+// where a measure at k scores deeper than the pool was judged, and never tests Judged@k
+// (before: no note at all, and Judged@k got letters and p-values like a quality measure).
+func TestJudgedDepthWarningsTukey(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"pool.qrels": "q1 0 a 1\nq1 0 b 0\nq2 0 c 0\nq2 0 d 1\n", // the depth-2 pool of x, judged
+		"x.run":      "q1 Q0 a 1 4 x\nq1 Q0 b 2 3 x\nq1 Q0 e 3 2 x\nq1 Q0 f 4 1 x\nq2 Q0 c 1 4 x\nq2 Q0 d 2 3 x\nq2 Q0 g 3 2 x\nq2 Q0 h 4 1 x\n",
+		"fused.run":  "q1 Q0 e 1 4 fused\nq1 Q0 a 2 3 fused\nq2 Q0 d 1 4 fused\nq2 Q0 c 2 3 fused\n",
+	})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	out, stderr, code := runCmd("compare", "-m", "nDCG@4", "-m", "nDCG@2", "-m", "Judged@4", "-test", "tukey", "-permutations", "99", p("pool.qrels"), p("x.run"), p("fused.run"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Judged@k divides by min(k, n): Judged@4 of x = (2/4 + 2/4) / 2 = 0.5; fused ranks 2 a
+	// query, so its Judged@4 = Judged@2 = (1/2 + 2/2) / 2 = 0.75; Judged@2 of x = 1 (no note);
+	// fused's first document is unjudged on q1.
+	for _, want := range []string{"note: x: Judged@4 = 0.50", "note: fused: Judged@4 = 0.75", "note: fused: Judged@2 = 0.75",
+		"note: fused: its first document has no judgment for 1 of 2 queries", "Judged@4 is the judged share of the top k"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compare -test tukey lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "x: Judged@2") || strings.Contains(out, "Judged@4 over") {
+		t.Errorf("a note on a judged depth, or Judged@4 tested:\n%s", out)
+	}
+	// -f html keeps the notes: on standard error, as compare's other formats.
+	_, stderr, _ = runCmd("compare", "-m", "nDCG@4", "-test", "tukey", "-permutations", "99", "-f", "html", p("pool.qrels"), p("x.run"), p("fused.run"))
+	if !strings.Contains(stderr, "ranklab compare: note: x: Judged@4 = 0.50") {
+		t.Errorf("-f html: stderr %q", stderr)
+	}
+}
+
 // TestCompareNamesByTag: runs are named by their tags, or by their paths when tags collide
 // (issue 34: compare named runs by full path, ignoring the tag).
 func TestCompareNamesByTag(t *testing.T) {
