@@ -143,6 +143,35 @@ func TestCorpusImport(t *testing.T) {
 	}
 }
 
+// TestImportAndCheckAgreeOnNoText: a heading with nothing under it (the stubs of Go's next
+// release notes) is a document with a title and no text; corpus import and check --corpus
+// count it alike (before: import listed 1 document with no text, check --corpus said 0, as it
+// counted the title's words as text). A document with neither title nor text is counted too.
+func TestImportAndCheckAgreeOnNoText(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"docs/notes.md":  "## Go command\n\n## Cgo\n\nCgo is now enabled by default.\n",
+		"docs/blank.txt": "\n",
+	})
+	out := filepath.Join(dir, "coll")
+	_, stderr, code := runCmd("corpus", "import", "--split-on", "headings", "--out", out, filepath.Join(dir, "docs"))
+	if code != 0 {
+		t.Fatalf("import: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "2 documents with no text") || !strings.Contains(stderr, "notes.md:go-command") || !strings.Contains(stderr, "blank.txt") {
+		t.Errorf("import: stderr %q", stderr)
+	}
+	stdout, stderr, code := runCmd("check", "--corpus", filepath.Join(out, "corpus.jsonl"))
+	if code != 0 {
+		t.Fatalf("check --corpus: exit %d: %s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"3 documents; 2 with no text: ", "notes.md:go-command", "blank.txt", "0 errors, 2 warnings",
+		`document "notes.md:go-command" has a title and no text`, `document "blank.txt" has no text`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("check --corpus lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
 // TestJudgedDepthWarnings is issue 34's F3: with a depth-2 pool judged, measures at 4 score
 // documents nobody judged as not relevant. eval and compare say so (before: silently), name
 // the run that was not pooled (a fusion made after the pool), and compare never tests
