@@ -20,8 +20,9 @@ import (
 // a miss when only one of them is judged (mteb#4626).
 //
 // Text. A document's text is its title, a space and its text, lower-cased (Unicode), with
-// every run of white space made one space and the ends trimmed. Documents whose text is then
-// empty are listed apart (Empty) and take part in nothing else.
+// every run of white space made one space and the ends trimmed. Documents whose own text holds
+// no word, titled or not (a heading with nothing under it), are listed apart (Empty), as corpus
+// import and the judging panel count them, and take part in nothing else.
 //
 // Exact twins: documents with equal texts, reported as groups (Exact), never as pairs, so 8,000
 // copies of one boilerplate page are one group of 8,000 IDs, not 32 million pairs.
@@ -194,7 +195,7 @@ func Twins(docs []retrieval.Document, qrels eval.Qrels, opt TwinOptions) TwinRep
 	var texts []string // one per group
 	for i, d := range docs {
 		t := normalText(d)
-		if t == "" {
+		if strings.TrimSpace(d.Text) == "" {
 			r.Empty = append(r.Empty, d.ID)
 			group[i] = -1
 			continue
