@@ -1,10 +1,11 @@
-"""dense_ort.py: the reference half of bench/bench-dense.sh. Embeds the token IDs ranklab wrote
-(TOKENS.json) with onnxruntime's own Python package on a graph (MODEL.onnx), batched as ranklab
-batches (sorted by length, longest first, 32 a batch, padded to the longest), mean-pooled over
-the attention mask and normalised with numpy; prints CPU and wall seconds as JSON and the lowest
-cosine with ranklab's vectors (VECTORS.f32).
+"""dense_ort.py: the onnxruntime halves of bench/bench-dense.sh. Embeds the token IDs ranklab wrote
+(TOKENS.json) with onnxruntime's own Python package on a graph (MODEL.onnx: ranklab's, the old
+exporter's or torch's), batched as ranklab batches (sorted by length, longest first, 32 a batch,
+padded to the longest), mean-pooled over the attention mask and normalised with numpy; prints CPU
+and wall seconds as JSON (loading and a warm-up batch excluded) and writes the vectors to OUT.f32
+(float32, row-major, in TOKENS.json's order).
 
-    python dense_ort.py MODEL.onnx TOKENS.json VECTORS.f32 [THREADS [MODE]]
+    python dense_ort.py MODEL.onnx TOKENS.json OUT.f32 [THREADS [MODE]]
 
 THREADS (default 1) and MODE: "concurrent" (default) runs THREADS batches at once on one session
 with one intra-op thread, as ranklab does; "intra" runs one batch at a time on THREADS intra-op
@@ -26,7 +27,7 @@ def cpu():
 
 
 def main():
-    model, tokens, vectors = sys.argv[1:4]
+    model, tokens, outpath = sys.argv[1:4]
     threads = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     mode = sys.argv[5] if len(sys.argv) > 5 else "concurrent"
     toks = json.load(open(tokens))
@@ -69,9 +70,8 @@ def main():
     for w in workers:
         w.join()
     c1, t1 = cpu(), time.perf_counter()
-    ours = np.fromfile(vectors, dtype="<f4").reshape(len(toks), 384)
-    cos = (ours * out).sum(1)
-    json.dump({"texts": len(toks), "cpu_s": c1 - c0, "wall_s": t1 - t0, "min_cosine": float(cos.min())}, sys.stdout)
+    out.astype("<f4").tofile(outpath)
+    json.dump({"texts": len(toks), "cpu_s": c1 - c0, "wall_s": t1 - t0}, sys.stdout)
     print()
 
 
