@@ -10,6 +10,7 @@
 #   old          (HALVES) ranklab on the previous exporter's graph (bench/dense_export_v1.py);
 #   ort-intra, torch-intra  (with THREADS > 1) the ort and torch halves the other way: one batch
 #                at a time on THREADS intra-op threads;
+#   ort-sessions (HALVES) the ort half on THREADS sessions, one batch on each at once;
 # and prints each half's CPU seconds and wall seconds, the ratios to the two references (torch
 # and st), the lowest cosine of each half's vectors with sentence-transformers' and with
 # ranklab's, the padding, and the load average before and after each half; last, each graph's
@@ -30,11 +31,16 @@
 # and orders the halves. Reference graphs are written once into RANKLAB_BENCH_DIR (default
 # $RANKLAB_DENSE_DIR/bench). ranklab's and sentence-transformers' times include tokenizing; the
 # onnxruntime halves are handed the token IDs; loading and a warm-up batch are excluded everywhere.
+# MAX_TOKENS (default 256, the model's max_seq_length) cuts every text there, in every half: the
+# packaged tokenizer.json's own truncation is 128, which a pipeline reading it as it is gets.
+# BATCH (default 32, sentence-transformers' and ranklab's) is the texts a batch, in every half.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=${1:-$root/../shared/data/cranfield}
 rounds=${ROUNDS:-1}
 threads=${THREADS:-1}
+maxtok=${MAX_TOKENS:-256}
+batch=${BATCH:-32}
 manifest=$(bash "$root/kernel-setup/dense.sh" --check) || exit 1
 field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$manifest" "$1"; }
 py=$(field python)
@@ -79,21 +85,22 @@ if has old && [[ ! -f "$old" ]]; then
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 (cd "$root" && go build -o "$tmp/dense" ./bench/dense)
-"$tmp/dense" -data "$data" -tokens "$tmp/tokens.json" -texts "$tmp/texts.json" # what the other halves embed
-echo "corpus: $data; THREADS=$threads, ROUNDS=$rounds, halves: ${halves[*]}; $(nproc) CPUs; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+"$tmp/dense" -data "$data" -max "$maxtok" -batch "$batch" -tokens "$tmp/tokens.json" -texts "$tmp/texts.json" # what the other halves embed
+echo "corpus: $data; THREADS=$threads, ROUNDS=$rounds, MAX_TOKENS=$maxtok, BATCH=$batch, halves: ${halves[*]}; $(nproc) CPUs; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq "$rounds"); do
   order=("${halves[@]}")
   (( r % 2 == 0 )) && order=($(printf '%s\n' "${halves[@]}" | tac))
   for h in "${order[@]}"; do
     l0=$(cut -d' ' -f1 /proc/loadavg)
     case $h in
-      new) "$tmp/dense" -data "$data" -threads "$threads" -vectors "$tmp/$h.f32" >"$tmp/$h.$r.json" ;;
-      old) "$tmp/dense" -data "$data" -threads "$threads" -graph "$old" -vectors "$tmp/$h.f32" >"$tmp/$h.$r.json" ;;
-      ort) "$py" "$root/bench/dense_ort.py" "$new" "$tmp/tokens.json" "$tmp/$h.f32" "$threads" concurrent >"$tmp/$h.$r.json" ;;
-      ort-intra) "$py" "$root/bench/dense_ort.py" "$new" "$tmp/tokens.json" "$tmp/$h.f32" "$threads" intra >"$tmp/$h.$r.json" ;;
-      torch) "$py" "$root/bench/dense_ort.py" "$ref" "$tmp/tokens.json" "$tmp/$h.f32" "$threads" concurrent >"$tmp/$h.$r.json" ;;
-      torch-intra) "$py" "$root/bench/dense_ort.py" "$ref" "$tmp/tokens.json" "$tmp/$h.f32" "$threads" intra >"$tmp/$h.$r.json" ;;
-      st) "$TORCH_PYTHON" "$root/bench/dense_torch.py" st "$pkg" "$tmp/texts.json" "$tmp/$h.f32" "$threads" >"$tmp/$h.$r.json" ;;
+      new) "$tmp/dense" -data "$data" -max "$maxtok" -batch "$batch" -threads "$threads" -vectors "$tmp/$h.f32" >"$tmp/$h.$r.json" ;;
+      old) "$tmp/dense" -data "$data" -max "$maxtok" -batch "$batch" -threads "$threads" -graph "$old" -vectors "$tmp/$h.f32" >"$tmp/$h.$r.json" ;;
+      ort) "$py" "$root/bench/dense_ort.py" "$new" "$tmp/tokens.json" "$tmp/$h.f32" "$threads" concurrent "$batch" >"$tmp/$h.$r.json" ;;
+      ort-intra) "$py" "$root/bench/dense_ort.py" "$new" "$tmp/tokens.json" "$tmp/$h.f32" "$threads" intra "$batch" >"$tmp/$h.$r.json" ;;
+      ort-sessions) "$py" "$root/bench/dense_ort.py" "$new" "$tmp/tokens.json" "$tmp/$h.f32" "$threads" sessions "$batch" >"$tmp/$h.$r.json" ;;
+      torch) "$py" "$root/bench/dense_ort.py" "$ref" "$tmp/tokens.json" "$tmp/$h.f32" "$threads" concurrent "$batch" >"$tmp/$h.$r.json" ;;
+      torch-intra) "$py" "$root/bench/dense_ort.py" "$ref" "$tmp/tokens.json" "$tmp/$h.f32" "$threads" intra "$batch" >"$tmp/$h.$r.json" ;;
+      st) "$TORCH_PYTHON" "$root/bench/dense_torch.py" st "$pkg" "$tmp/texts.json" "$tmp/$h.f32" "$threads" "$maxtok" "$batch" >"$tmp/$h.$r.json" ;;
       *) echo "bench-dense.sh: unknown half $h" >&2; exit 2 ;;
     esac
     echo "$l0 $(cut -d' ' -f1 /proc/loadavg)" >"$tmp/$h.$r.load"
@@ -106,6 +113,7 @@ import numpy as np
 tmp, rounds, halves = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 what = {"new": "ranklab, its graph", "old": "ranklab, the old exporter's graph",
         "ort": "onnxruntime (Python), ranklab's graph", "ort-intra": "  the same, intra-op threads",
+        "ort-sessions": "  the same, a session a thread",
         "torch": "onnxruntime (Python), torch's graph", "torch-intra": "  the same, intra-op threads",
         "st": "sentence-transformers (torch)"}
 res = {h: [json.load(open(f"{tmp}/{h}.{r}.json")) for r in range(1, rounds + 1)] for h in halves}
@@ -114,7 +122,7 @@ cpu = {h: [x["cpu_s"] for x in res[h]] for h in halves}
 wall = {h: [x["wall_s"] for x in res[h]] for h in halves}
 vec = {h: np.fromfile(f"{tmp}/{h}.f32", dtype="<f4").reshape(-1, 384) for h in halves}
 n = res["new"][0]
-print(f"{n['texts']} texts, {n['tokens']:,} tokens; computed with padding {n['computed']:,} (× {n['computed'] / n['tokens']:.4f}) in batches of 32 sorted by token count")
+print(f"{n['texts']} texts, {n['tokens']:,} tokens; computed with padding {n['computed']:,} (× {n['computed'] / n['tokens']:.4f}) in batches sorted by token count")
 if "st" in res:
     print(f"sentence-transformers: torch {res['st'][0]['torch']}, {res['st'][0]['threads']} threads, its own tokenizer and order (by characters)")
 def ratio(a, b, d):

