@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ranklab/ranklab/internal/measurename"
 	"github.com/ranklab/ranklab/internal/numflag"
 
 	"github.com/ranklab/ranklab/charts"
@@ -291,7 +292,7 @@ func runTukey(stdout, stderr io.Writer, fail func(int, string, ...any) int, qrel
 	var out strings.Builder
 	var skipped []string
 	for _, m := range measures {
-		if m.Name == eval.NameJudged {
+		if m.Name == measurename.Judged {
 			skipped = append(skipped, m.String())
 			continue
 		}
