@@ -8,8 +8,8 @@
 # notebook is re-run and must resume at pair 6; 5 more judgments; every grade must be in the
 # file, read by `ranklab eval`'s reader rules (one line per pair, the latest grade). Screenshots
 # in the light and the dark theme. Then, in JupyterLab, a long (27,000 words) and an empty document:
-# length, n, a note, the empty notice, screenshots light and dark, and closing the tab ends the
-# panel's cell program. Artifacts in ci-artifacts/judge/<front-end>/ and ci-artifacts/judge/long-empty/.
+# length, n, a note, the empty notice, screenshots light and dark, scrolled out of view and back
+# (windowingMode 'full'), and closing the tab ends the panel's cell program. Artifacts in ci-artifacts/judge/<front-end>/ and ci-artifacts/judge/long-empty/.
 # Needs what `bash kernel-setup/setup.sh --ci` installs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -89,7 +89,9 @@ else
 fi
 # A long and an empty document (JupyterLab): the card's length line, n to the next marked term,
 # a note on disk, the empty document's notice, screenshots light and dark; then the tab closes
-# and the panel's cell program must end (judge-test.mjs, SCENARIO=long-empty). The long document
+# and the panel's cell program must end (judge-test.mjs, SCENARIO=long-empty). JupyterLab runs
+# with windowingMode 'full' here, and the panel must survive being scrolled out of view for 12 s
+# (longer than the two checks 5 s apart after which a panel whose output left the page says bye). The long document
 # is Cranfield's first abstracts joined (about 27,000 words); the query is its first query.
 case " $frontends " in *" lab "*)
   echo "--- lab: a long and an empty document"
@@ -113,6 +115,18 @@ with open(out + "/pool.txt", "w") as f:
     f.write("%s 0 all-abstracts -1\n%s 0 empty -1\n" % (q["_id"], q["_id"]))
 PY
   export RANKLAB_JUDGE_POOL=$long/pool.txt RANKLAB_JUDGE_CORPUS=$long RANKLAB_JUDGE_QRELS=$long/judged.qrels
+  # JupyterLab's notebook windowing at its most eager ('full': only the cells in view are shown),
+  # and 20 tall markdown cells after the panel's, so the panel can be scrolled out of view.
+  mkdir -p "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/notebook-extension"
+  echo '{"windowingMode": "full"}' > "$JUPYTERLAB_SETTINGS_DIR/@jupyterlab/notebook-extension/tracker.jupyterlab-settings"
+  "$py" - "$tree/notebooks/judge.ipynb" "$tree/notebooks/judge-tall.ipynb" <<'PY'
+import json, sys
+nb = json.load(open(sys.argv[1]))
+for i in range(20):
+    nb["cells"].append({"cell_type": "markdown", "metadata": {}, "id": "tall-%d" % i,
+                        "source": "## Below the panel %d\n\n" % i + "\n\n".join("line %d" % j for j in range(20))})
+json.dump(nb, open(sys.argv[2], "w"), indent=1)
+PY
   port=$(free_port "$py")
   token=$(new_token "$py")
   timeout 600 "$J" lab --LabApp.expose_app_in_browser=True --no-browser --ip=127.0.0.1 --port="$port" --allow-root --ServerApp.port_retries=0 \
@@ -121,7 +135,7 @@ PY
   if ! server_up "$port" "$token" "$server"; then
     echo "FAIL check-judge: the lab server did not start; see $out/long-empty/jupyter.log"; status=1
   else
-    SCENARIO=long-empty FRONTEND=lab BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=notebooks/judge.ipynb OUT="$out/long-empty" SERVER_PID="$server" \
+    SCENARIO=long-empty FRONTEND=lab BASE="http://127.0.0.1:$port" TOKEN="$token" NOTEBOOK=notebooks/judge-tall.ipynb OUT="$out/long-empty" SERVER_PID="$server" \
       timeout 300 node scripts/judge-test.mjs || status=1
   fi
   kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=""

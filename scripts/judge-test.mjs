@@ -146,10 +146,22 @@ async function shot(name) {
 // in the light and the dark theme. Last the tab closes: the page says bye and the panel's cell
 // program must end within seconds (it no longer holds the kernel until its idle timer).
 async function longEmpty() {
+  // scrollTo brings the panel's cell (or the notebook's last cell) into view and makes it the
+  // active cell; it returns the cell's index. Run All ends at the last cell, so with windowing
+  // 'full' the panel starts out of view, as it would for a user.
+  const scrollTo = (last) => page.evaluate((last) => {
+    const nb = window.jupyterapp.shell.currentWidget.content;
+    const i = last ? nb.widgets.length - 1 : nb.widgets.findIndex((c) => c.model.sharedModel.getSource().includes("judge.Show"));
+    nb.activeCellIndex = i;
+    return nb.scrollToItem(i, "start").then(() => i);
+  }, last);
   await openPage();
   await ready();
   await runAll();
   await waitLive("");
+  await scrollTo(false);
+  await page.waitForTimeout(500);
+  await page.locator("[data-judge-panel]").last().focus();
   let s = await panel();
   const card = () => page.evaluate(() => {
     const p = document.querySelectorAll("[data-judge-panel]");
@@ -198,6 +210,35 @@ async function longEmpty() {
   await page.waitForTimeout(300);
   await shot("long-dark");
   await page.evaluate(() => window.jupyterapp.commands.execute("apputils:change-theme", { theme: "JupyterLab Light" }));
+  // Scrolled out of view and back (check-judge.sh sets windowingMode 'full': JupyterLab 4.6 hides
+  // a cell out of view, display none, and keeps it in the page): 12 s away, longer than the two
+  // checks 5 s apart after which a panel whose output left the page says bye, then a key must
+  // still get the kernel's answer.
+  const panelCell = await scrollTo(false);
+  await scrollTo(true);
+  const away = [];
+  for (let i = 0; i < 12; i++) {
+    await page.waitForTimeout(1000);
+    away.push(await page.evaluate(() => {
+      const p = document.querySelectorAll("[data-judge-panel]");
+      const e = p[p.length - 1];
+      return !e ? "gone" : e.getBoundingClientRect().height === 0 ? "hidden" : "shown";
+    }));
+  }
+  await scrollTo(false);
+  await page.waitForTimeout(500);
+  await page.locator("[data-judge-panel]").last().focus();
+  let after;
+  try {
+    after = (await press("s")).after;
+  } catch (e) { // the panel said bye while out of view: its loop ended and nothing answers
+    after = await panel();
+    after.status = "no answer to s (" + after.status + ")";
+  }
+  const mode = await page.evaluate(() => window.jupyterapp.shell.currentWidget.content.notebookConfig.windowingMode);
+  check("scrolled out of view for 12 s and back (windowingMode full): the panel is still live and answers a key",
+    mode === "full" && away.includes("hidden") && after.state === "live" && /skipped/.test(after.status),
+    `windowing ${mode}, panel cell ${panelCell}; away: ${[...new Set(away)].join(", ")}; after s: ${after.state} · ${after.status}`);
   // Close the tab: the page says bye, the cell program ends and the lock goes.
   const before = kernelAndCells();
   const tClose = Date.now();
