@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"math"
@@ -88,15 +89,7 @@ func Validation(v agree.Validation, nameA, nameB string) []string {
 		"lifted: "+lifted)
 
 	worst := slices.Clone(v.PerQuery)
-	slices.SortStableFunc(worst, func(x, y agree.QueryAgreement) int {
-		switch {
-		case x.BinaryAgreed < y.BinaryAgreed:
-			return -1
-		case x.BinaryAgreed > y.BinaryAgreed:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(worst, func(x, y agree.QueryAgreement) int { return cmp.Compare(x.BinaryAgreed, y.BinaryAgreed) })
 	var qrows [][]string
 	for _, q := range worst[:min(15, len(worst))] {
 		qrows = append(qrows, []string{q.Query, strconv.Itoa(q.Pairs), fmt.Sprintf("%.0f%%", 100*q.BinaryAgreed),

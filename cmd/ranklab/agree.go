@@ -187,26 +187,31 @@ func agreeNum(v float64) string {
 	return strconv.FormatFloat(v, 'f', 4, 64)
 }
 
-func writeAgreeText(w io.Writer, nameA, nameB string, ag agree.Agreement, sr *agree.SystemRanking) error {
-	fmt.Fprintf(w, "A = %s, B = %s\n", nameA, nameB)
-	fmt.Fprintf(w, "%d pairs judged by both (%d by A only, %d by B only); same grade on %.1f%%\n\n",
-		len(ag.Pairs), ag.OnlyA, ag.OnlyB, 100*ag.Observed)
+// writeConfusion prints a confusion matrix: A's grades down, B's across, counts right-aligned.
+func writeConfusion(w io.Writer, labels []int, confusion [][]int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "A \\ B\t")
-	for _, l := range ag.Labels {
+	for _, l := range labels {
 		fmt.Fprintf(tw, "%d\t", l)
 	}
 	fmt.Fprintln(tw)
-	for i, row := range ag.Confusion {
-		fmt.Fprintf(tw, "%d\t", ag.Labels[i])
+	for i, row := range confusion {
+		fmt.Fprintf(tw, "%d\t", labels[i])
 		for _, c := range row {
 			fmt.Fprintf(tw, "%d\t", c)
 		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+}
+
+func writeAgreeText(w io.Writer, nameA, nameB string, ag agree.Agreement, sr *agree.SystemRanking) error {
+	fmt.Fprintf(w, "A = %s, B = %s\n", nameA, nameB)
+	fmt.Fprintf(w, "%d pairs judged by both (%d by A only, %d by B only); same grade on %.1f%%\n\n",
+		len(ag.Pairs), ag.OnlyA, ag.OnlyB, 100*ag.Observed)
+	writeConfusion(w, ag.Labels, ag.Confusion)
 	fmt.Fprintf(w, "\nCohen's κ (%g%% percentile bootstrap interval over pairs)\n", 100*ag.Level)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, k := range []struct {
 		name string
 		k    agree.Kappa

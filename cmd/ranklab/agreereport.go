@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -62,22 +63,9 @@ func writeValidationText(w io.Writer, nameA, nameB string, v agree.Validation) e
 	fmt.Fprintf(w, "  (%s)\n\n", v.Source)
 	fmt.Fprintf(w, "Labels: %d pairs both judged; same grade on %.1f%%; base rate (grade >= %d): A %.1f%%, B %.1f%%\n",
 		len(v.Pairs), 100*v.Observed, v.Threshold, 100*v.BaseRateA, 100*v.BaseRateB)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "A \\ B\t")
-	for _, l := range v.Labels {
-		fmt.Fprintf(tw, "%d\t", l)
-	}
-	fmt.Fprintln(tw)
-	for i, row := range v.Confusion {
-		fmt.Fprintf(tw, "%d\t", v.Labels[i])
-		for _, c := range row {
-			fmt.Fprintf(tw, "%d\t", c)
-		}
-		fmt.Fprintln(tw)
-	}
-	tw.Flush()
+	writeConfusion(w, v.Labels, v.Confusion)
 	fmt.Fprintf(w, "Cohen's κ (%g%% percentile bootstrap interval over queries: pairs cluster in queries)\n", 100*v.Level)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, k := range []struct {
 		name string
 		k    agree.Kappa
@@ -86,15 +74,7 @@ func writeValidationText(w io.Writer, nameA, nameB string, v agree.Validation) e
 	}
 	tw.Flush()
 	worst := slices.Clone(v.PerQuery)
-	slices.SortStableFunc(worst, func(x, y agree.QueryAgreement) int {
-		switch {
-		case x.BinaryAgreed < y.BinaryAgreed:
-			return -1
-		case x.BinaryAgreed > y.BinaryAgreed:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(worst, func(x, y agree.QueryAgreement) int { return cmp.Compare(x.BinaryAgreed, y.BinaryAgreed) })
 	fmt.Fprintf(w, "Queries where the judges agree least on relevant / not (of %d):\n", len(v.PerQuery))
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  query\tpairs\tsame call\tsame grade\trelevant A\trelevant B")
