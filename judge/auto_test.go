@@ -240,7 +240,7 @@ sys.exit(4)
 '`, `judge closed its output (exit status 4) with`},
 		// sh, not python: its start cannot eat the timeout on a loaded machine.
 		{"hangs", `read line; echo '{"qid": "1", "docid": "d0", "grade": 2}'; sleep 300`,
-			`no answer for 3s; 1 pairs waiting, the oldest (qid "2", docid "d0")`},
+			`no answer for 3s, nor a line on its standard error; 1 pairs waiting, the oldest (qid "2", docid "d0")`},
 		{"no such command", `no-such-judge-command-xyz`, `(exit status 127)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -432,6 +432,27 @@ func TestAutoSmolLM2(t *testing.T) {
 		t.Errorf("%d reasons with the model's probabilities, want 3:\n%s", n, why)
 	}
 	t.Logf("grades: %v", readGrades(t, cfg.Qrels))
+}
+
+// TestAutoStderrIsAlive: a judge that says something on its standard error at least every
+// Timeout is not taken for hung while it answers nothing (a judge installing itself, as
+// judges/smollm2 does on its first use: here 3 s of progress lines, 0.1 s apart, before any
+// answer, with a 1 s timeout); its lines reach the log. Before, the run stopped after 1 s.
+func TestAutoStderrIsAlive(t *testing.T) {
+	_, cfg, want := autoFixture(t, 2)
+	var log bytes.Buffer
+	cmd := `i=0; while [ $i -lt 30 ]; do echo "installing, step $i" >&2; sleep 0.1; i=$((i+1)); done
+while read -r line; do
+  q=$(printf '%s' "$line" | sed 's/.*"qid":"\([^"]*\)".*/\1/'); d=$(printf '%s' "$line" | sed 's/.*"docid":"\([^"]*\)".*/\1/')
+  echo "{\"qid\":\"$q\",\"docid\":\"$d\",\"grade\":1}"
+done`
+	rep, err := Auto(context.Background(), with(cfg, Config{Command: cmd, InFlight: 1, Timeout: time.Second, Log: &log}))
+	if err != nil || rep.Judged != len(want) {
+		t.Fatalf("%+v, %v\nlog: %s", rep, err, log.String())
+	}
+	if !strings.Contains(log.String(), "installing, step 29") {
+		t.Errorf("the judge's standard error is not in the log: %s", log.String())
+	}
 }
 
 // TestAutoChildOutsideGroup: a judge whose child left its process group (setsid) and keeps its
