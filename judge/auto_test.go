@@ -374,66 +374,6 @@ func FuzzParseAnswer(f *testing.F) {
 	})
 }
 
-// TestAutoSmolLM2 runs the SmolLM2 judge (judges/smollm2: llama.cpp through node-llama-cpp) on
-// three Cranfield pairs, kills it with SIGKILL after its first answer, and resumes: every pair
-// judged once, each grade 0..3 with the model's probabilities as its reason. It skips where
-// judges/smollm2/setup.sh has not run, unless RANKLAB_SMOLLM=1.
-func TestAutoSmolLM2(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the model runs in the full pass")
-	}
-	setup, _ := filepath.Abs(filepath.Join("..", "judges", "smollm2", "setup.sh"))
-	if err := exec.Command("bash", setup, "--check").Run(); err != nil {
-		if os.Getenv("RANKLAB_SMOLLM") == "1" {
-			t.Fatalf("RANKLAB_SMOLLM=1 but the SmolLM2 judge is not installed: bash %s", setup)
-		}
-		t.Skipf("the SmolLM2 judge is not installed (bash %s)", setup)
-	}
-	data, err := filepath.Abs(filepath.Join("..", "..", "shared", "data", "cranfield"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(data); err != nil {
-		t.Skip("no ../shared/data/cranfield")
-	}
-	dir := t.TempDir()
-	poolFile := filepath.Join(dir, "pool.txt")
-	if err := os.WriteFile(poolFile, []byte("1 0 184 -1\n1 0 29 -1\n1 0 573 -1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	script, _ := filepath.Abs(filepath.Join("..", "judges", "smollm2", "judge.mjs"))
-	pidFile := filepath.Join(dir, "pid")
-	cfg := Config{Pool: poolFile, Qrels: filepath.Join(dir, "smol.qrels"), Corpus: data, Judge: "smollm2",
-		Command: fmt.Sprintf("echo $$ > %s; exec node %s", pidFile, script), InFlight: 1, Timeout: 5 * time.Minute, Log: &bytes.Buffer{}}
-	killed := make(chan bool, 1)
-	go func() {
-		for range 6000 {
-			time.Sleep(50 * time.Millisecond)
-			if g, err := eval.ReadQrelsFile(cfg.Qrels); err == nil && len(flatten(g)) >= 1 {
-				b, _ := os.ReadFile(pidFile)
-				pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-				killed <- syscall.Kill(pid, syscall.SIGKILL) == nil
-				return
-			}
-		}
-		killed <- false
-	}()
-	rep, err := Auto(context.Background(), cfg)
-	if !<-killed || err == nil || rep.Judged < 1 || rep.Judged > 2 {
-		t.Fatalf("kill after the first answer: %+v, %v", rep, err)
-	}
-	cfg.Command = "node " + script
-	rep2, err := Auto(context.Background(), cfg)
-	if err != nil || rep2.Before != rep.Judged || rep2.Before+rep2.Judged != 3 {
-		t.Fatalf("resume: %+v, %v", rep2, err)
-	}
-	why, _ := os.ReadFile(cfg.Qrels + ".why.jsonl")
-	if n := bytes.Count(why, []byte(`"why":"p(0..3) = `)); n != 3 {
-		t.Errorf("%d reasons with the model's probabilities, want 3:\n%s", n, why)
-	}
-	t.Logf("grades: %v", readGrades(t, cfg.Qrels))
-}
-
 // TestAutoStderrIsAlive: a judge that says something on its standard error at least every
 // Timeout is not taken for hung while it answers nothing (a judge installing itself, as
 // judges/smollm2 does on its first use: here 3 s of progress lines, 0.1 s apart, before any
