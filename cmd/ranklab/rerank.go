@@ -109,7 +109,7 @@ func runRerank(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	c, err := beirFlags{data: data, split: split}.collection("ranklab rerank", stderr)
+	c, err := beirFlags{data: data, split: split, queries: new(string)}.collection("ranklab rerank", stderr)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
