@@ -16,7 +16,7 @@ func TestCohenKappa(t *testing.T) {
 		name   string
 		a, b   []int
 		labels []int
-		w      Weights
+		w      weighting
 		want   float64
 	}{
 		// O = [[2 0] [1 1]]: p_o = 3/4; rows (2, 2), cols (3, 1): p_e = (2·3 + 2·1)/16 = 1/2.
@@ -138,7 +138,7 @@ func TestKendallTauB(t *testing.T) {
 		{"constant", []float64{1, 1}, []float64{1, 2}, math.NaN()},
 	}
 	for _, tc := range tests {
-		if got := KendallTauB(tc.x, tc.y); !near(got, tc.want) {
+		if got := kendallTauB(tc.x, tc.y); !near(got, tc.want) {
 			t.Errorf("%s: τ_b = %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -161,11 +161,11 @@ func TestTauAP(t *testing.T) {
 		{"bottom swapped", []float64{4, 3, 1, 2}, 2.0/3*(1.0/1+2.0/2+2.0/3) - 1},
 	}
 	for _, tc := range tests {
-		if got := TauAP(truth, tc.est); !near(got, tc.want) {
+		if got := tauAP(truth, tc.est); !near(got, tc.want) {
 			t.Errorf("%s: τ_AP = %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	if !math.IsNaN(TauAP([]float64{1}, []float64{1})) {
+	if !math.IsNaN(tauAP([]float64{1}, []float64{1})) {
 		t.Error("one item: want NaN")
 	}
 }
@@ -197,7 +197,7 @@ func TestTauAPTies(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := TauAP(tc.truth, tc.est); !near(got, tc.want) {
+			if got := tauAP(tc.truth, tc.est); !near(got, tc.want) {
 				t.Errorf("τ_AP = %v, want %v", got, tc.want)
 			}
 		})
@@ -263,5 +263,19 @@ func TestSystems(t *testing.T) {
 	}
 	if _, err := Systems(a, b, runs[:1], Options{}); err == nil {
 		t.Error("one run accepted")
+	}
+}
+
+// TestTauAPWeightsTheTop: the same single swap costs more at the top than at the bottom; Kendall's
+// τ cannot tell (τ = 1 − 2·1/6 = 2/3 for both; τ_AP = 2/3·(0 + 1 + 1) − 1 = 1/3 with the top two
+// swapped, 2/3·(1 + 1 + 1/2) − 1 = 7/9 with the bottom two).
+func TestTauAPWeightsTheTop(t *testing.T) {
+	truth := []float64{4, 3, 2, 1}
+	top, bottom := []float64{3, 4, 2, 1}, []float64{4, 3, 1, 2}
+	if a, b := kendallTauB(truth, top), kendallTauB(truth, bottom); !near(a, 2.0/3) || !near(b, 2.0/3) {
+		t.Errorf("τ %v %v, want 2/3 and 2/3", a, b)
+	}
+	if a, b := tauAP(truth, top), tauAP(truth, bottom); !near(a, 1.0/3) || !near(b, 7.0/9) {
+		t.Errorf("τ_AP %v %v, want 1/3 and 7/9", a, b)
 	}
 }

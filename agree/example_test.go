@@ -22,13 +22,3 @@ func ExampleJudges() {
 	// 6 pairs, confusion [[2 1 0] [0 0 1] [0 0 2]]
 	// binary κ 0.6667, quadratic κ 0.8065
 }
-
-func ExampleTauAP() {
-	// The same single swap costs more at the top than at the bottom; Kendall's τ cannot tell.
-	truth := []float64{4, 3, 2, 1}
-	top, bottom := []float64{3, 4, 2, 1}, []float64{4, 3, 1, 2}
-	fmt.Printf("τ %.4f %.4f, τ_AP %.4f %.4f\n", agree.KendallTauB(truth, top), agree.KendallTauB(truth, bottom),
-		agree.TauAP(truth, top), agree.TauAP(truth, bottom))
-	// Output:
-	// τ 0.6667 0.6667, τ_AP 0.3333 0.7778
-}

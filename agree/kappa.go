@@ -12,17 +12,17 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Weights is the weighting of a κ; it prints as "unweighted", "linear" or "quadratic" (Agreement
+// weighting is the weighting of a κ; it prints as "unweighted", "linear" or "quadratic" (Agreement
 // holds one Kappa of each).
-type Weights int
+type weighting int
 
 const (
-	weightNone      Weights = iota // w_ij = 0 on the diagonal, 1 elsewhere
-	weightLinear                   // w_ij = |i − j|
-	weightQuadratic                // w_ij = (i − j)²
+	weightNone      weighting = iota // w_ij = 0 on the diagonal, 1 elsewhere
+	weightLinear                     // w_ij = |i − j|
+	weightQuadratic                  // w_ij = (i − j)²
 )
 
-func (w Weights) String() string {
+func (w weighting) String() string {
 	switch w {
 	case weightNone:
 		return "unweighted"
@@ -31,11 +31,11 @@ func (w Weights) String() string {
 	case weightQuadratic:
 		return "quadratic"
 	}
-	return fmt.Sprintf("Weights(%d)", int(w))
+	return fmt.Sprintf("weighting(%d)", int(w))
 }
 
 // weight is w_ij of the package doc.
-func (w Weights) weight(i, j int) float64 {
+func (w weighting) weight(i, j int) float64 {
 	d := float64(i - j)
 	switch w {
 	case weightLinear:
@@ -89,7 +89,7 @@ func labelsOf(a, b []int) []int {
 //
 // It equals scikit-learn's cohen_kappa_score(a, b, labels=labels, weights=w). NaN when there is
 // no pair or Σ w_ij E_ij = 0.
-func cohenKappa(a, b, labels []int, w Weights) float64 {
+func cohenKappa(a, b, labels []int, w weighting) float64 {
 	if labels == nil {
 		labels = labelsOf(a, b)
 	}
@@ -97,7 +97,7 @@ func cohenKappa(a, b, labels []int, w Weights) float64 {
 }
 
 // kappaOf is κ of a confusion matrix.
-func kappaOf(m [][]int, w Weights) float64 {
+func kappaOf(m [][]int, w weighting) float64 {
 	n := len(m)
 	rows, cols := make([]float64, n), make([]float64, n)
 	total := 0.0
@@ -127,7 +127,7 @@ func kappaOf(m [][]int, w Weights) float64 {
 
 // Kappa is one κ with its bootstrap interval (see the package doc).
 type Kappa struct {
-	Weights   Weights
+	Weights   weighting
 	Value     float64 // NaN when undefined
 	Low, High float64 // the percentile bootstrap interval at Options.Level
 	Undefined int     // bootstrap resamples where κ was undefined (left out)
@@ -164,15 +164,15 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// JudgedPair is one pair both judges graded.
-type JudgedPair struct {
+// judgedPair is one pair both judges graded.
+type judgedPair struct {
 	Query, Doc string
 	A, B       int
 }
 
 // Agreement is what Judges finds (see the package doc).
 type Agreement struct {
-	Pairs        []JudgedPair // the pairs both judged, by query then doc (byte order)
+	Pairs        []judgedPair // the pairs both judged, by query then doc (byte order)
 	OnlyA, OnlyB int          // pairs only one judge graded
 	Labels       []int        // the categories of Confusion and the weighted κ
 	Confusion    [][]int      // Confusion[i][j]: A gave Labels[i], B gave Labels[j] (by grade: Count)
@@ -216,7 +216,7 @@ func Judges(a, b eval.Qrels, opt Options) (Agreement, error) {
 				continue
 			}
 			if gb, ok := b[q][d]; ok && gb >= 0 {
-				ag.Pairs = append(ag.Pairs, JudgedPair{q, d, ga, gb})
+				ag.Pairs = append(ag.Pairs, judgedPair{q, d, ga, gb})
 			} else {
 				ag.OnlyA++
 			}
@@ -312,7 +312,7 @@ func bootstrapWith(a, b, labels []int, threshold int, opt Options, draw int, gro
 		}
 	}
 	ks := []*Kappa{&binary, &unweighted, &linear, &quadratic}
-	ws := []Weights{weightNone, weightNone, weightLinear, weightQuadratic}
+	ws := []weighting{weightNone, weightNone, weightLinear, weightQuadratic}
 	for k, kp := range ks {
 		v := kappaOf(m, ws[k])
 		if k == 0 {

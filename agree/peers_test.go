@@ -12,7 +12,7 @@ import (
 )
 
 // TestPeers compares cohenKappa with scikit-learn's cohen_kappa_score (weights None, 'linear',
-// 'quadratic'; labels seen or the whole scale 0..4) and KendallTauB with SciPy's kendalltau
+// 'quadratic'; labels seen or the whole scale 0..4) and kendallTauB with SciPy's kendalltau
 // (default: τ-b) on generated cases: correlated judges, ties, one-category and constant inputs.
 // It skips without the peers' environment (sharedtest.PeersPython) and fails with RANKLAB_PEERS=1.
 func TestPeers(t *testing.T) {
@@ -41,7 +41,7 @@ func TestPeers(t *testing.T) {
 	r := rand.New(rand.NewPCG(24, 1))
 	linear, quadratic := "linear", "quadratic"
 	weights := []*string{nil, &linear, &quadratic}
-	ws := []Weights{weightNone, weightLinear, weightQuadratic}
+	ws := []weighting{weightNone, weightLinear, weightQuadratic}
 	for c := range 200 {
 		n := 1 + r.IntN(60)
 		m := 2 + r.IntN(4) // grades 0..m-1
@@ -108,7 +108,7 @@ func TestPeers(t *testing.T) {
 	t.Logf("κ: %d cases against scikit-learn %s (%d undefined in both), max |difference| %.3g", len(in.Kappa), out.Versions["scikit-learn"], nans, maxDiff)
 	maxDiff, nans = 0, 0
 	for i, c := range in.Tau {
-		got, want := KendallTauB(c.X, c.Y), value(out.Tau[i])
+		got, want := kendallTauB(c.X, c.Y), value(out.Tau[i])
 		if math.IsNaN(got) != math.IsNaN(want) || (!math.IsNaN(got) && math.Abs(got-want) > 1e-12) {
 			t.Errorf("τ case %d: %v, SciPy %v\nx %v\ny %v", i, got, want, c.X, c.Y)
 		}

@@ -9,14 +9,14 @@ import (
 	"github.com/ranklab/ranklab/stats"
 )
 
-// KendallTauB returns Kendall's τ-b between x and y (paired by index), SciPy's kendalltau
+// kendallTauB returns Kendall's τ-b between x and y (paired by index), SciPy's kendalltau
 // default: with P concordant pairs, Q discordant, T_x pairs tied in x only, T_y in y only,
 //
 //	τ_b = (P − Q) / √((P + Q + T_x) · (P + Q + T_y))
 //
 // NaN when the denominator is 0 (all of x or all of y tied, or fewer than 2 values). It panics
 // when the lengths differ.
-func KendallTauB(x, y []float64) float64 {
+func kendallTauB(x, y []float64) float64 {
 	if len(x) != len(y) {
 		panic(fmt.Sprintf("agree: %d values against %d", len(x), len(y)))
 	}
@@ -44,7 +44,7 @@ func KendallTauB(x, y []float64) float64 {
 	return (p - q) / den
 }
 
-// TauAP returns τ_AP (Yilmaz, Aslam & Robertson 2008) of the ordering by est (descending)
+// tauAP returns τ_AP (Yilmaz, Aslam & Robertson 2008) of the ordering by est (descending)
 // against the reference truth. With p(i) the number of items est puts strictly above item i and
 // C(i) the number of those that truth puts strictly above i,
 //
@@ -57,7 +57,7 @@ func KendallTauB(x, y []float64) float64 {
 // truth ties but est orders is not concordant. So two identical inputs give 1, ties included.
 // NaN when no item has another above it (fewer than 2 items, or est ties them all). It panics
 // when the lengths differ.
-func TauAP(truth, est []float64) float64 {
+func tauAP(truth, est []float64) float64 {
 	if len(truth) != len(est) {
 		panic(fmt.Sprintf("agree: %d values against %d", len(truth), len(est)))
 	}
@@ -174,8 +174,8 @@ func Systems(a, b eval.Qrels, runs []eval.Run, opt Options) (SystemRanking, erro
 		sr.MeanA = append(sr.MeanA, mean(perA[i]))
 		sr.MeanB = append(sr.MeanB, mean(perB[i]))
 	}
-	sr.Tau = KendallTauB(sr.MeanA, sr.MeanB)
-	sr.TauAP = TauAP(sr.MeanA, sr.MeanB)
+	sr.Tau = kendallTauB(sr.MeanA, sr.MeanB)
+	sr.TauAP = tauAP(sr.MeanA, sr.MeanB)
 	var pa, pb []float64
 	for i := range runs {
 		for j := i + 1; j < len(runs); j++ {

@@ -104,7 +104,7 @@ func Validate(a, b eval.Qrels, runs []eval.Run, rerank string, depth int, opt Op
 	for _, i := range order[:v.TopRuns] {
 		ta, tb = append(ta, sr.MeanA[i]), append(tb, sr.MeanB[i])
 	}
-	v.TopTau = KendallTauB(ta, tb)
+	v.TopTau = kendallTauB(ta, tb)
 	switch {
 	case sr.Tau >= 0.9:
 		v.Verdict = "equivalent"

@@ -104,8 +104,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// RunSummary is what the preflight measured on one run.
-type RunSummary struct {
+// runSummary is what the preflight measured on one run.
+type runSummary struct {
 	Path         string  `json:"path"`
 	Queries      int     `json:"queries"`       // queries the run ranks
 	Shared       int     `json:"shared"`        // of them, in the qrels
@@ -118,7 +118,7 @@ type RunSummary struct {
 // Report is the result of a preflight.
 type Report struct {
 	Qrels    string         `json:"qrels"`
-	Runs     []RunSummary   `json:"runs"`
+	Runs     []runSummary   `json:"runs"`
 	Grades   map[string]int `json:"grades"` // grade (as text) → judgments
 	RelLevel int            `json:"relevance_level"`
 	K        int            `json:"k"`
@@ -220,7 +220,7 @@ func analyse(qf qrelsFile, runs []runFile, opt Options) Report {
 	for _, rf := range runs {
 		before := len(r.Findings)
 		r.Findings = append(r.Findings, rf.findings...)
-		sum := RunSummary{Path: rf.path, Queries: len(rf.queries), TieSensitive: -1}
+		sum := runSummary{Path: rf.path, Queries: len(rf.queries), TieSensitive: -1}
 		r.rankOrder(rf)
 		r.nearMatches(qf, rf)
 		r.oneSide(qf, rf, &sum)
@@ -387,7 +387,7 @@ func (r *Report) nearMatches(qf qrelsFile, rf runFile) {
 }
 
 // oneSide reports queries on one side only and runs without overlap with the qrels.
-func (r *Report) oneSide(qf qrelsFile, rf runFile, sum *RunSummary) {
+func (r *Report) oneSide(qf qrelsFile, rf runFile, sum *runSummary) {
 	var qrelsOnly, runOnly []string
 	for q := range qf.judged {
 		if _, ok := rf.queries[q]; !ok {
@@ -454,7 +454,7 @@ func docHint(qf qrelsFile, rf runFile) string {
 
 // unjudged measures the share of unjudged docs in the top K (trec_eval's order) of the shared
 // queries.
-func (r *Report) unjudged(qf qrelsFile, rf runFile, sum *RunSummary, opt Options) {
+func (r *Report) unjudged(qf qrelsFile, rf runFile, sum *runSummary, opt Options) {
 	total, unj := 0, 0
 	for q, docs := range rf.queries {
 		judged, ok := qf.judged[q]
@@ -499,7 +499,7 @@ func (r *Report) unjudged(qf qrelsFile, rf runFile, sum *RunSummary, opt Options
 }
 
 // ties measures the shared queries whose value depends on the order of tied scores.
-func (r *Report) ties(qf qrelsFile, rf runFile, sum *RunSummary, opt Options) {
+func (r *Report) ties(qf qrelsFile, rf runFile, sum *runSummary, opt Options) {
 	run := eval.Run{Queries: map[string][]eval.ScoredDoc{}}
 	for q, docs := range rf.queries {
 		for _, d := range docs {

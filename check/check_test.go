@@ -100,7 +100,7 @@ func TestCleanRunAndGzip(t *testing.T) {
 	if !r.OK() || r.count(Warning) != 0 {
 		t.Fatalf("a clean run has findings:\n%s", r.Text())
 	}
-	if r.Runs[0] != (RunSummary{Path: rps[0], Queries: 3, Shared: 3, TopK: 4, TieSensitive: 0}) || r.Runs[1].Queries != 3 {
+	if r.Runs[0] != (runSummary{Path: rps[0], Queries: 3, Shared: 3, TopK: 4, TieSensitive: 0}) || r.Runs[1].Queries != 3 {
 		t.Errorf("summaries %+v", r.Runs)
 	}
 	var back map[string]any

@@ -20,8 +20,9 @@ import (
 // a miss when only one of them is judged (mteb#4626).
 //
 // Text. A document's text is its title, a space and its text, lower-cased (Unicode), with
-// every run of white space made one space and the ends trimmed. Documents whose text is then
-// empty are listed apart (Empty) and take part in nothing else.
+// every run of white space made one space and the ends trimmed. Documents whose own text holds
+// no word, titled or not (a heading with nothing under it), are listed apart (Empty), as corpus
+// import and the judging panel count them, and take part in nothing else.
 //
 // Exact twins: documents with equal texts, reported as groups (Exact), never as pairs, so 8,000
 // copies of one boilerplate page are one group of 8,000 IDs, not 32 million pairs.
@@ -59,15 +60,15 @@ type TwinOptions struct {
 	Threshold float64 // near twins: Jaccard >= Threshold (0: 0.9)
 }
 
-// NearTwin is a pair of near twins (A < B in byte order) and their exact Jaccard similarity.
-type NearTwin struct {
+// nearTwin is a pair of near twins (A < B in byte order) and their exact Jaccard similarity.
+type nearTwin struct {
 	A       string  `json:"a"`
 	B       string  `json:"b"`
 	Jaccard float64 `json:"jaccard"`
 }
 
-// TwinPair is a judged doc of a query with a twin the query does not judge.
-type TwinPair struct {
+// twinPair is a judged doc of a query with a twin the query does not judge.
+type twinPair struct {
 	Query string `json:"query"`
 	Doc   string `json:"doc"`
 	Grade int    `json:"grade"`
@@ -82,7 +83,7 @@ type TwinReport struct {
 	Docs       int        `json:"docs"`
 	Empty      []string   `json:"empty"`      // IDs of documents with no text
 	Exact      [][]string `json:"exact"`      // groups of exact twins, each sorted, groups by their first ID
-	Near       []NearTwin `json:"near"`       // near twins (groups by their first ID), by A then B
+	Near       []nearTwin `json:"near"`       // near twins (groups by their first ID), by A then B
 	Candidates int        `json:"candidates"` // candidate pairs of texts verified
 	Threshold  float64    `json:"threshold"`
 	Method     string     `json:"method"`            // "exhaustive" (every pair of texts verified) or "minhash"
@@ -93,8 +94,8 @@ type TwinReport struct {
 	// With qrels:
 	Judged           int        `json:"judged"`             // judged pairs (grade >= 0) of docs in the corpus
 	Unknown          []string   `json:"unknown"`            // judged doc IDs absent from the corpus
-	EmptyJudged      []TwinPair `json:"empty_judged"`       // judged pairs whose doc has no text (Twin empty)
-	TwinPairs        []TwinPair `json:"twin_pairs"`         // by query, doc, twin (at most 20 per judged pair)
+	EmptyJudged      []twinPair `json:"empty_judged"`       // judged pairs whose doc has no text (Twin empty)
+	TwinPairs        []twinPair `json:"twin_pairs"`         // by query, doc, twin (at most 20 per judged pair)
 	TwinPairsOmitted int        `json:"twin_pairs_omitted"` // unjudged twins beyond the 20 listed per judged pair
 	JudgedWithTwin   int        `json:"judged_with_twin"`   // judged pairs with at least one unjudged twin
 	RelevantTwin     int        `json:"relevant_with_twin"` // of those, pairs with a grade >= 1
@@ -194,7 +195,7 @@ func Twins(docs []retrieval.Document, qrels eval.Qrels, opt TwinOptions) TwinRep
 	var texts []string // one per group
 	for i, d := range docs {
 		t := normalText(d)
-		if t == "" {
+		if strings.TrimSpace(d.Text) == "" {
 			r.Empty = append(r.Empty, d.ID)
 			group[i] = -1
 			continue
@@ -232,9 +233,9 @@ func Twins(docs []retrieval.Document, qrels eval.Qrels, opt TwinOptions) TwinRep
 		if a > b {
 			a, b = b, a
 		}
-		r.Near = append(r.Near, NearTwin{a, b, jaccard(shingles(texts[p[0]]), shingles(texts[p[1]]))})
+		r.Near = append(r.Near, nearTwin{a, b, jaccard(shingles(texts[p[0]]), shingles(texts[p[1]]))})
 	}
-	slices.SortFunc(r.Near, func(a, b NearTwin) int { return cmp.Or(cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B)) })
+	slices.SortFunc(r.Near, func(a, b nearTwin) int { return cmp.Or(cmp.Compare(a.A, b.A), cmp.Compare(a.B, b.B)) })
 	if qrels == nil {
 		return r
 	}
@@ -266,7 +267,7 @@ func Twins(docs []retrieval.Document, qrels eval.Qrels, opt TwinOptions) TwinRep
 			r.Judged++
 			g := group[i]
 			if g < 0 {
-				r.EmptyJudged = append(r.EmptyJudged, TwinPair{Query: q, Doc: d, Grade: judged[d]})
+				r.EmptyJudged = append(r.EmptyJudged, twinPair{Query: q, Doc: d, Grade: judged[d]})
 				continue
 			}
 			type twin struct {
@@ -303,7 +304,7 @@ func Twins(docs []retrieval.Document, qrels eval.Qrels, opt TwinOptions) TwinRep
 					r.TwinPairsOmitted += len(ts) - k
 					break
 				}
-				r.TwinPairs = append(r.TwinPairs, TwinPair{q, d, judged[d], t.id, t.exact})
+				r.TwinPairs = append(r.TwinPairs, twinPair{q, d, judged[d], t.id, t.exact})
 			}
 		}
 	}

@@ -50,10 +50,10 @@ func TestTwins(t *testing.T) {
 		t.Errorf("exact %v empty %v", r.Exact, r.Empty)
 	}
 	// 196 shingles each; word 100 is in the 5 shingles starting at 96..100: |∩| = 191, |∪| = 201.
-	if want := []NearTwin{{"d3", "d4", 191.0 / 201}}; !reflect.DeepEqual(r.Near, want) {
+	if want := []nearTwin{{"d3", "d4", 191.0 / 201}}; !reflect.DeepEqual(r.Near, want) {
 		t.Errorf("near %v, want %v", r.Near, want)
 	}
-	want := []TwinPair{{"q1", "d1", 1, "d2", true}, {"q1", "d3", 0, "d4", false}}
+	want := []twinPair{{"q1", "d1", 1, "d2", true}, {"q1", "d3", 0, "d4", false}}
 	if !reflect.DeepEqual(r.TwinPairs, want) || r.JudgedWithTwin != 2 || r.RelevantTwin != 1 {
 		t.Errorf("twin pairs %v (%d, relevant %d), want %v", r.TwinPairs, r.JudgedWithTwin, r.RelevantTwin, want)
 	}
@@ -61,7 +61,7 @@ func TestTwins(t *testing.T) {
 	if r.Judged != 6 || !reflect.DeepEqual(r.Unknown, []string{"dX"}) {
 		t.Errorf("judged %d unknown %v", r.Judged, r.Unknown)
 	}
-	if want := []TwinPair{{Query: "q3", Doc: "d6", Grade: 1}}; !reflect.DeepEqual(r.EmptyJudged, want) {
+	if want := []twinPair{{Query: "q3", Doc: "d6", Grade: 1}}; !reflect.DeepEqual(r.EmptyJudged, want) {
 		t.Errorf("judged without text %v, want %v", r.EmptyJudged, want)
 	}
 	// A threshold above 191/201 leaves d3 and d4 apart.
@@ -80,7 +80,7 @@ func TestTwinsNearGroups(t *testing.T) {
 	r := Twins(docs, nil, TwinOptions{})
 	// Word 299 is in the last shingle only: 295 of 297 shingles shared.
 	j := 295.0 / 297
-	if want := []NearTwin{{"a", "d", j}}; !reflect.DeepEqual(r.Near, want) || r.Method != "exhaustive" {
+	if want := []nearTwin{{"a", "d", j}}; !reflect.DeepEqual(r.Near, want) || r.Method != "exhaustive" {
 		t.Errorf("near %v, want %v", r.Near, want)
 	}
 	if got := jaccard(shingles("x y z"), shingles("x y z w")); got != 0 {
@@ -111,7 +111,7 @@ func TestTwinsCranfield(t *testing.T) {
 			sh[i] = shingles(text)
 		}
 	}
-	var brute []NearTwin
+	var brute []nearTwin
 	for i := range docs {
 		for k := i + 1; k < len(docs) && sh[i] != nil; k++ {
 			if sh[k] == nil {
@@ -122,11 +122,11 @@ func TestTwinsCranfield(t *testing.T) {
 				if a > b {
 					a, b = b, a
 				}
-				brute = append(brute, NearTwin{a, b, j})
+				brute = append(brute, nearTwin{a, b, j})
 			}
 		}
 	}
-	slices.SortFunc(brute, func(x, y NearTwin) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
+	slices.SortFunc(brute, func(x, y nearTwin) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
 	if !reflect.DeepEqual(r.Near, brute) || len(brute) != 3 {
 		t.Errorf("MinHash found %v, brute force %v", r.Near, brute)
 	}

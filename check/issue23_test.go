@@ -62,12 +62,7 @@ func FuzzCheckVsEval(f *testing.F) {
 			t.Fatalf("eval refuses the run (%v), check finds no parse error\n%q", err, s)
 		}
 		qf := readQrels(strings.NewReader(s), "qrels")
-		var qerr error
-		if strings.HasPrefix(strings.TrimPrefix(s, "\ufeff"), "query-id\t") {
-			_, qerr = eval.ReadBEIRQrels(strings.NewReader(s), "qrels")
-		} else {
-			_, qerr = eval.ReadQrels(strings.NewReader(s), "qrels")
-		}
+		_, qerr := eval.ReadQrels(strings.NewReader(s), "qrels") // BEIR TSV or TREC, as check reads it
 		if bad := parseErrors(qf.findings); qerr == nil && len(bad) > 0 {
 			t.Fatalf("eval reads the qrels, check says %+v\n%q", bad, s)
 		}

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -108,8 +107,8 @@ var qrelsSeeds = []string{
 	"q\x7f 0 d1 1\n",
 }
 
-// FuzzReadQrels checks the qrels reader the same way against eval.ReadQrels and
-// eval.ReadBEIRQrels.
+// FuzzReadQrels checks the qrels reader the same way against eval.ReadQrels (BEIR TSV or TREC
+// qrels).
 func FuzzReadQrels(f *testing.F) {
 	for _, s := range qrelsSeeds {
 		f.Add(s)
@@ -120,13 +119,7 @@ func FuzzReadQrels(f *testing.F) {
 		if !comparable {
 			return
 		}
-		var q eval.Qrels
-		var err error
-		if bytes.HasPrefix([]byte(s), []byte("query-id\t")) {
-			q, err = eval.ReadBEIRQrels(strings.NewReader(s), "qrels")
-		} else {
-			q, err = eval.ReadQrels(strings.NewReader(s), "qrels")
-		}
+		q, err := eval.ReadQrels(strings.NewReader(s), "qrels")
 		if clean != (err == nil) {
 			t.Fatalf("check says clean=%v, eval says %v\n%q", clean, err, s)
 		}

@@ -68,7 +68,7 @@ func (r Report) JSON() []byte {
 		out.Findings = []Finding{}
 	}
 	if out.Runs == nil {
-		out.Runs = []RunSummary{}
+		out.Runs = []runSummary{}
 	}
 	js, err := jsonx.MarshalIndent(out, "", "  ") // invalid UTF-8 IDs escaped losslessly
 	if err != nil {

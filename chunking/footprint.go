@@ -10,7 +10,6 @@ package chunking
 
 import (
 	"fmt"
-	"iter"
 )
 
 // Limits of the chunking panel. They keep every footprint sum inside int64:
@@ -100,29 +99,16 @@ func (f Footprint) Window(i int) Window {
 	return Window{Start: start, End: min(start+f.Chunk, f.Corpus)}
 }
 
-// Windows lists the windows of a corpus (see Footprint), in order. For big corpora use WindowSeq
-// or Footprint.Window, which do not build the list. Windows panics on parameters NewFootprint
-// rejects.
+// Windows lists the windows of a corpus (see Footprint), in order: one document's chunks.
+// For a big corpus use Footprint.Window, which computes window i in O(1) without the list.
+// Windows panics on parameters NewFootprint rejects.
 func Windows(corpus, chunk, overlap int) []Window {
 	f := mustFootprint(corpus, chunk, overlap)
-	out := make([]Window, 0, f.Chunks)
-	for w := range WindowSeq(corpus, chunk, overlap) {
-		out = append(out, w)
+	out := make([]Window, f.Chunks)
+	for i := range out {
+		out[i] = f.Window(i)
 	}
 	return out
-}
-
-// WindowSeq yields the windows of a corpus one by one, computed on demand. It panics on
-// parameters NewFootprint rejects.
-func WindowSeq(corpus, chunk, overlap int) iter.Seq[Window] {
-	f := mustFootprint(corpus, chunk, overlap)
-	return func(yield func(Window) bool) {
-		for i := range f.Chunks {
-			if !yield(f.Window(i)) {
-				return
-			}
-		}
-	}
 }
 
 func mustFootprint(corpus, chunk, overlap int) Footprint {
@@ -148,13 +134,13 @@ func chunkCount(corpus, chunk, stride int) int {
 // 0..chunk−1; the error is a *FieldError naming the field and its range.
 func check(corpus, chunk, overlap int) error {
 	if corpus < 0 || corpus > MaxCorpus {
-		return RangeError("corpus", corpus, 0, MaxCorpus, "")
+		return rangeError("corpus", corpus, 0, MaxCorpus, "")
 	}
 	if chunk < 1 || chunk > MaxChunk {
-		return RangeError("chunk", chunk, 1, MaxChunk, "")
+		return rangeError("chunk", chunk, 1, MaxChunk, "")
 	}
 	if overlap < 0 || overlap >= chunk {
-		return RangeError("overlap", overlap, 0, chunk-1, fmt.Sprintf(" (below chunk size %d)", chunk))
+		return rangeError("overlap", overlap, 0, chunk-1, fmt.Sprintf(" (below chunk size %d)", chunk))
 	}
 	return nil
 }
@@ -168,7 +154,7 @@ type FieldError struct {
 
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
-// RangeError returns a *FieldError saying that field's value v must lie in lo..hi, followed by note.
-func RangeError(field string, v, lo, hi int, note string) error {
+// rangeError returns a *FieldError saying that field's value v must lie in lo..hi, followed by note.
+func rangeError(field string, v, lo, hi int, note string) error {
 	return &FieldError{Field: field, Msg: fmt.Sprintf("%d must be in %d..%d%s", v, lo, hi, note)}
 }

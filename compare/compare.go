@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/measurename"
 	"github.com/ranklab/ranklab/internal/words"
 	"github.com/ranklab/ranklab/stats"
 )
@@ -115,9 +116,9 @@ type Estimate struct {
 	Mean, Low, High float64
 }
 
-// RunSummary describes one run of a Report. Look its values up by measure with Report.Mean and
+// runSummary describes one run of a Report. Look its values up by measure with Report.Mean and
 // Report.Column.
-type RunSummary struct {
+type runSummary struct {
 	Name       string
 	ScoredZero []string // queries of Report.Queries the run has no ranking for: scored 0
 	Ignored    []string // queries of the run absent from the qrels: ignored
@@ -187,7 +188,7 @@ func (r *Report) Refuse(run int, reason string) {
 type Report struct {
 	Measures    []Measure    // the measures, as given
 	Queries     []string     // the paired query set, in byte order
-	Runs        []RunSummary // Runs[0] is the baseline
+	Runs        []runSummary // Runs[0] is the baseline
 	Comparisons []Comparison // run-major: (run 1, measure 1), (run 1, measure 2), …, (run 2, measure 1), …
 	Options     Options      // with defaults filled in
 	Notes       []string     // what a reader must know: queries scored 0, ignored, tests not run
@@ -363,7 +364,7 @@ func compareScores(runs []Scores, universe []string, opt Options) (Report, error
 // (eval.Judged): it is never tested.
 func descriptive(m Measure) bool {
 	em, ok := m.(eval.Measure)
-	return ok && em.Name == eval.NameJudged
+	return ok && em.Name == measurename.Judged
 }
 
 // baselineFirst returns runs with the run named baseline first and the others in order; runs
@@ -431,8 +432,8 @@ func pairedQueries(runs []Scores, universe []string) (per []map[string][]float64
 // summarize is run s over queries: its values per measure in query order (0 for a query it has
 // no row for), the queries scored 0 (no row, or Missing), and each mean with its bootstrap
 // interval.
-func summarize(s Scores, rows map[string][]float64, queries []string, opt Options) (RunSummary, error) {
-	sum := RunSummary{Name: s.Name, Ignored: slices.Clone(s.Ignored), values: make([][]float64, len(s.Measures))}
+func summarize(s Scores, rows map[string][]float64, queries []string, opt Options) (runSummary, error) {
+	sum := runSummary{Name: s.Name, Ignored: slices.Clone(s.Ignored), values: make([][]float64, len(s.Measures))}
 	for j := range s.Measures {
 		sum.values[j] = make([]float64, len(queries))
 	}
@@ -453,7 +454,7 @@ func summarize(s Scores, rows map[string][]float64, queries []string, opt Option
 	for j, m := range s.Measures {
 		lo, hi, err := stats.BootstrapCI(sum.values[j], zeros, opt.Resamples, opt.Level, opt.Seed)
 		if err != nil {
-			return RunSummary{}, fmt.Errorf("compare: run %q, %s: %v", s.Name, m, err)
+			return runSummary{}, fmt.Errorf("compare: run %q, %s: %v", s.Name, m, err)
 		}
 		if len(queries) < 2 { // one query: no spread to resample
 			lo, hi = math.NaN(), math.NaN()

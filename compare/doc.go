@@ -26,7 +26,7 @@
 //   - Paired query set: the qrels queries that at least one run ranks (with Eval.AllQueries,
 //     every qrels query). Per-query values come from eval.Evaluate; a run with no ranking for a
 //     query of the set scores 0 on it, as trec_eval -c scores missing topics, and the report
-//     names those queries per run (RunSummary.ScoredZero and a note). A run's queries that the
+//     names those queries per run (Report.Runs[i].ScoredZero and a note). A run's queries that the
 //     qrels lack are ignored, as trec_eval does, and named too. So a run's mean here can differ
 //     from `ranklab eval` without -c when the runs do not rank the same queries; the note says so.
 //   - Differences are run − baseline: positive means the run is better on a measure where higher

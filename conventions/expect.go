@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/measurename"
 )
 
 // tieQuery is one query as the expectations see it: its tie groups in rank order, the number of
@@ -40,17 +41,17 @@ func expected(groups []tieGroup, n int, judged []int, m eval.Measure, depth int)
 // expectations are the expected value of each measure Ties computes (checkTieMeasure reads its
 // keys).
 var expectations = map[string]func(q tieQuery) float64{
-	eval.NameP: func(q tieQuery) float64 {
+	measurename.P: func(q tieQuery) float64 {
 		return q.linear(q.limit(q.m.Cutoff), q.rel, one) / float64(q.m.Cutoff)
 	},
-	eval.NameR: func(q tieQuery) float64 {
+	measurename.R: func(q tieQuery) float64 {
 		return ratio(q.linear(q.limit(q.m.Cutoff), q.rel, one), q.R)
 	},
-	eval.NameRprec: func(q tieQuery) float64 {
+	measurename.Rprec: func(q tieQuery) float64 {
 		return ratio(q.linear(q.limit(q.R), q.rel, one), q.R)
 	},
 	// ir_measures' Judged@k: divided by min(k, n), 0 for an empty ranking.
-	eval.NameJudged: func(q tieQuery) float64 {
+	measurename.Judged: func(q tieQuery) float64 {
 		judged := func(g int) float64 {
 			if g != eval.Unjudged {
 				return 1
@@ -59,16 +60,16 @@ var expectations = map[string]func(q tieQuery) float64{
 		}
 		return ratio(q.linear(q.limit(q.m.Cutoff), judged, one), q.limit(q.m.Cutoff))
 	},
-	eval.NameNumRelRet: func(q tieQuery) float64 { return q.linear(q.kept, q.rel, one) },
+	measurename.NumRelRet: func(q tieQuery) float64 { return q.linear(q.kept, q.rel, one) },
 	// No order changes the counts.
-	eval.NameNumQ:    func(q tieQuery) float64 { return q.m.Compute(make([]int, q.kept), q.judged) },
-	eval.NameNumRet:  func(q tieQuery) float64 { return q.m.Compute(make([]int, q.kept), q.judged) },
-	eval.NameNumRel:  func(q tieQuery) float64 { return q.m.Compute(make([]int, q.kept), q.judged) },
-	eval.NameNDCG:    expectedNDCG,
-	eval.NameSuccess: expectedFirstRelevant,
-	eval.NameRR:      expectedFirstRelevant,
-	eval.NameAP:      expectedAP,
-	eval.NameBpref:   func(q tieQuery) float64 { return expectedBpref(q.groups, q.judged, q.L, q.kept) },
+	measurename.NumQ:    func(q tieQuery) float64 { return q.m.Compute(make([]int, q.kept), q.judged) },
+	measurename.NumRet:  func(q tieQuery) float64 { return q.m.Compute(make([]int, q.kept), q.judged) },
+	measurename.NumRel:  func(q tieQuery) float64 { return q.m.Compute(make([]int, q.kept), q.judged) },
+	measurename.NDCG:    expectedNDCG,
+	measurename.Success: expectedFirstRelevant,
+	measurename.RR:      expectedFirstRelevant,
+	measurename.AP:      expectedAP,
+	measurename.Bpref:   func(q tieQuery) float64 { return expectedBpref(q.groups, q.judged, q.L, q.kept) },
 }
 
 func one(int) float64 { return 1 }
@@ -172,7 +173,7 @@ func expectedFirstRelevant(q tieQuery) float64 {
 		return 0
 	}
 	size := len(gr.grades)
-	if q.m.Name == eval.NameSuccess {
+	if q.m.Name == measurename.Success {
 		in := min(c, gr.start+size) - gr.start // positions of the group above the cut
 		return 1 - noneDrawn(size, r, in)
 	}

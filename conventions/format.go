@@ -239,7 +239,7 @@ type jsonCell struct {
 type jsonRow struct {
 	Convention string     `json:"convention"`
 	Package    string     `json:"package,omitempty"`
-	Sources    []Source   `json:"sources"`
+	Sources    []source   `json:"sources"`
 	Cells      []jsonCell `json:"cells"`
 }
 

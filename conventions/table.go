@@ -26,8 +26,8 @@ type Cell struct {
 // available reports whether the tool has this measure.
 func (c Cell) available() bool { return c.Name != "" }
 
-// Row is one convention's cells, one per measure of the table.
-type Row struct {
+// row is one convention's cells, one per measure of the table.
+type row struct {
 	Convention Convention
 	Cells      []Cell
 }
@@ -36,7 +36,7 @@ type Row struct {
 // (ranklab, trec_eval 10.0 -c) and Rows[i].Cells[j] is convention i on Measures[j].
 type Table struct {
 	Measures []eval.Measure
-	Rows     []Row
+	Rows     []row
 	Queries  []string // the qrels queries, byte order
 	Missing  []string // qrels queries the run has no ranking for
 	Ignored  []string // run queries absent from the qrels
@@ -67,16 +67,16 @@ func Compare(qrels eval.Qrels, run eval.Run, measures ...eval.Measure) (Table, e
 	}
 	t := Table{Measures: measures, Queries: d.qrelsQ, Missing: d.missing, Ignored: d.ignored}
 	for ci, c := range Conventions() {
-		row := Row{Convention: c}
+		r := row{Convention: c}
 		for _, m := range measures {
 			if ci == 0 {
 				per := ref.PerQuery(m)
-				row.Cells = append(row.Cells, Cell{Name: m.String(), Value: ref.Mean(m), Queries: len(ref.Queries), PerQuery: per, Agrees: true})
+				r.Cells = append(r.Cells, Cell{Name: m.String(), Value: ref.Mean(m), Queries: len(ref.Queries), PerQuery: per, Agrees: true})
 				continue
 			}
-			row.Cells = append(row.Cells, cell(d, c, m, ref.Mean(m)))
+			r.Cells = append(r.Cells, cell(d, c, m, ref.Mean(m)))
 		}
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, r)
 	}
 	return t, nil
 }

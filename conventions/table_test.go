@@ -153,7 +153,7 @@ func TestFormatsEscape(t *testing.T) {
 
 func TestCompareRefusesMeasures(t *testing.T) {
 	q, r := mustQrels(t, "q 0 a 1\n"), mustRun(t, "q Q0 a 1 1 t\n")
-	for _, m := range []eval.Measure{eval.P(5).WithRel(2), eval.NDCGExp(10), eval.Bpref(), eval.Measure{Name: eval.NameNumRel}} {
+	for _, m := range []eval.Measure{eval.P(5).WithRel(2), eval.NDCGExp(10), eval.Bpref(), eval.Measure{Name: "NumRel"}} {
 		if _, err := Compare(q, r, m); err == nil {
 			t.Errorf("%s: no error", m)
 		}

@@ -77,7 +77,7 @@ func bruteBand(docs []eval.ScoredDoc, judged map[string]int, m eval.Measure, dep
 func TestBandAgainstEnumeration(t *testing.T) {
 	measures := []eval.Measure{eval.P(3), eval.P(3).WithRel(2), eval.Recall(3), eval.RR(), eval.RRAt(2), eval.AP(), eval.APAt(3),
 		eval.NDCG(3), eval.NDCG(0), eval.NDCGExp(3), eval.Rprec(), eval.Bpref(), eval.Bpref().WithRel(2), eval.Success(2),
-		eval.Judged(3), eval.Measure{Name: eval.NameNumRelRet}, eval.Measure{Name: eval.NameNumRet}, eval.Measure{Name: eval.NameNumRel}}
+		eval.Judged(3), eval.Measure{Name: "NumRelRet"}, eval.Measure{Name: "NumRet"}, eval.Measure{Name: "NumRel"}}
 	r := rand.New(rand.NewPCG(3, 4))
 	for trial := 0; trial < 400; trial++ {
 		n := 1 + r.IntN(8)

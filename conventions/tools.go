@@ -5,10 +5,11 @@ import (
 	"strconv"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/measurename"
 )
 
-// Source is where a rule is written: a repository, a file in it, and what the file decides.
-type Source struct {
+// source is where a rule is written: a repository, a file in it, and what the file decides.
+type source struct {
 	Repo string // GitHub owner/name
 	File string // path in the repository (or in the released package)
 	What string // the rule it fixes
@@ -18,7 +19,7 @@ type Source struct {
 type Convention struct {
 	Name    string   // as the table prints it: "trec_eval 10.0 -c", "ranx 0.3.21"
 	Package string   // the PyPI package the rules are checked against ("" for trec_eval's binary and ranklab)
-	Sources []Source // where each rule is written
+	Sources []source // where each rule is written
 	// variant returns the convention's rules for m and the tool's own name for it; ok is false
 	// when the tool has no such measure (the table shows "—").
 	variant func(m eval.Measure) (variant, bool)
@@ -37,12 +38,12 @@ var compared = map[string]struct {
 	beirCustom bool   // computed by BEIR's custom_metrics.py, not pytrec_eval
 	llama      string // LlamaIndex's metric
 }{
-	eval.NameP:       {needsCut: true, ranx: "precision", beir: "P", llama: "precision"},
-	eval.NameR:       {needsCut: true, ranx: "recall", beir: "Recall", llama: "recall"},
-	eval.NameNDCG:    {ranx: "ndcg", beir: "NDCG", llama: "ndcg"},
-	eval.NameAP:      {ranx: "map", beir: "MAP", llama: "ap"},
-	eval.NameRR:      {ranx: "mrr", beir: "MRR", beirCustom: true, llama: "mrr"},
-	eval.NameSuccess: {needsCut: true, ranx: "hit_rate", beir: "Accuracy", beirCustom: true, llama: "hit_rate"},
+	measurename.P:       {needsCut: true, ranx: "precision", beir: "P", llama: "precision"},
+	measurename.R:       {needsCut: true, ranx: "recall", beir: "Recall", llama: "recall"},
+	measurename.NDCG:    {ranx: "ndcg", beir: "NDCG", llama: "ndcg"},
+	measurename.AP:      {ranx: "map", beir: "MAP", llama: "ap"},
+	measurename.RR:      {ranx: "mrr", beir: "MRR", beirCustom: true, llama: "mrr"},
+	measurename.Success: {needsCut: true, ranx: "hit_rate", beir: "Accuracy", beirCustom: true, llama: "hit_rate"},
 }
 
 // trecName returns trec_eval's name of m (eval's TrecName), with recip_rank for RR@k (trec_eval
@@ -51,14 +52,14 @@ func trecName(m eval.Measure) (name string, uncutRR bool, ok bool) {
 	if _, ok := compared[m.Name]; !ok {
 		return "", false, false
 	}
-	if m.Name == eval.NameRR && m.Cutoff > 0 {
+	if m.Name == measurename.RR && m.Cutoff > 0 {
 		return "recip_rank", true, true
 	}
 	name, ok = m.TrecName()
 	return name, false, ok
 }
 
-var trecSources = []Source{
+var trecSources = []source{
 	{"usnistgov/trec_eval", "form_res_rels.c", "ranking: score descending, ties by docno descending (comp_sim_docno); duplicates refused"},
 	{"usnistgov/trec_eval", "trec_eval.c", "query set: every qrels query; one without results stops with exit 4 unless -c (average_complete_flag), run-only queries ignored"},
 	{"usnistgov/trec_eval", "m_recip_rank.c", "recip_rank: first relevant doc anywhere in the ranking (no cutoff)"},
@@ -74,9 +75,9 @@ func Conventions() []Convention {
 	return []Convention{
 		{
 			Name:    Reference,
-			Sources: []Source{{"ranklab/ranklab", "eval/doc.go", "trec_eval 10.0's order and formulas, every qrels query averaged (-c), measures as named (RR@k is cut at k and ranked as ir_measures ranks it: float64 scores, ties by doc ID ascending)"}},
+			Sources: []source{{"ranklab/ranklab", "eval/doc.go", "trec_eval 10.0's order and formulas, every qrels query averaged (-c), measures as named (RR@k is cut at k and ranked as ir_measures ranks it: float64 scores, ties by doc ID ascending)"}},
 			variant: func(m eval.Measure) (variant, bool) {
-				if m.Name == eval.NameRR && m.Cutoff > 0 {
+				if m.Name == measurename.RR && m.Cutoff > 0 {
 					return variant{Name: m.String(), Measure: m, Order: scoreDocAsc}, true // eval's RR@k (msmarco's order)
 				}
 				return variant{Name: m.String(), Measure: m}, true
@@ -101,7 +102,7 @@ func Conventions() []Convention {
 		{
 			Name:    "pytrec_eval 0.5.11 (trec_eval 9.0.8)",
 			Package: "pytrec-eval-terrier",
-			Sources: []Source{
+			Sources: []source{
 				{"terrierteam/pytrec_eval", "src/pytrec_eval.cpp", "evaluate() returns values for run queries found in the qrels only (\"Query not found in relevance judgments; skipping\"); the caller averages that dict"},
 				{"terrierteam/pytrec_eval", "setup.py + trec_eval submodule (usnistgov/trec_eval@de6a29f, 9.0.8)", "trec_format.h: float sim, so scores are rounded to float32 before ranking"},
 				{"usnistgov/trec_eval@de6a29f", "form_res_rels.c", "ties by docno descending, as 10.0"},
@@ -114,7 +115,7 @@ func Conventions() []Convention {
 		{
 			Name:    "ir_measures 0.4.3",
 			Package: "ir-measures",
-			Sources: []Source{
+			Sources: []source{
 				{"terrierteam/ir_measures", "ir_measures/__init__.py", "DefaultPipeline: pytrec_eval first, then cwl_eval, compat, pyndeval, judged, msmarco, ..."},
 				{"terrierteam/ir_measures", "ir_measures/providers/base.py", "Evaluator.iter_calc yields the measure's default (0) for every qrels query the provider did not score: the mean is over all qrels queries"},
 				{"terrierteam/ir_measures", "ir_measures/providers/pytrec_eval_provider.py", "P, R, nDCG, AP, RR (no cutoff), Success go to pytrec_eval (float32 scores, docno descending)"},
@@ -124,7 +125,7 @@ func Conventions() []Convention {
 				if _, _, ok := trecName(m); !ok {
 					return variant{}, false
 				}
-				if m.Name == eval.NameRR && m.Cutoff > 0 {
+				if m.Name == measurename.RR && m.Cutoff > 0 {
 					return variant{Name: m.String() + " (msmarco)", Measure: m, Order: scoreDocAsc}, true
 				}
 				return variant{Name: m.String() + " (pytrec_eval)", Measure: m, Float32: true}, true
@@ -133,7 +134,7 @@ func Conventions() []Convention {
 		{
 			Name:    "ranx 0.3.21",
 			Package: "ranx",
-			Sources: []Source{
+			Sources: []source{
 				{"AmenRa/ranx", "ranx/meta/evaluate.py", "check_keys: qrels and run must have the same query IDs (AssertionError) unless make_comparable=True"},
 				{"AmenRa/ranx", "ranx/data_structures/common.py", "create_and_sort: each query's docs in insertion (file) order, sorted by numba's np.argsort of -score (quicksort, not stable)"},
 				{"numba/numba", "numba/misc/quicksort.py", "the quicksort: median of three, Hoare partition, insertion sort under 15 elements"},
@@ -144,7 +145,7 @@ func Conventions() []Convention {
 		{
 			Name:    "BEIR 2.2.0",
 			Package: "beir",
-			Sources: []Source{
+			Sources: []source{
 				{"beir-cellar/beir", "beir/retrieval/evaluation.py", "evaluate(): ignore_identical_ids=True pops a doc whose ID equals the query ID (in place); NDCG/MAP/Recall/P through pytrec_eval, averaged over the queries pytrec_eval returns, rounded to 5 decimals"},
 				{"beir-cellar/beir", "beir/retrieval/custom_metrics.py", "mrr, top_k_accuracy, recall_cap: sorted(..., reverse=True) keeps ties in insertion order; relevant = grade > 0; qrels[query_id] fails with KeyError on a run-only query; the sum is divided by len(qrels); rounded to 5 decimals"},
 				{"beir-cellar/beir", "examples/retrieval/evaluation/lexical/evaluate_bm25.py", "evaluate is called before evaluate_custom on the same results, so the custom metrics see the popped results"},
@@ -154,11 +155,11 @@ func Conventions() []Convention {
 		{
 			Name:    "BEIR 2.2.0 R_cap",
 			Package: "beir",
-			Sources: []Source{
+			Sources: []source{
 				{"beir-cellar/beir", "beir/retrieval/custom_metrics.py", "recall_cap: relevant in the top k / min(R, k); a query without a relevant doc divides by zero (ZeroDivisionError)"},
 			},
 			variant: func(m eval.Measure) (variant, bool) {
-				if m.Name != eval.NameR || m.Cutoff == 0 {
+				if m.Name != measurename.R || m.Cutoff == 0 {
 					return variant{}, false
 				}
 				return variant{Name: "R_cap@" + strconv.Itoa(m.Cutoff), Measure: m, Order: scoreStable, DropSelf: true, CapRecall: true,
@@ -168,7 +169,7 @@ func Conventions() []Convention {
 		{
 			Name:    "ragas 0.4.3 (ID-based)",
 			Package: "ragas",
-			Sources: []Source{
+			Sources: []source{
 				{"explodinggradients/ragas", "src/ragas/metrics/_context_precision.py", "IDBasedContextPrecision: |set(retrieved) ∩ reference| / |set(retrieved)|; NaN when nothing is retrieved"},
 				{"explodinggradients/ragas", "src/ragas/metrics/_context_recall.py", "IDBasedContextRecall: |set(reference) ∩ retrieved| / |set(reference)|; NaN without reference IDs"},
 				{"explodinggradients/ragas", "src/ragas/dataset_schema.py, src/ragas/utils.py", "EvaluationResult averages with safe_nanmean: NaN samples are left out"},
@@ -178,7 +179,7 @@ func Conventions() []Convention {
 		{
 			Name:    "LlamaIndex 0.14.25",
 			Package: "llama-index-core",
-			Sources: []Source{
+			Sources: []source{
 				{"run-llama/llama_index", "llama-index-core/llama_index/core/evaluation/retrieval/metrics.py", "HitRate, MRR, Precision (÷ |set(retrieved)|), Recall, AP, NDCG (binary gain; ideal over len(expected_ids) positions, not cut at k); every metric raises ValueError when expected or retrieved IDs are empty"},
 				{"run-llama/llama_index", "llama-index-core/llama_index/core/evaluation/retrieval/base.py", "RetrieverEvaluator scores the retriever's list as returned (top k, in its order); the caller averages"},
 			},
@@ -187,7 +188,7 @@ func Conventions() []Convention {
 		{
 			Name:    "LlamaIndex 0.14.25 granular",
 			Package: "llama-index-core",
-			Sources: []Source{
+			Sources: []source{
 				{"run-llama/llama_index", "llama-index-core/llama_index/core/evaluation/retrieval/metrics.py", "HitRate(use_granular_hit_rate=True): hits / len(expected_ids); MRR(use_granular_mrr=True): Σ 1/rank over the relevant docs retrieved / their number"},
 			},
 			variant: variantLlamaGranular,
@@ -229,9 +230,9 @@ func variantLlama(m eval.Measure) (variant, bool) {
 	switch {
 	case v.Name == "":
 		return variant{}, false
-	case m.Name == eval.NameP:
+	case m.Name == measurename.P:
 		v.PerRetrieved = true
-	case m.Name == eval.NameNDCG:
+	case m.Name == measurename.NDCG:
 		v.IdealUncut, v.BinaryGain = true, true
 	}
 	if m.Cutoff > 0 {
@@ -248,9 +249,9 @@ func variantRagas(m eval.Measure) (variant, bool) {
 	}
 	top := fmt.Sprintf(" (top %d)", m.Cutoff)
 	switch m.Name {
-	case eval.NameP:
+	case measurename.P:
 		return variant{Name: "id_based_context_precision" + top, Measure: m, Order: fileOrder, PerRetrieved: true, NoRetrieved: skipQuery}, true
-	case eval.NameR:
+	case measurename.R:
 		return variant{Name: "id_based_context_recall" + top, Measure: m, Order: fileOrder, NoRelevant: skipQuery}, true
 	}
 	return variant{}, false
@@ -260,9 +261,9 @@ func variantRagas(m eval.Measure) (variant, bool) {
 func variantLlamaGranular(m eval.Measure) (variant, bool) {
 	v := variant{Measure: m, Order: fileOrder, NoRelevant: failQuery, NoRetrieved: failQuery, Raises: "ValueError"}
 	switch m.Name {
-	case eval.NameR:
+	case measurename.R:
 		v.Name = "hit_rate granular"
-	case eval.NameRR:
+	case measurename.RR:
 		v.Name, v.Granular = "mrr granular", true
 	default:
 		return variant{}, false

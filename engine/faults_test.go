@@ -199,3 +199,47 @@ func TestFewerHitsThanK(t *testing.T) {
 		})
 	}
 }
+
+// TestEngineErrorBody: an engine refusing a request answers with an error body, and the user must
+// read the engine's own message (naming what is wrong), never a JSON decoding error: a template
+// searching a field the index does not have, and an index that does not exist, on both engines.
+func TestEngineErrorBody(t *testing.T) {
+	bad := map[string]string{
+		"solr":       `{"query": "{{query}}", "params": {"defType": "edismax", "qf": "nosuchfield^2"}}`,
+		"opensearch": `{"query": {"query_string": {"query": "{{query}}", "default_field": "text"}}, "sort": [{"nosuchfield": "asc"}]}`,
+	}
+	for _, kind := range []string{"solr", "opensearch"} {
+		t.Run(kind, func(t *testing.T) {
+			f := scifact(t, kind)
+			ctx := context.Background()
+			queries := f.coll.Queries[:3]
+			for _, c := range []struct {
+				name  string
+				tpl   Template
+				wants []string
+			}{
+				{"a field the index does not have", Template{Index: f.one.Name, Body: bad[kind], K: 10}, []string{"HTTP 400", "nosuchfield"}},
+				{"an index that does not exist", Template{Index: "nosuchindex", Body: templates[kind][0].body, K: 10}, []string{"HTTP 404", "nosuchindex"}},
+			} {
+				t.Run(c.name, func(t *testing.T) {
+					_, err := f.client.Query(ctx, queries, c.tpl)
+					if err == nil {
+						t.Fatal("no error")
+					}
+					for _, w := range append(c.wants, f.client.URL) {
+						if !strings.Contains(err.Error(), w) {
+							t.Errorf("error %q does not hold %q", err, w)
+						}
+					}
+					// "servlet": Solr's answer for a path it does not serve, quoted whole
+					for _, not := range []string{"not the JSON expected", "invalid character", "<html", "<body", `"servlet"`} {
+						if strings.Contains(strings.ToLower(err.Error()), strings.ToLower(not)) {
+							t.Errorf("error %q holds %q: the engine's own message is lost", err, not)
+						}
+					}
+					t.Logf("what the user sees: %v", err)
+				})
+			}
+		})
+	}
+}

@@ -257,10 +257,15 @@ func isTimeout(err error) bool {
 }
 
 // excerpt returns the engine's error message from an answer: the "msg" of Solr's error, the
-// "reason" of OpenSearch's, or else the first 300 bytes, on one line.
+// "reason" of OpenSearch's, the "message" of Solr's answer for a path it does not serve (an
+// index that does not exist), or else the first 300 bytes, on one line.
 func excerpt(data []byte) string {
 	var v struct {
-		Error json.RawMessage `json:"error"`
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(data, &v) == nil && len(v.Error) == 0 && v.Message != "" {
+		return oneLine(v.Message)
 	}
 	if json.Unmarshal(data, &v) == nil && len(v.Error) > 0 {
 		var e struct {

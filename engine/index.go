@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/ranklab/ranklab/chunking"
+	"github.com/ranklab/ranklab/dense"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/ranking"
 	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 )
@@ -26,10 +28,10 @@ type IndexOptions struct {
 	ExactStats bool
 	// Chunking cuts documents as the in-process retrievers do: BM25 units are cl100k_base windows
 	// of the document's Content (retrieval.Build's), vector units the model's WordPiece windows
-	// (retrieval.BuildDense's). With chunks an index holds one of the two: vectors when Embedder
+	// (dense.Build's). With chunks an index holds one of the two: vectors when Embedder
 	// is set, else text.
 	Chunking retrieval.Chunking
-	// Embedder, when set, embeds every unit as retrieval.BuildDense does (through an
+	// Embedder, when set, embeds every unit as dense.Build does (through an
 	// embed.Cache, the in-process vectors themselves) into an HNSW field (cosine) with M
 	// neighbours per node (0: 16) and construction beam EfConstruction (0: 100).
 	Embedder          embed.Embedder
@@ -123,7 +125,7 @@ func (c *Client) CreateIndex(ctx context.Context, name string, docs []retrieval.
 	if opt.Embedder != nil {
 		ix.Dense = true
 		progress(opt.Progress, "engine: embedding %d documents with %s (%s)", len(docs), opt.Embedder.Key(), opt.Chunking)
-		ds, err := retrieval.BuildDense(docs, opt.Embedder, opt.Chunking, retrieval.MaxP)
+		ds, err := dense.Build(docs, opt.Embedder, opt.Chunking, rag.MaxP)
 		if err != nil {
 			return nil, err
 		}
@@ -239,13 +241,13 @@ type RunOptions struct {
 	// Aggregation of chunk scores into a document score: MaxP (the engine collapses a document's
 	// units to its best one) or FirstP (only first chunks searched). SumP needs every chunk's
 	// score and is refused.
-	Aggregation retrieval.Aggregation
+	Aggregation rag.Aggregation
 	Tag         string // tag of both runs; "" means "run"
 	Workers     int    // queries in flight at once; 0 means 4
 }
 
 // Run searches every query on the engine and returns the document run and the chunk run, as
-// retrieval's Searcher.Run and DenseSearcher.Run return them (IDs, ChunkIDs, trec_eval's order).
+// retrieval.Searcher.Run and dense.Searcher.Run return them (IDs, ChunkIDs, trec_eval's order).
 //
 //   - bm25: the text field, an OR of the query's analyzed words (Anserini's bag of words); the
 //     query is text, every character of query syntax in it escaped.
@@ -341,7 +343,7 @@ func (ix *Index) Run(ctx context.Context, queries []retrieval.Query, opt RunOpti
 			if opt.ChunkDepth > 0 {
 				c := make([]eval.ScoredDoc, min(len(hits), opt.ChunkDepth))
 				for j := range c {
-					c[j] = eval.ScoredDoc{Doc: retrieval.ChunkID(hits[j].Doc, 0), Score: hits[j].Score}
+					c[j] = eval.ScoredDoc{Doc: ranking.ChunkID(hits[j].Doc, 0), Score: hits[j].Score}
 				}
 				chunks[i] = eval.Rank(c)
 			}
@@ -424,7 +426,7 @@ func forEach(ctx context.Context, n, workers int, fn func(ctx context.Context, i
 }
 
 // ChunkMap returns the chunk map of the units the mode searches, as the in-process retriever
-// of that mode writes it: for "knn" the WordPiece spans of retrieval.BuildDense, otherwise the
+// of that mode writes it: for "knn" the WordPiece spans of dense.Build, otherwise the
 // cl100k_base spans of retrieval.Build (for whole documents computed on first use: it tokenizes
 // the corpus).
 func (ix *Index) ChunkMap(mode string) (rag.ChunkMap, error) {
@@ -472,7 +474,7 @@ type textChunk struct {
 
 // cutChunks cuts docs as retrieval.Build does: each document's Content in cl100k_base tokens,
 // whole (one unit) when ch is Whole or the document fits one chunk, else the windows of
-// chunking.WindowSeq; a document without tokens gives no unit. A window's text is its tokens'
+// chunking.Windows; a document without tokens gives no unit. A window's text is its tokens'
 // bytes (the tokens' bytes concatenate to the Content).
 func cutChunks(docs []retrieval.Document, ch retrieval.Chunking) ([]textChunk, error) {
 	tok, err := retrieval.NewTokenizer()
@@ -486,13 +488,11 @@ func cutChunks(docs []retrieval.Document, ch retrieval.Chunking) ([]textChunk, e
 			continue
 		}
 		if ch.Chunk == 0 || len(toks) <= ch.Chunk {
-			out = append(out, textChunk{id: retrieval.ChunkID(docs[i].ID, 0), text: docs[i].Content(), doc: i, w: chunking.Window{Start: 0, End: len(toks)}})
+			out = append(out, textChunk{id: ranking.ChunkID(docs[i].ID, 0), text: docs[i].Content(), doc: i, w: chunking.Window{Start: 0, End: len(toks)}})
 			continue
 		}
-		n := 0
-		for w := range chunking.WindowSeq(len(toks), ch.Chunk, ch.Overlap) {
-			out = append(out, textChunk{id: retrieval.ChunkID(docs[i].ID, n), text: tok.Decode(toks[w.Start:w.End]), doc: i, no: n, w: w})
-			n++
+		for n, w := range chunking.Windows(len(toks), ch.Chunk, ch.Overlap) {
+			out = append(out, textChunk{id: ranking.ChunkID(docs[i].ID, n), text: tok.Decode(toks[w.Start:w.End]), doc: i, no: n, w: w})
 		}
 	}
 	return out, nil

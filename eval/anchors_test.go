@@ -97,7 +97,11 @@ func evalTrecWith(evaluate func(opt Options, qrels Qrels, runPath string, ms []M
 			return "", err
 		}
 		var buf bytes.Buffer
-		err = WriteTrecEval(&buf, res, perQuery, digits)
+		f := TrecFormat{PerQuery: perQuery, Digits: digits}
+		if digits == 0 {
+			f.Digits = -1 // no decimals
+		}
+		err = f.Write(&buf, res)
 		return buf.String(), err
 	}
 }

@@ -114,10 +114,10 @@ func newEvaluator(measures []Measure, opt Options, in inputKind) (*evaluator, er
 				inQrels: "qrels (Evaluate)", inPrefs: "preferences (evaluatePrefs)", inJG: "qrels with judgment groups (evaluateJG)"}[c.fam.input])
 		}
 		ev.cs = append(ev.cs, c)
-		if m.Name == NameJudged || (m.Name == NameRR && m.Cutoff > 0) {
+		if m.Name == nameJudged || (m.Name == nameRR && m.Cutoff > 0) {
 			ev.needAsc = true
 		}
-		if m.Name == NameNDCG && m.Exp && opt.TrecEval9 {
+		if m.Name == nameNDCG && m.Exp && opt.TrecEval9 {
 			ev.needF64 = true
 		}
 		if m.Name == nameRelString {
@@ -283,7 +283,7 @@ func (ev *evaluator) aggregate(res *Result, n int, qrels Qrels) {
 	res.Summary = make([]float64, len(ev.cs))
 	for j, c := range ev.cs {
 		res.Means[j], res.Summary[j] = aggregateColumn(res.Values, j, c.fam.agg, n, len(res.Queries))
-		if c.m.Name == NameNumRel && c.m.Rel == 0 && ev.opt.AllQueries && qrels != nil {
+		if c.m.Name == nameNumRel && c.m.Rel == 0 && ev.opt.AllQueries && qrels != nil {
 			res.Summary[j] = float64(positiveJudgments(qrels))
 		}
 	}

@@ -28,7 +28,7 @@ func evalFixture() (Qrels, Run) {
 
 func TestEvaluateQuerySets(t *testing.T) {
 	qrels, run := evalFixture()
-	ms := []Measure{P(2), RR(), Measure{Name: NameNumRet}, Measure{Name: NameNumRel}}
+	ms := []Measure{P(2), RR(), Measure{Name: nameNumRet}, Measure{Name: nameNumRel}}
 	t.Run("default: queries in both files", func(t *testing.T) {
 		res, err := Evaluate(qrels, run, ms...)
 		if err != nil {
@@ -45,7 +45,7 @@ func TestEvaluateQuerySets(t *testing.T) {
 		if !slices.Equal(res.Means, wantMeans) {
 			t.Errorf("means %v, want %v", res.Means, wantMeans)
 		}
-		if got := res.All(Measure{Name: NameNumRet}); got != 3+2 {
+		if got := res.All(Measure{Name: nameNumRet}); got != 3+2 {
 			t.Errorf("All(NumRet) = %v, want the sum 5", got)
 		}
 		if got := res.All(P(2)); got != res.Means[0] {
@@ -90,7 +90,7 @@ func TestEvaluateOptions(t *testing.T) {
 		}
 	})
 	t.Run("Depth", func(t *testing.T) {
-		res, err := Options{Depth: 1}.Evaluate(qrels, run, Measure{Name: NameNumRet}, RR(), Recall(10))
+		res, err := Options{Depth: 1}.Evaluate(qrels, run, Measure{Name: nameNumRet}, RR(), Recall(10))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func TestEvaluateErrors(t *testing.T) {
 	}
 }
 
-func TestWriteTrecEval(t *testing.T) {
+func TestTrecFormatWrite(t *testing.T) {
 	qrels, run := evalFixture()
 	ms, _ := ParseMeasures("P.2", "num_q", "recip_rank", "num_ret", "RR@1")
 	res, err := Evaluate(qrels, run, ms...)
@@ -146,7 +146,7 @@ func TestWriteTrecEval(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteTrecEval(&buf, res, true, 4); err != nil {
+	if err := (TrecFormat{PerQuery: true}).Write(&buf, res); err != nil {
 		t.Fatal(err)
 	}
 	want := "" +

@@ -49,7 +49,7 @@ func TestEvaluateFiles(t *testing.T) {
 		}
 		for _, format := range []string{"qrels", "qrels_jg"} {
 			rel := map[string]string{"qrels": qrels, "qrels_jg": jg}[format]
-			_, err := Options{}.EvaluateFiles(Files{Rel: rel, RelFormat: format, Run: run, Query: "q9"}, Measure{Name: NameNumQ})
+			_, err := Options{}.EvaluateFiles(Files{Rel: rel, RelFormat: format, Run: run, Query: "q9"}, Measure{Name: nameNumQ})
 			if !errors.Is(err, ErrNoQueries) {
 				t.Errorf("%s: a query in neither file: %v, want ErrNoQueries", format, err)
 			}

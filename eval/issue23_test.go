@@ -18,7 +18,7 @@ import (
 // spaces around a field, as TREC qrels split only on ASCII spaces, so a doc ID ending in U+00A0
 // is the same ID in both formats (trec_eval keeps it too) and the values agree.
 func TestBEIRQrelsKeepUnicodeSpaces(t *testing.T) {
-	beir, err := ReadBEIRQrels(strings.NewReader("query-id\tcorpus-id\tscore\nq\td1\u00a0\t1\nq\t d2 \t1\n"), "b")
+	beir, err := readBEIRQrels(strings.NewReader("query-id\tcorpus-id\tscore\nq\td1\u00a0\t1\nq\t d2 \t1\n"), "b")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ func (opt Options) evaluateJG(jg qrelsJG, run Run, measures ...Measure) (Result,
 				sum /= float64(len(qs))
 			}
 			switch c.m.Name {
-			case NameNumQ:
+			case nameNumQ:
 				sum = 1
 			case nameRunID:
 				sum = 0

@@ -3,6 +3,8 @@ package eval
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/ranklab/ranklab/internal/measurename"
 )
 
 // Measure is one evaluation measure with its parameters: P@5, P(rel=2)@5, nDCG@10, IPrec@0.5,
@@ -10,7 +12,7 @@ import (
 // relative_P.5). It is a comparable value (a map key); String is canonical and
 // ParseMeasure(m.String()) == m. The package doc lists every measure with its formula.
 //
-// Name is the family: ir_measures' name (NameP, ...) or trec_eval's. Cutoff is the rank
+// Name is the family: ir_measures' name ("P", "nDCG", ...) or trec_eval's. Cutoff is the rank
 // cutoff k (0: none). Rel is the minimum relevant grade (ir_measures' rel=; 0: Options.RelLevel),
 // for the binary measures. Exp selects nDCG's gain 2^grade − 1 (dcg=exp-log2). Param holds
 // the other parameters as text: IPrec's recall level ("0.1"), trec_eval's parameter string as
@@ -24,22 +26,22 @@ type Measure struct {
 	Param  string
 }
 
-// The values of Measure.Name that other packages switch on (every family is listed in the
-// package doc).
+// The values of Measure.Name that the module's packages switch on (package internal/measurename;
+// every family is listed in the package doc).
 const (
-	NameP         = "P"
-	NameR         = "R"
-	NameRR        = "RR"
-	NameAP        = "AP"
-	NameNDCG      = "nDCG"
-	NameRprec     = "Rprec"
-	NameBpref     = "Bpref"
-	NameSuccess   = "Success"
-	NameJudged    = "Judged"
-	NameNumQ      = "NumQ"
-	NameNumRet    = "NumRet"
-	NameNumRel    = "NumRel"
-	NameNumRelRet = "NumRelRet"
+	nameP         = measurename.P
+	nameR         = measurename.R
+	nameRR        = measurename.RR
+	nameAP        = measurename.AP
+	nameNDCG      = measurename.NDCG
+	nameRprec     = measurename.Rprec
+	nameBpref     = measurename.Bpref
+	nameSuccess   = measurename.Success
+	nameJudged    = measurename.Judged
+	nameNumQ      = measurename.NumQ
+	nameNumRet    = measurename.NumRet
+	nameNumRel    = measurename.NumRel
+	nameNumRelRet = measurename.NumRelRet
 )
 
 // The other families ir_measures names.
@@ -83,42 +85,42 @@ const (
 // ParseMeasure, and the package doc gives every formula.
 
 // P returns precision at k, P@k (trec_eval P_k).
-func P(k int) Measure { return Measure{Name: NameP, Cutoff: k} }
+func P(k int) Measure { return Measure{Name: nameP, Cutoff: k} }
 
 // Recall returns recall at k, R@k (trec_eval recall_k); k = 0: the whole ranking.
-func Recall(k int) Measure { return Measure{Name: NameR, Cutoff: k} }
+func Recall(k int) Measure { return Measure{Name: nameR, Cutoff: k} }
 
 // RR returns the reciprocal rank of the first relevant doc (trec_eval recip_rank).
-func RR() Measure { return Measure{Name: NameRR} }
+func RR() Measure { return Measure{Name: nameRR} }
 
 // RRAt returns the reciprocal rank cut at k, RR@k (MRR@k; trec_eval has none), ranked as
 // ir_measures ranks it: float64 scores, ties by doc ID ascending, under every option.
-func RRAt(k int) Measure { return Measure{Name: NameRR, Cutoff: k} }
+func RRAt(k int) Measure { return Measure{Name: nameRR, Cutoff: k} }
 
 // AP returns average precision (trec_eval map).
-func AP() Measure { return Measure{Name: NameAP} }
+func AP() Measure { return Measure{Name: nameAP} }
 
 // APAt returns average precision cut at k, AP@k (trec_eval map_cut_k).
-func APAt(k int) Measure { return Measure{Name: NameAP, Cutoff: k} }
+func APAt(k int) Measure { return Measure{Name: nameAP, Cutoff: k} }
 
 // NDCG returns nDCG@k with linear gain (trec_eval ndcg_cut_k); k = 0 is trec_eval's ndcg.
-func NDCG(k int) Measure { return Measure{Name: NameNDCG, Cutoff: k} }
+func NDCG(k int) Measure { return Measure{Name: nameNDCG, Cutoff: k} }
 
 // NDCGExp returns nDCG@k with gain 2^g − 1, nDCG(dcg=exp-log2)@k (no trec_eval name),
 // ranked by float64 scores as gdeval ranks, under every option.
-func NDCGExp(k int) Measure { return Measure{Name: NameNDCG, Cutoff: k, Exp: true} }
+func NDCGExp(k int) Measure { return Measure{Name: nameNDCG, Cutoff: k, Exp: true} }
 
 // Rprec returns R-precision (trec_eval Rprec).
-func Rprec() Measure { return Measure{Name: NameRprec} }
+func Rprec() Measure { return Measure{Name: nameRprec} }
 
 // Bpref returns binary preference (trec_eval bpref).
-func Bpref() Measure { return Measure{Name: NameBpref} }
+func Bpref() Measure { return Measure{Name: nameBpref} }
 
 // Success returns success at k, Success@k (trec_eval success_k).
-func Success(k int) Measure { return Measure{Name: NameSuccess, Cutoff: k} }
+func Success(k int) Measure { return Measure{Name: nameSuccess, Cutoff: k} }
 
 // Judged returns ir_measures' Judged@k, the share of the top k the qrels list.
-func Judged(k int) Measure { return Measure{Name: NameJudged, Cutoff: k} }
+func Judged(k int) Measure { return Measure{Name: nameJudged, Cutoff: k} }
 
 // ERR returns expected reciprocal rank at k (Chapelle et al. 2009), ir_measures' ERR@k.
 func ERR(k int) Measure { return Measure{Name: nameERR, Cutoff: k} }

@@ -58,11 +58,11 @@ func TestCompute(t *testing.T) {
 		{"ERR@1", ERR(1), 0},
 		{"ERR@2", ERR(2), (3.0 / 16) / 2},
 		{"ERR@6", ERR(6), (3.0/16)/2 + (1.0/16)/4*(13.0/16) + (7.0/16)/6*(13.0/16)*(15.0/16)},
-		{"NumQ", Measure{Name: NameNumQ}, 1},
-		{"NumRet", Measure{Name: NameNumRet}, 6},
-		{"NumRel", Measure{Name: NameNumRel}, 4},
-		{"NumRel(rel=2)", Measure{Name: NameNumRel}.WithRel(2), 3},
-		{"NumRelRet", Measure{Name: NameNumRelRet}, 3},
+		{"NumQ", Measure{Name: nameNumQ}, 1},
+		{"NumRet", Measure{Name: nameNumRet}, 6},
+		{"NumRel", Measure{Name: nameNumRel}, 4},
+		{"NumRel(rel=2)", Measure{Name: nameNumRel}.WithRel(2), 3},
+		{"NumRelRet", Measure{Name: nameNumRelRet}, 3},
 		// trec_eval's other measures on the same ranking: codes 0, 2, NP, 1, UJ, 3.
 		{"infAP", InfAP(), (1.0/2 + (1.0/2)*(1.0/1)*(eps/(1+2*eps)) +
 			1.0/4 + (3.0/4)*(2.0/3)*((1+eps)/(2+2*eps)) +
@@ -94,7 +94,7 @@ func TestCompute(t *testing.T) {
 		{"Rprec_mult.2", Measure{Name: nameRprecMult, Param: "2"}, 3.0 / 8},     // K = 8 > n: RR_n / 8
 		{"dcg", Measure{Name: nameDCG}, 2/lg(3) + 1/lg(5) + 3/lg(7)},
 		{"ideal_dcg", Measure{Name: nameIdealDCG}, idealLin},
-		{"ndcg.1=10", Measure{Name: NameNDCG, Param: "1=10"}, (2/lg(3) + 10/lg(5) + 3/lg(7)) / (10/lg(2) + 3/lg(3) + 2/lg(4) + 2/lg(5))},
+		{"ndcg.1=10", Measure{Name: nameNDCG, Param: "1=10"}, (2/lg(3) + 10/lg(5) + 3/lg(7)) / (10/lg(2) + 3/lg(3) + 2/lg(4) + 2/lg(5))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,12 +111,12 @@ func TestCompute(t *testing.T) {
 
 func TestComputeEdges(t *testing.T) {
 	all := []Measure{P(5), Recall(5), RR(), RRAt(3), AP(), APAt(3), NDCG(5), NDCG(0), NDCGExp(5),
-		Rprec(), Bpref(), Success(5), Judged(5), ERR(5), Measure{Name: NameNumRel}, Measure{Name: NameNumRelRet}}
+		Rprec(), Bpref(), Success(5), Judged(5), ERR(5), Measure{Name: nameNumRel}, Measure{Name: nameNumRelRet}}
 	t.Run("R=0 gives 0 everywhere", func(t *testing.T) {
 		ranked := []int{0, u, -1, 0}
 		judged := []int{0, -1, 0}
 		for _, m := range all {
-			if m.Name == NameJudged {
+			if m.Name == nameJudged {
 				continue // not a relevance measure: 3 of the 4 are judged
 			}
 			if got := m.Compute(ranked, judged); got != 0 {
@@ -128,7 +128,7 @@ func TestComputeEdges(t *testing.T) {
 		judged := []int{1, 2}
 		for _, m := range all {
 			want := 0.0
-			if m.Name == NameNumRel {
+			if m.Name == nameNumRel {
 				want = 2
 			}
 			if got := m.Compute(nil, judged); got != want {

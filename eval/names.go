@@ -35,7 +35,7 @@ func trecRow(m Measure) (int, bool) {
 		if m.Name == nameSetP && t.template.Param != m.Param {
 			continue
 		}
-		if m.Name == NameNDCG && m.Cutoff > 0 && m.Param != "" {
+		if m.Name == nameNDCG && m.Cutoff > 0 && m.Param != "" {
 			continue
 		}
 		return i, true
@@ -140,7 +140,7 @@ func (m Measure) trecSpelling() (string, bool) {
 			return "", false
 		}
 		name = trecTable[i].name
-	case m.Name == NameNDCG && m.Param != "":
+	case m.Name == nameNDCG && m.Param != "":
 		name = "ndcg"
 	case m.Name == nameSetF && strings.Contains(m.Param, ","):
 		name = "set_F"
@@ -281,7 +281,7 @@ func parseIR(name, s string) (Measure, error) {
 					return Measure{}, bad("not a positive integer")
 				}
 				m.Rel = r
-			case key == "dcg" && m.Name == NameNDCG:
+			case key == "dcg" && m.Name == nameNDCG:
 				switch val {
 				case "log2":
 				case "exp-log2":
@@ -321,8 +321,8 @@ func parseIR(name, s string) (Measure, error) {
 	if m.Name == nameIPrec && m.Param == "" {
 		return Measure{}, fmt.Errorf("measure %s: IPrec needs a recall level (IPrec@0.5)", quoteString(name))
 	}
-	if m.Name == NameNumRet && m.Rel != 0 {
-		m.Name = NameNumRelRet
+	if m.Name == nameNumRet && m.Rel != 0 {
+		m.Name = nameNumRelRet
 	}
 	if err := m.Validate(); err != nil {
 		return Measure{}, err

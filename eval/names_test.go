@@ -26,11 +26,11 @@ func TestParseMeasure(t *testing.T) {
 		{"Bpref", "Bpref", Bpref()},
 		{"Success@10", "Success@10", Success(10)},
 		{"Judged@10", "Judged@10", Judged(10)},
-		{"NumQ", "NumQ", Measure{Name: NameNumQ}},
-		{"NumRet", "NumRet", Measure{Name: NameNumRet}},
-		{"NumRel", "NumRel", Measure{Name: NameNumRel}},
-		{"NumRelRet", "NumRelRet", Measure{Name: NameNumRelRet}},
-		{"NumRet(rel=1)", "NumRelRet(rel=1)", Measure{Name: NameNumRelRet}.WithRel(1)},
+		{"NumQ", "NumQ", Measure{Name: nameNumQ}},
+		{"NumRet", "NumRet", Measure{Name: nameNumRet}},
+		{"NumRel", "NumRel", Measure{Name: nameNumRel}},
+		{"NumRelRet", "NumRelRet", Measure{Name: nameNumRelRet}},
+		{"NumRet(rel=1)", "NumRelRet(rel=1)", Measure{Name: nameNumRelRet}.WithRel(1)},
 		{"AP(rel=3)@5", "AP(rel=3)@5", APAt(5).WithRel(3)},
 	}
 	for _, tc := range tests {
@@ -94,7 +94,7 @@ func TestParseTrecMeasures(t *testing.T) {
 		{[]string{"Rprec", "bpref"}, []Measure{Rprec(), Bpref()}},
 		{[]string{"success.1,5,10"}, cuts(Success, 1, 5, 10)},
 		{[]string{"success"}, cuts(Success, 1, 5, 10)},
-		{[]string{"num_q", "num_ret", "num_rel", "num_rel_ret"}, []Measure{Measure{Name: NameNumQ}, Measure{Name: NameNumRet}, Measure{Name: NameNumRel}, Measure{Name: NameNumRelRet}}},
+		{[]string{"num_q", "num_ret", "num_rel", "num_rel_ret"}, []Measure{Measure{Name: nameNumQ}, Measure{Name: nameNumRet}, Measure{Name: nameNumRel}, Measure{Name: nameNumRelRet}}},
 		{[]string{"P_5", "ndcg_cut_10"}, []Measure{P(5), NDCG(10)}},
 		{[]string{"P.5", "P@5", "nDCG@10", "ndcg_cut.10"}, []Measure{P(5), NDCG(10)}},
 	}

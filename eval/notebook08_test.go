@@ -35,7 +35,7 @@ func TestNotebook08TrecEvalGraded(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
-	if err := WriteTrecEval(&got, res, true, 4); err != nil {
+	if err := (TrecFormat{PerQuery: true}).Write(&got, res); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() != string(want) {

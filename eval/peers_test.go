@@ -438,7 +438,7 @@ func compareIR(t *testing.T, c peerCase, r peerResult, s *peerStats) {
 			}
 			if !found {
 				got, found = all.Value(q, ms[j])
-				if m := ms[j]; (m.Name == NameNumRel || m.Name == NameNumQ) && want == 0.0 && got > 0 {
+				if m := ms[j]; (m.Name == nameNumRel || m.Name == nameNumQ) && want == 0.0 && got > 0 {
 					// ir_measures gives a qrels query without a ranking 0 for every measure,
 					// NumRel and NumQ too; trec_eval -c (and ranklab) keep R and 1.
 					s.documented++

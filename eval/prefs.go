@@ -104,7 +104,7 @@ func (opt Options) evaluatePrefs(prefs prefsByQuery, run Run, measures ...Measur
 		r := row{vals: make([]float64, len(ev.cs))}
 		for j, c := range ev.cs {
 			switch c.m.Name {
-			case NameNumQ:
+			case nameNumQ:
 				r.vals[j] = 1
 			case nameRunID:
 			default:

@@ -13,10 +13,24 @@ import (
 // Qrels maps query ID -> doc ID -> integer grade (see Grades in the package doc).
 type Qrels map[string]map[string]int
 
-// ReadQrels reads TREC qrels "query-id iteration doc-id grade" (see the package doc). name is
-// used in the *ParseError values: a wrong field count, a bad grade, a doc judged twice for one
-// query, an empty line or file.
+// ReadQrels reads qrels (see the package doc): BEIR TSV when the first line starts with
+// "query-id" and a tab (the header "query-id\tcorpus-id\tscore", then one judgment a line with
+// those 3 tab-separated fields, ASCII spaces around a field dropped, never a Unicode space such
+// as U+00A0), TREC qrels "query-id iteration doc-id grade" otherwise. name is used in the
+// *ParseError values: a wrong field count, a bad grade, a doc judged twice for one query, an
+// empty line or file, a bad BEIR header (ErrHeader).
 func ReadQrels(r io.Reader, name string) (Qrels, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	head, _ := br.Peek(len(scan.BOM) + len("query-id\t"))
+	head = bytes.TrimPrefix(head, scan.BOM)
+	if bytes.HasPrefix(head, []byte("query-id\t")) {
+		return readBEIRQrels(br, name)
+	}
+	return readTRECQrels(br, name)
+}
+
+// readTRECQrels reads TREC qrels "query-id iteration doc-id grade".
+func readTRECQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
 	var qid string
 	var docs map[string]int
@@ -41,10 +55,10 @@ func ReadQrels(r io.Reader, name string) (Qrels, error) {
 	return q, nil
 }
 
-// ReadBEIRQrels reads BEIR qrels: the header "query-id\tcorpus-id\tscore", then one judgment
+// readBEIRQrels reads BEIR qrels: the header "query-id\tcorpus-id\tscore", then one judgment
 // a line with those 3 tab-separated fields. ASCII spaces around a field are dropped, never a
-// Unicode space such as U+00A0 (as in TREC qrels). Errors as ReadQrels, plus ErrHeader.
-func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
+// Unicode space such as U+00A0 (as in TREC qrels). Errors as readTRECQrels, plus ErrHeader.
+func readBEIRQrels(r io.Reader, name string) (Qrels, error) {
 	q := Qrels{}
 	lines := scan.NewLines(r)
 	for lines.Next() {
@@ -89,21 +103,8 @@ func ReadBEIRQrels(r io.Reader, name string) (Qrels, error) {
 	return q, nil
 }
 
-// ReadQrelsFile reads a qrels file: BEIR TSV when its first line starts "query-id\t", TREC
-// qrels otherwise.
-func ReadQrelsFile(path string) (Qrels, error) { return readFile(path, readAnyQrels) }
-
-// readAnyQrels reads BEIR TSV qrels when the first line starts with "query-id" followed by a
-// tab, TREC qrels otherwise.
-func readAnyQrels(r io.Reader, name string) (Qrels, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	head, _ := br.Peek(len(scan.BOM) + len("query-id\t"))
-	head = bytes.TrimPrefix(head, scan.BOM)
-	if bytes.HasPrefix(head, []byte("query-id\t")) {
-		return ReadBEIRQrels(br, name)
-	}
-	return ReadQrels(br, name)
-}
+// ReadQrelsFile reads a qrels file (ReadQrels: BEIR TSV or TREC qrels).
+func ReadQrelsFile(path string) (Qrels, error) { return readFile(path, ReadQrels) }
 
 // isBEIRHeader reports whether b is BEIR's qrels header.
 func isBEIRHeader(b []byte) bool {

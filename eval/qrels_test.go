@@ -57,9 +57,9 @@ func TestReadQrelsErrors(t *testing.T) {
 	}
 }
 
-func TestReadBEIRQrels(t *testing.T) {
+func TestReadQrelsBEIR(t *testing.T) {
 	in := "query-id\tcorpus-id\tscore\n1\t31715818\t1\n1\t2\t0\r\n10\t2\t2\n"
-	got, err := ReadBEIRQrels(strings.NewReader(in), "test.tsv")
+	got, err := readBEIRQrels(strings.NewReader(in), "test.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestReadBEIRQrels(t *testing.T) {
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadBEIRQrels(strings.NewReader(tc.in), "test.tsv")
+			_, err := readBEIRQrels(strings.NewReader(tc.in), "test.tsv")
 			if !errors.Is(err, tc.is) || !strings.HasPrefix(err.Error(), tc.msg) {
 				t.Errorf("err = %v, want %v with prefix %q", err, tc.is, tc.msg)
 			}
@@ -118,7 +118,7 @@ func FuzzReadQrels(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		q, err := ReadQrels(strings.NewReader(in), "f")
+		q, err := readTRECQrels(strings.NewReader(in), "f")
 		if err == nil {
 			n := 0
 			for _, docs := range q {
@@ -136,7 +136,10 @@ func FuzzReadQrels(f *testing.F) {
 		} else if !strings.HasPrefix(err.Error(), "f:") {
 			t.Errorf("error %q does not name the file", err)
 		}
-		if _, err := ReadBEIRQrels(strings.NewReader(in), "f"); err != nil && !strings.HasPrefix(err.Error(), "f:") {
+		if _, err := readBEIRQrels(strings.NewReader(in), "f"); err != nil && !strings.HasPrefix(err.Error(), "f:") {
+			t.Errorf("error %q does not name the file", err)
+		}
+		if _, err := ReadQrels(strings.NewReader(in), "f"); err != nil && !strings.HasPrefix(err.Error(), "f:") {
 			t.Errorf("error %q does not name the file", err)
 		}
 	})

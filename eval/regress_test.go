@@ -65,12 +65,12 @@ func TestUngroupedRunFromPipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms := []Measure{Measure{Name: NameNumRet}, P(10), AP(), NDCG(10)}
+	ms := []Measure{Measure{Name: nameNumRet}, P(10), AP(), NDCG(10)}
 	want, err := Evaluate(qrels, run, ms...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := want.All(Measure{Name: NameNumRet}); got != 3000 {
+	if got := want.All(Measure{Name: nameNumRet}); got != 3000 {
 		t.Fatalf("num_ret of the file = %v, want 10 queries × 300 docs = 3000", got)
 	}
 	check := func(t *testing.T, path string) {
@@ -240,10 +240,10 @@ func TestShortQuotes(t *testing.T) {
 		"run score": func() error { _, err := ReadRun(strings.NewReader("q1 Q0 a 1 "+long+" t\n"), "f"); return err },
 		"qrels":     func() error { _, err := ReadQrels(strings.NewReader("q1 0 a "+long+"\n"), "f"); return err },
 		"beir": func() error {
-			_, err := ReadBEIRQrels(strings.NewReader("query-id\tcorpus-id\tscore\nq\td\t"+long+"\n"), "f")
+			_, err := readBEIRQrels(strings.NewReader("query-id\tcorpus-id\tscore\nq\td\t"+long+"\n"), "f")
 			return err
 		},
-		"beir head": func() error { _, err := ReadBEIRQrels(strings.NewReader(long+"\n"), "f"); return err },
+		"beir head": func() error { _, err := readBEIRQrels(strings.NewReader(long+"\n"), "f"); return err },
 		"prefs":     func() error { _, err := parsePrefs(strings.NewReader("q j s d "+long+"\n"), "f"); return err },
 		"duplicate": func() error {
 			_, err := ReadRun(strings.NewReader("q Q0 "+long+" 1 1 t\nq Q0 "+long+" 1 1 t\n"), "f")

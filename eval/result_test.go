@@ -10,7 +10,7 @@ import (
 
 func TestResultLookup(t *testing.T) {
 	qrels, run := evalFixture()
-	res, err := Evaluate(qrels, run, P(2), RR(), Measure{Name: NameNumRet})
+	res, err := Evaluate(qrels, run, P(2), RR(), Measure{Name: nameNumRet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,10 +21,10 @@ func TestResultLookup(t *testing.T) {
 	if got, want := res.PerQuery(RR()), map[string]float64{"q1": 1.0 / 2, "q2": 1.0 / 2}; !maps.Equal(got, want) {
 		t.Errorf("PerQuery(RR) = %v, want %v", got, want)
 	}
-	if got, want := res.Column(Measure{Name: NameNumRet}), []float64{3, 2}; !slices.Equal(got, want) {
+	if got, want := res.Column(Measure{Name: nameNumRet}), []float64{3, 2}; !slices.Equal(got, want) {
 		t.Errorf("Column(NumRet) = %v, want %v", got, want)
 	}
-	if got := res.All(Measure{Name: NameNumRet}); got != 3+2 {
+	if got := res.All(Measure{Name: nameNumRet}); got != 3+2 {
 		t.Errorf("All(NumRet) = %v, want the sum 5", got)
 	}
 	if v, ok := res.Value("q2", P(2)); !ok || v != 1.0/2 {
@@ -55,7 +55,7 @@ func TestResultLookup(t *testing.T) {
 func TestResultJSON(t *testing.T) {
 	qrels := Qrels{"q": {"a": 1}}
 	run := Run{Queries: map[string][]ScoredDoc{"q": {{"a", 1}, {"b", 0}}}}
-	res, err := Evaluate(qrels, run, AP(), Measure{Name: nameRelString}, Measure{Name: NameNumRet})
+	res, err := Evaluate(qrels, run, AP(), Measure{Name: nameRelString}, Measure{Name: nameNumRet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestResultJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
-	if s, _ := back.relString("q", Measure{Name: nameRelString}); s != "1-" || back.All(Measure{Name: NameNumRet}) != 2 || back.Mean(AP()) != 1 {
+	if s, _ := back.relString("q", Measure{Name: nameRelString}); s != "1-" || back.All(Measure{Name: nameNumRet}) != 2 || back.Mean(AP()) != 1 {
 		t.Errorf("round trip: %+v", back)
 	}
 }

@@ -35,13 +35,13 @@ func TestRelString(t *testing.T) {
 func TestAllQueriesStandIn(t *testing.T) {
 	qrels := Qrels{"q1": {"a": 1}, "q2": {"b": 1, "c": 1, "d": 0}}
 	run := Run{Queries: map[string][]ScoredDoc{"q1": {{"a", 1}}}}
-	ms := []Measure{Measure{Name: NameNumRet}, Measure{Name: NameNumRel}, AP(), Measure{Name: nameYAAP}, Measure{Name: nameUtility}, Measure{Name: nameUtility, Param: "2,-1,-1,0"}, Measure{Name: nameUnj, Cutoff: 5}, Measure{Name: nameRBPResid}, Measure{Name: nameRBPResid, Param: "p=0.5"}, Measure{Name: nameRelString}, Measure{Name: nameRelString, Param: "5"}, Measure{Name: nameGMAP}, IPrec(0)}
+	ms := []Measure{Measure{Name: nameNumRet}, Measure{Name: nameNumRel}, AP(), Measure{Name: nameYAAP}, Measure{Name: nameUtility}, Measure{Name: nameUtility, Param: "2,-1,-1,0"}, Measure{Name: nameUnj, Cutoff: 5}, Measure{Name: nameRBPResid}, Measure{Name: nameRBPResid, Param: "p=0.5"}, Measure{Name: nameRelString}, Measure{Name: nameRelString, Param: "5"}, Measure{Name: nameGMAP}, IPrec(0)}
 	res, err := Options{AllQueries: true}.Evaluate(qrels, run, ms...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[Measure]float64{
-		Measure{Name: NameNumRet}: 0, Measure{Name: NameNumRel}: 2, AP(): 0, Measure{Name: nameYAAP}: math.Log(1.0 / (1 + 2)),
+		Measure{Name: nameNumRet}: 0, Measure{Name: nameNumRel}: 2, AP(): 0, Measure{Name: nameYAAP}: math.Log(1.0 / (1 + 2)),
 		Measure{Name: nameUtility}: 0, Measure{Name: nameUtility, Param: "2,-1,-1,0"}: 2*0 - 1*(1-0) - 1*(2-0),
 		Measure{Name: nameUnj, Cutoff: 5}: 0, Measure{Name: nameRBPResid}: 0, Measure{Name: nameRBPResid, Param: "p=0.5"}: 0.5 + (1-0.5)*1, Measure{Name: nameGMAP}: math.Log(gmFloor), IPrec(0): 0,
 	}
@@ -59,17 +59,17 @@ func TestAllQueriesStandIn(t *testing.T) {
 	if got := res.All(Measure{Name: nameGMAP}); math.Abs(got-math.Exp((math.Log(1)+math.Log(gmFloor))/2)) > 1e-12 {
 		t.Errorf("gm_map = %v, want the geometric mean of 1 and 0.00001", got)
 	}
-	if got := res.All(Measure{Name: NameNumRel}); got != 3 {
+	if got := res.All(Measure{Name: nameNumRel}); got != 3 {
 		t.Errorf("num_rel all = %v, want 3 (grades > 0 in the whole qrels)", got)
 	}
-	v9, err := Options{AllQueries: true, TrecEval9: true}.Evaluate(qrels, run, AP(), Measure{Name: nameGMAP}, Measure{Name: NameNumQ})
+	v9, err := Options{AllQueries: true, TrecEval9: true}.Evaluate(qrels, run, AP(), Measure{Name: nameGMAP}, Measure{Name: nameNumQ})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(v9.Queries) != 1 || v9.Mean(AP()) != 1.0/2 || v9.All(Measure{Name: NameNumQ}) != 2 ||
+	if len(v9.Queries) != 1 || v9.Mean(AP()) != 1.0/2 || v9.All(Measure{Name: nameNumQ}) != 2 ||
 		math.Abs(v9.Mean(Measure{Name: nameGMAP})-math.Exp((0+math.Log(gmFloor))/2)) > 1e-12 {
 		t.Errorf("9.0.8 -c: queries %v, map %v, gm_map %v, num_q %v; want q1 only, 1/2, exp(log(0.00001)/2), 2",
-			v9.Queries, v9.Mean(AP()), v9.Mean(Measure{Name: nameGMAP}), v9.All(Measure{Name: NameNumQ}))
+			v9.Queries, v9.Mean(AP()), v9.Mean(Measure{Name: nameGMAP}), v9.All(Measure{Name: nameNumQ}))
 	}
 }
 
@@ -110,20 +110,20 @@ func TestHugeGrade(t *testing.T) {
 func TestStandardize(t *testing.T) {
 	qrels := Qrels{"q1": {"a": 1}, "q2": {"a": 1}}
 	run := Run{Queries: map[string][]ScoredDoc{"q1": {{"a", 1}}, "q2": {{"b", 1}, {"a", 0}}}}
-	res, _ := Evaluate(qrels, run, AP(), Measure{Name: NameNumRet}, Measure{Name: NameNumQ})
+	res, _ := Evaluate(qrels, run, AP(), Measure{Name: nameNumRet}, Measure{Name: nameNumQ})
 	z := zScores{"q1": {"map": {Mean: 0.5, StdDev: 0.25}, "num_ret": {Mean: 1, StdDev: 0}}}
 	got := res.standardize(z)
 	if v, _ := got.Value("q1", AP()); v != (1-0.5)/0.25 {
 		t.Errorf("q1 map Z = %v, want (1-0.5)/0.25", v)
 	}
-	if v, _ := got.Value("q1", Measure{Name: NameNumRet}); v != 0 {
+	if v, _ := got.Value("q1", Measure{Name: nameNumRet}); v != 0 {
 		t.Errorf("q1 num_ret Z = %v, want 0 (stddev 0 and the value is the mean)", v)
 	}
 	if v, _ := got.Value("q2", AP()); v != -1000000 {
 		t.Errorf("q2 map Z = %v, want -1000000 (no line for q2)", v)
 	}
-	if got.All(Measure{Name: NameNumQ}) != 2 || got.All(AP()) != (2-1000000)/2.0 {
-		t.Errorf("all: num_q %v, map %v", got.All(Measure{Name: NameNumQ}), got.All(AP()))
+	if got.All(Measure{Name: nameNumQ}) != 2 || got.All(AP()) != (2-1000000)/2.0 {
+		t.Errorf("all: num_q %v, map %v", got.All(Measure{Name: nameNumQ}), got.All(AP()))
 	}
 	var b bytes.Buffer
 	TrecFormat{Z: true}.Write(&b, got)
@@ -133,7 +133,7 @@ func TestStandardize(t *testing.T) {
 }
 
 func TestTrecFormatNonFinite(t *testing.T) {
-	r := Result{Measures: []Measure{IPrec(0), Measure{Name: NameNumRet}, Measure{Name: nameRunID}}, Queries: []string{"q"}, Values: [][]float64{{math.NaN(), 3, 0}},
+	r := Result{Measures: []Measure{IPrec(0), Measure{Name: nameNumRet}, Measure{Name: nameRunID}}, Queries: []string{"q"}, Values: [][]float64{{math.NaN(), 3, 0}},
 		Means: []float64{math.NaN(), 3, 0}, Summary: []float64{math.Inf(1), 3, 0}, Tag: "tag"}
 	var b bytes.Buffer
 	TrecFormat{PerQuery: true}.Write(&b, r)

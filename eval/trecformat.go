@@ -18,14 +18,6 @@ type TrecFormat struct {
 	Z         bool // the values are Z scores (standardize): prefix names with "Z", print counts as reals (trec_eval's -Z)
 }
 
-// WriteTrecEval is TrecFormat{PerQuery: perQuery, Digits: digits}.Write(w, r).
-func WriteTrecEval(w io.Writer, r Result, perQuery bool, digits int) error {
-	if digits == 0 {
-		digits = -1
-	}
-	return TrecFormat{PerQuery: perQuery, Digits: digits}.Write(w, r)
-}
-
 // Write writes r in the format f.
 func (f TrecFormat) Write(w io.Writer, r Result) error {
 	digits := f.Digits

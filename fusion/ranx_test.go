@@ -15,6 +15,7 @@ import (
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/fusion"
 	"github.com/ranklab/ranklab/internal/sharedtest"
+	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
@@ -79,7 +80,7 @@ func TestFuseEqualsRanx(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := retrieval.Build(c, retrieval.Whole, retrieval.Anserini, retrieval.MaxP)
+		s, err := retrieval.Build(c, retrieval.Whole, retrieval.Anserini, rag.MaxP)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +89,7 @@ func TestFuseEqualsRanx(t *testing.T) {
 		opt := retrieval.RunOptions{Depth: 100, Tag: "r"}
 		runs := []eval.Run{s.Run(c.Queries, opt).Docs, ql.Run(c.Queries, opt).Docs}
 		if coll.name == "scifact" {
-			chunked, err := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, retrieval.MaxP)
+			chunked, err := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, rag.MaxP)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,12 +6,12 @@ import (
 )
 
 // Collection builds a small test collection from the lab's synthetic generator: queries queries
-// named s01, s02, …, each NewSynthetic(seed+i, n, quality, rerankQuality) for i = 0, 1, …
+// named s01, s02, …, each newSynthetic(seed+i, n, quality, rerankQuality) for i = 0, 1, …
 // (quality is the first stage's, rerankQuality the reranker's, both in [0, 1]). It returns the
 // qrels (every candidate's grade, 0 included, plus the judged items the first stage missed), the
 // first-stage run (first-stage scores) and the reranked run (the first depth candidates
 // reordered by RerankOrder, scored n, n-1, … by rank so the file order is the ranking).
-// Runs are tagged "first" and "reranked". It panics on the arguments NewSynthetic and
+// Runs are tagged "first" and "reranked". It panics on the arguments newSynthetic and
 // RerankOrder panic on (n < 0, a quality outside [0, 1], depth outside 0..n).
 //
 //	qrels, first, reranked := lab.Collection(30, 20, 10, lab.DefaultQuality, lab.DefaultRerankQuality, 1)
@@ -25,7 +25,7 @@ func Collection(queries, n, depth int, quality, rerankQuality float64, seed int6
 	}
 	for i := range queries {
 		q := fmt.Sprintf("s%0*d", width, i+1)
-		syn := NewSynthetic(seed+int64(i), n, quality, rerankQuality)
+		syn := newSynthetic(seed+int64(i), n, quality, rerankQuality)
 		judged := map[string]int{}
 		for _, c := range syn.Candidates {
 			judged[c.Doc] = c.Grade

@@ -29,12 +29,12 @@ func TestCollection(t *testing.T) {
 			}
 		}
 	}
-	res, err := eval.Evaluate(qrels, rr, eval.Measure{Name: eval.NameNumQ})
+	res, err := eval.Evaluate(qrels, rr, eval.Measure{Name: "NumQ"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first.Tag != "first" || rr.Tag != "reranked" || res.All(eval.Measure{Name: eval.NameNumQ}) != 12 || len(res.Missing)+len(res.Ignored) != 0 {
-		t.Errorf("tags %q %q, %v queries evaluated, missing %q, ignored %q", first.Tag, rr.Tag, res.All(eval.Measure{Name: eval.NameNumQ}), res.Missing, res.Ignored)
+	if first.Tag != "first" || rr.Tag != "reranked" || res.All(eval.Measure{Name: "NumQ"}) != 12 || len(res.Missing)+len(res.Ignored) != 0 {
+		t.Errorf("tags %q %q, %v queries evaluated, missing %q, ignored %q", first.Tag, rr.Tag, res.All(eval.Measure{Name: "NumQ"}), res.Missing, res.Ignored)
 	}
 }
 

@@ -8,7 +8,7 @@
 //	fmt.Println(o.Metrics.NDCG, o.Reading)
 //
 // State documents the controls, their defaults and ranges and the formulas of the metrics (they
-// are package eval's measures, one source of truth). NewSynthetic documents the seeded ranking and
+// are package eval's measures, one source of truth). newSynthetic documents the seeded ranking and
 // its reranker (from noise to perfect: State.RerankQuality), RerankOrder the prefix reranking, chunking.Footprint the chunking panel, Outcome's
 // Reading and ChunkReading fields the readings, State.Link and ParseLink the link, and WriteCSV the CSV layout.
 // Every invalid value is a *chunking.FieldError naming the field and its range, e.g.

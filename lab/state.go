@@ -7,14 +7,14 @@ import (
 )
 
 // State holds every control of the lab: the ranking panel (K, Rerank, RerankQuality, MinGrade,
-// Total over the synthetic ranking NewSynthetic(Seed, Size, DefaultQuality, RerankQuality/100))
+// Total over the synthetic ranking newSynthetic(Seed, Size, DefaultQuality, RerankQuality/100))
 // and the chunking panel (Corpus, Chunk, Overlap). It is a plain value: State.Outcome computes
 // everything the lab shows from it, so notebooks, charts, the command line and tests agree.
 //
 // The ranking panel. Candidates are the first-stage ranking; the first Rerank of them are
 // reordered by the reranker score (ties keep the first-stage order), the rest keep their order and
 // nothing outside the list can enter (RerankOrder). RerankQuality, a percentage, is how closely
-// the reranker score follows the grade: 0 is noise, 100 orders the prefix by grade (NewSynthetic
+// the reranker score follows the grade: 0 is noise, 100 orders the prefix by grade (newSynthetic
 // gives the formula); it changes nothing but the reranker scores. An item is relevant when its
 // grade is at least MinGrade. With the ranked grades and the judged grades (candidates + missed items), the metrics
 // are computed by the evaluator's measures, one source of truth:
@@ -56,7 +56,7 @@ import (
 type State struct {
 	K             int // evaluation depth
 	Rerank        int // rerank depth: reorder only the first Rerank candidates (0 = first-stage order)
-	RerankQuality int // reranker quality in percent: 0 = noise, 75 and above = orders by grade (NewSynthetic)
+	RerankQuality int // reranker quality in percent: 0 = noise, 75 and above = orders by grade (newSynthetic)
 	MinGrade      int // minimum grade counted as relevant
 	Total         int // recall's denominator; 0 means the qrels' count of relevant items
 	Corpus        int // corpus tokens
@@ -92,7 +92,7 @@ func (s *State) Reset() { *s = DefaultState() }
 
 // Synthetic returns the state's ranking:
 //
-//	NewSynthetic(s.Seed, s.Size, DefaultQuality, s.RerankQuality/100)
+//	newSynthetic(s.Seed, s.Size, DefaultQuality, s.RerankQuality/100)
 //
 // It panics when Size is outside 0..MaxSize or RerankQuality outside 0..100; Validate first.
 func (s State) Synthetic() Synthetic {
@@ -102,7 +102,7 @@ func (s State) Synthetic() Synthetic {
 	if s.RerankQuality < 0 || s.RerankQuality > maxRerankQuality {
 		panic(fmt.Sprintf("lab: State.Synthetic: reranker quality %d outside 0..%d", s.RerankQuality, maxRerankQuality))
 	}
-	return NewSynthetic(s.Seed, s.Size, DefaultQuality, float64(s.RerankQuality)/100)
+	return newSynthetic(s.Seed, s.Size, DefaultQuality, float64(s.RerankQuality)/100)
 }
 
 // Validate checks every field against its allowed range (see State). The error is a *chunking.FieldError
@@ -217,4 +217,8 @@ func relevantCounts(syn Synthetic, minGrade int) (found, known int) {
 // state (Error prints "field: msg"): the chunking panel's errors are the same type.
 type fieldError = chunking.FieldError
 
-var rangeError = chunking.RangeError
+// rangeError returns a *fieldError saying that field's value v must lie in lo..hi, followed by
+// note, worded as the chunking panel's.
+func rangeError(field string, v, lo, hi int, note string) error {
+	return &fieldError{Field: field, Msg: fmt.Sprintf("%d must be in %d..%d%s", v, lo, hi, note)}
+}

@@ -10,7 +10,7 @@ import (
 // MaxGrade is the top of the lab's grade scale: synthetic judgments are 0 (not relevant) to 3.
 const MaxGrade = 3
 
-// DefaultQuality is the first-stage quality State.Outcome asks NewSynthetic for.
+// DefaultQuality is the first-stage quality State.Outcome asks newSynthetic for.
 const DefaultQuality = 0.4
 
 // DefaultRerankQuality is the reranker quality of DefaultState (50 in State.RerankQuality, a
@@ -74,7 +74,7 @@ var queries = []string{
 	"what makes a passage useful context for an answer?",
 }
 
-// NewSynthetic generates a ranking of n candidates from seed. quality in [0, 1] is how closely the
+// newSynthetic generates a ranking of n candidates from seed. quality in [0, 1] is how closely the
 // first-stage score follows the grade; rerankQuality in [0, 1] is how closely the reranker score
 // does: 0 is pure noise (reranking shuffles the prefix at random), 1 orders by grade (equal
 // grades keep their first-stage order). The same (seed, n, quality, rerankQuality) always gives
@@ -104,16 +104,16 @@ var queries = []string{
 // drawn uniformly, named after the candidates. Labels come from a fixed list of topic phrases,
 // drawn without repetition (with a " #2" suffix once the list is exhausted); the query is drawn
 // last from a fixed list of broad questions (see Synthetic.Query). n = 0 gives an empty
-// Synthetic. NewSynthetic panics when n < 0 or a quality is outside [0, 1].
-func NewSynthetic(seed int64, n int, quality, rerankQuality float64) Synthetic {
+// Synthetic. newSynthetic panics when n < 0 or a quality is outside [0, 1].
+func newSynthetic(seed int64, n int, quality, rerankQuality float64) Synthetic {
 	if n < 0 {
-		panic(fmt.Sprintf("lab: NewSynthetic: n = %d is negative", n))
+		panic(fmt.Sprintf("lab: newSynthetic: n = %d is negative", n))
 	}
 	if !(quality >= 0 && quality <= 1) {
-		panic(fmt.Sprintf("lab: NewSynthetic: quality %v is outside [0, 1]", quality))
+		panic(fmt.Sprintf("lab: newSynthetic: quality %v is outside [0, 1]", quality))
 	}
 	if !(rerankQuality >= 0 && rerankQuality <= 1) {
-		panic(fmt.Sprintf("lab: NewSynthetic: reranker quality %v is outside [0, 1]", rerankQuality))
+		panic(fmt.Sprintf("lab: newSynthetic: reranker quality %v is outside [0, 1]", rerankQuality))
 	}
 	if n == 0 {
 		return Synthetic{}

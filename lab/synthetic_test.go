@@ -13,7 +13,7 @@ func TestNewSyntheticProperties(t *testing.T) {
 	for _, n := range []int{1, 2, 7, 20, 45, 100} {
 		for _, q := range []float64{0, 0.4, 1} {
 			for seed := int64(-3); seed < 12; seed++ {
-				syn := NewSynthetic(seed, n, q, 0.5)
+				syn := newSynthetic(seed, n, q, 0.5)
 				name := fmt.Sprintf("seed %d n %d quality %v", seed, n, q)
 				if len(syn.Candidates) != n {
 					t.Fatalf("%s: %d candidates", name, len(syn.Candidates))
@@ -62,22 +62,22 @@ func TestNewSyntheticProperties(t *testing.T) {
 						}
 					}
 				}
-				if !reflect.DeepEqual(syn, NewSynthetic(seed, n, q, 0.5)) {
+				if !reflect.DeepEqual(syn, newSynthetic(seed, n, q, 0.5)) {
 					t.Fatalf("%s: not deterministic", name)
 				}
 			}
 		}
 	}
-	if len(NewSynthetic(1, 0, 0.5, 0.5).Candidates) != 0 {
+	if len(newSynthetic(1, 0, 0.5, 0.5).Candidates) != 0 {
 		t.Error("n = 0 is not empty")
 	}
-	if reflect.DeepEqual(NewSynthetic(1, 20, 0.4, 0.5), NewSynthetic(2, 20, 0.4, 0.5)) {
+	if reflect.DeepEqual(newSynthetic(1, 20, 0.4, 0.5), newSynthetic(2, 20, 0.4, 0.5)) {
 		t.Error("seeds 1 and 2 give the same ranking")
 	}
 }
 
 func TestNewSyntheticLabelsBeyondTheList(t *testing.T) {
-	syn := NewSynthetic(5, 2*len(topics), 0.5, 0.5)
+	syn := newSynthetic(5, 2*len(topics), 0.5, 0.5)
 	seen := map[string]bool{}
 	for _, c := range append(syn.Candidates, syn.Missed...) {
 		if seen[c.Label] {
@@ -95,10 +95,10 @@ func TestNewSyntheticPanics(t *testing.T) {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("NewSynthetic(n=%d, quality=%v, rerankQuality=%v) did not panic", c.n, c.q, c.rq)
+					t.Errorf("newSynthetic(n=%d, quality=%v, rerankQuality=%v) did not panic", c.n, c.q, c.rq)
 				}
 			}()
-			NewSynthetic(1, c.n, c.q, c.rq)
+			newSynthetic(1, c.n, c.q, c.rq)
 		}()
 	}
 }
@@ -109,9 +109,9 @@ func TestNewSyntheticPanics(t *testing.T) {
 func TestNewSyntheticRerankQuality(t *testing.T) {
 	for seed := int64(-2); seed < 8; seed++ {
 		for _, n := range []int{1, 20, 45} {
-			noise := NewSynthetic(seed, n, 0.4, 0)
+			noise := newSynthetic(seed, n, 0.4, 0)
 			for _, rq := range []float64{0.25, 0.5, 1} {
-				syn := NewSynthetic(seed, n, 0.4, rq)
+				syn := newSynthetic(seed, n, 0.4, rq)
 				name := fmt.Sprintf("seed %d n %d rerank quality %v", seed, n, rq)
 				if syn.Query != noise.Query || !reflect.DeepEqual(syn.Missed, noise.Missed) {
 					t.Fatalf("%s: query or missed items change with the reranker quality", name)
@@ -151,7 +151,7 @@ func TestNewSyntheticRerankQuality(t *testing.T) {
 // its first-stage scores, the evaluator's Rank gives the same order.
 func TestSyntheticOrderIsTrecOrder(t *testing.T) {
 	for seed := int64(0); seed < 20; seed++ {
-		syn := NewSynthetic(seed, 50, 0.3, 0.5)
+		syn := newSynthetic(seed, 50, 0.3, 0.5)
 		docs := make([]eval.ScoredDoc, len(syn.Candidates))
 		for i, c := range syn.Candidates {
 			docs[len(docs)-1-i] = eval.ScoredDoc{Doc: c.Doc, Score: c.FirstScore} // file order reversed
@@ -341,7 +341,7 @@ func TestRerankOrder(t *testing.T) {
 // Every quality from 0.75 up sorts the prefix by grade; just below it some prefix is not sorted.
 func TestRerankerSaturatesAtThreeQuarters(t *testing.T) {
 	sorted := func(rq float64, seed int64) bool {
-		syn := NewSynthetic(seed, 20, DefaultQuality, rq)
+		syn := newSynthetic(seed, 20, DefaultQuality, rq)
 		order := RerankOrder(syn.Candidates, 20)
 		for i := 1; i < len(order); i++ {
 			if syn.Candidates[order[i-1]].Grade < syn.Candidates[order[i]].Grade {

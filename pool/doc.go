@@ -32,7 +32,7 @@
 // them, then by the first run (in the order given) that has them at that rank, then doc ID: the
 // pairs every run puts first come first, as in a round-robin over the runs.
 //
-// What each run contributes (Contribution): Top, the new pairs in its top k (not judged);
+// What each run contributes (contribution): Top, the new pairs in its top k (not judged);
 // Unique, those no other run has in its top k (the run's unique contribution: dropping the
 // run from the pool loses exactly these); Added, those not in the top k of a run given
 // before it (the marginal contribution in the order given, summing to the pool's size).
@@ -71,7 +71,7 @@
 // first pair the replay reaches unjudged is the next one. Grades made some other way (an earlier
 // depth pool) are used when the replay reaches their pair, at no cost.
 //
-// What each run contributes to MTF (Contribution): Top, the judged pairs the replay took from
+// What each run contributes to MTF (contribution): Top, the judged pairs the replay took from
 // the run plus the next pair when it is the run's; Added equals Top; Unique counts those pairs
 // that no other run has in its top k.
 //

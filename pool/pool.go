@@ -13,8 +13,8 @@ type Pair struct {
 	Query, Doc string
 }
 
-// Contribution is what one run brings to a pool (see the package doc for each count).
-type Contribution struct {
+// contribution is what one run brings to a pool (see the package doc for each count).
+type contribution struct {
 	Run    string
 	Top    int // new pairs in the run's top k (MTF: pairs taken from the run)
 	Unique int // of those, pairs no other run has in its top k
@@ -27,7 +27,7 @@ type Pool struct {
 	Method  string // "depth" or "mtf"
 	Depth   int    // k (0: whole runs)
 	Pairs   []Pair
-	Runs    []Contribution
+	Runs    []contribution
 	Queries int // queries some run ranks
 	Judged  int // pairs of those queries already judged (grade >= 0) in the top k of some run
 }
@@ -64,8 +64,8 @@ func isJudged(judged eval.Qrels, q, doc string) bool {
 }
 
 // names returns the runs' names: Name, else the run's tag, else "run N".
-func names(runs []eval.Run) []Contribution {
-	out := make([]Contribution, len(runs))
+func names(runs []eval.Run) []contribution {
+	out := make([]contribution, len(runs))
 	for i, r := range runs {
 		out[i].Run = r.Tag
 		if out[i].Run == "" {

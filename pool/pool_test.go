@@ -44,7 +44,7 @@ func TestDepth(t *testing.T) {
 		k      int
 		judged eval.Qrels
 		want   []Pair
-		runs   []Contribution
+		runs   []contribution
 		judges int
 	}{
 		{
@@ -53,26 +53,26 @@ func TestDepth(t *testing.T) {
 			want: pairs("q1 a", "q1 b", "q1 d", "q2 x"),
 			// A: a b in its top 2 (2), a only in A's (1), both new (2); B: b d x (3), d x only B's (2),
 			// d x not in A's top 2 (2). Added sums to the pool's 4 pairs.
-			runs: []Contribution{{"A", 2, 1, 2}, {"B", 3, 2, 2}},
+			runs: []contribution{{"A", 2, 1, 2}, {"B", 3, 2, 2}},
 		},
 		{
 			// a is judged (grade 1), d has -1 ("pooled, not judged"): only a leaves the pool.
 			name: "k=2 grown", k: 2, judged: eval.Qrels{"q1": {"a": 1, "d": -1}},
 			want:   pairs("q1 b", "q1 d", "q2 x"),
-			runs:   []Contribution{{"A", 1, 0, 1}, {"B", 3, 2, 2}},
+			runs:   []contribution{{"A", 1, 0, 1}, {"B", 3, 2, 2}},
 			judges: 1,
 		},
 		{
 			// whole runs: q1 a (0, A), b (0, B), d (1, B), c (2, A); a is at rank 2 in B but rank 0 in A.
 			name: "k=0", k: 0,
 			want: pairs("q1 a", "q1 b", "q1 d", "q1 c", "q2 x"),
-			runs: []Contribution{{"A", 3, 1, 3}, {"B", 4, 2, 2}},
+			runs: []contribution{{"A", 3, 1, 3}, {"B", 4, 2, 2}},
 		},
 		{
 			// judging the first pool (k=2) then growing to k=3 lists only c.
 			name: "k=2 judged then k=3", k: 3, judged: eval.Qrels{"q1": {"a": 1, "b": 0, "d": 0}, "q2": {"x": 2}},
 			want:   pairs("q1 c"),
-			runs:   []Contribution{{"A", 1, 1, 1}, {"B", 0, 0, 0}},
+			runs:   []contribution{{"A", 1, 1, 1}, {"B", 0, 0, 0}},
 			judges: 4,
 		},
 	}
@@ -96,7 +96,7 @@ func TestDepthDuplicateDoc(t *testing.T) {
 	// A run built in code may list a doc twice (a file reader refuses it): it counts once.
 	runs := []eval.Run{run("A", map[string][]eval.ScoredDoc{"q": {{Doc: "a", Score: 2}, {Doc: "a", Score: 1}}})}
 	p := Depth(runs, 0, nil)
-	if want := []Contribution{{"A", 1, 1, 1}}; len(p.Pairs) != 1 || !reflect.DeepEqual(p.Runs, want) {
+	if want := []contribution{{"A", 1, 1, 1}}; len(p.Pairs) != 1 || !reflect.DeepEqual(p.Runs, want) {
 		t.Errorf("pairs %v contributions %+v", p.Pairs, p.Runs)
 	}
 }
@@ -191,7 +191,7 @@ func TestMoveToFrontDepthAndContribution(t *testing.T) {
 		t.Fatalf("pairs %v, want %v", p.Pairs, want)
 	}
 	// A gave a1 (only A's) and s (both); B gave b2 (only B's in the top 2).
-	want := []Contribution{{"A", 2, 1, 2}, {"B", 1, 1, 1}}
+	want := []contribution{{"A", 2, 1, 2}, {"B", 1, 1, 1}}
 	if !reflect.DeepEqual(p.Runs, want) || p.Judged != 2 {
 		t.Errorf("contributions %+v judged %d, want %+v and 2", p.Runs, p.Judged, want)
 	}

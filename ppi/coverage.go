@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 )
 
-// Coverage is what Simulate finds for one way of estimating: how often its interval held the
+// coverage is what Simulate finds for one way of estimating: how often its interval held the
 // truth, and how wide it was on average.
-type Coverage struct {
+type coverage struct {
 	Covered float64 // the share of draws whose interval holds the truth
 	Width   float64 // the mean of High − Low over the draws
 }
@@ -18,8 +18,8 @@ type Simulation struct {
 	Truth             float64 // the mean of truth over every query
 	Level             float64
 	Draws, Queries, N int      // draws; human-judged queries per draw; queries per collection
-	PPI, Classic      Coverage // Mean (λ tuned) and meanLambda with λ = 1
-	Naive, HumanOnly  Coverage // CLT of the automatic values of the collection; of the human sample
+	PPI, Classic      coverage // Mean (λ tuned) and meanLambda with λ = 1
+	Naive, HumanOnly  coverage // CLT of the automatic values of the collection; of the human sample
 	EquivalentQueries float64  // human-only queries for the width of PPI: n·(HumanOnly.Width/PPI.Width)²
 }
 
@@ -48,7 +48,7 @@ func Simulate(truth, auto []float64, n, draws int, level float64, seed uint64) S
 	coll := make([]int, N)
 	unl := make([]float64, N-n)
 	y, yh := make([]float64, n), make([]float64, n)
-	tally := func(c *Coverage, iv Interval) {
+	tally := func(c *coverage, iv Interval) {
 		if iv.Low <= s.Truth && s.Truth <= iv.High {
 			c.Covered++
 		}
@@ -73,7 +73,7 @@ func Simulate(truth, auto []float64, n, draws int, level float64, seed uint64) S
 		tally(&s.Naive, CLT(all, level))
 		tally(&s.HumanOnly, CLT(y, level))
 	}
-	for _, c := range []*Coverage{&s.PPI, &s.Classic, &s.Naive, &s.HumanOnly} {
+	for _, c := range []*coverage{&s.PPI, &s.Classic, &s.Naive, &s.HumanOnly} {
 		c.Covered /= float64(draws)
 		c.Width /= float64(draws)
 	}

@@ -32,8 +32,8 @@ import (
 	"strings"
 )
 
-// Input is one input file as the stamp records it.
-type Input struct {
+// input is one input file as the stamp records it.
+type input struct {
 	Role   string `json:"role"`   // "qrels", "run", "run 2", ...
 	Path   string `json:"path"`   // as given on the command line
 	SHA256 string `json:"sha256"` // hex; "" for standard input
@@ -47,7 +47,7 @@ type Stamp struct {
 	Command     string   `json:"command"`     // "ranklab eval"
 	Args        []string `json:"args"`        // the arguments as given
 	Conventions []string `json:"conventions"` // the rules in force, one phrase each
-	Inputs      []Input  `json:"inputs"`
+	Inputs      []input  `json:"inputs"`
 }
 
 // File names an input to hash: its role and its path ("-" for standard input).
@@ -56,7 +56,7 @@ type File struct{ Role, Path string }
 // New returns the stamp of a command run with args under conventions, hashing every file. It
 // returns an error when a file cannot be read.
 func New(command string, args, conventions []string, files ...File) (Stamp, error) {
-	st := Stamp{Tool: "ranklab", Version: version(), Command: command, Args: append([]string{}, args...), Conventions: append([]string{}, conventions...), Inputs: []Input{}}
+	st := Stamp{Tool: "ranklab", Version: version(), Command: command, Args: append([]string{}, args...), Conventions: append([]string{}, conventions...), Inputs: []input{}}
 	for _, f := range files {
 		in, err := hashFile(f)
 		if err != nil {
@@ -67,24 +67,24 @@ func New(command string, args, conventions []string, files ...File) (Stamp, erro
 	return st, nil
 }
 
-func hashFile(f File) (Input, error) {
+func hashFile(f File) (input, error) {
 	if f.Path == "-" {
-		return Input{Role: f.Role, Path: "stdin", Bytes: -1}, nil
+		return input{Role: f.Role, Path: "stdin", Bytes: -1}, nil
 	}
 	if st, err := os.Stat(f.Path); err == nil && !st.Mode().IsRegular() {
-		return Input{Role: f.Role, Path: f.Path, Bytes: -1}, nil // a pipe: read once, by the evaluation
+		return input{Role: f.Role, Path: f.Path, Bytes: -1}, nil // a pipe: read once, by the evaluation
 	}
 	fh, err := os.Open(f.Path)
 	if err != nil {
-		return Input{}, err
+		return input{}, err
 	}
 	defer fh.Close()
 	h := sha256.New()
 	n, err := io.Copy(h, fh)
 	if err != nil {
-		return Input{}, fmt.Errorf("%s: %w", f.Path, err)
+		return input{}, fmt.Errorf("%s: %w", f.Path, err)
 	}
-	return Input{Role: f.Role, Path: f.Path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
+	return input{Role: f.Role, Path: f.Path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
 }
 
 // version returns ranklab's version as the build recorded it: the main module's version (or

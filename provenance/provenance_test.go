@@ -19,7 +19,7 @@ func TestNewHashes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Inputs[0].SHA256 != hex.EncodeToString(sum[:]) || st.Inputs[0].Bytes != int64(len(data)) || st.Inputs[1] != (Input{Role: "qrels", Path: "stdin", Bytes: -1}) {
+	if st.Inputs[0].SHA256 != hex.EncodeToString(sum[:]) || st.Inputs[0].Bytes != int64(len(data)) || st.Inputs[1] != (input{Role: "qrels", Path: "stdin", Bytes: -1}) {
 		t.Errorf("inputs %+v", st.Inputs)
 	}
 	if !strings.Contains(st.Text(), "# command: ranklab eval -c 'a b'\n") {
@@ -55,7 +55,7 @@ func FuzzAppendJSON(f *testing.F) {
 	for _, s := range []string{`{}`, `{"a":1}`, "{\n  \"a\": [1, 2],\n  \"b\": {\"c\": null}\n}\n", `{"provenance":1}`, `[1]`, `{`, ` {"x":"}"} `} {
 		f.Add(s)
 	}
-	st := Stamp{Tool: "ranklab", Version: "v", Command: "c", Args: []string{}, Conventions: []string{}, Inputs: []Input{}}
+	st := Stamp{Tool: "ranklab", Version: "v", Command: "c", Args: []string{}, Conventions: []string{}, Inputs: []input{}}
 	f.Fuzz(func(t *testing.T, s string) {
 		out, err := st.Append("json", []byte(s))
 		var obj map[string]json.RawMessage

@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ranklab/ranklab/dense"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
@@ -41,7 +43,7 @@ func (w *words) EmbedTokens(toks [][]int32) ([][]float32, error) {
 	return out, nil
 }
 
-// TestRerankReadsTheDenseRunsVectors: a dense run (retrieval.BuildDense, whole documents cut at
+// TestRerankReadsTheDenseRunsVectors: a dense run (dense.Build, whole documents cut at
 // the model's limit) and the bi-encoder reranker key a document's vector alike, so after a dense
 // run over the corpus reranking embeds only the queries; the dense run's queries, embedded as
 // text too, are found as well.
@@ -57,7 +59,7 @@ func TestRerankReadsTheDenseRunsVectors(t *testing.T) {
 	}
 	inner := &words{}
 	cache := &embed.Cache{Inner: inner, Dir: t.TempDir()}
-	dense, err := retrieval.BuildDense(c.Docs, cache, retrieval.Whole, retrieval.MaxP)
+	dense, err := dense.Build(c.Docs, cache, retrieval.Whole, rag.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ type Reranker interface {
 //	score(q, d) = e(q) · e(d)   (summed in float64, embed.Dot)
 //
 // e is all-MiniLM-L6-v2 in ranklab (embed.Open), best behind an embed.Cache, whose vectors on
-// disk a dense run (retrieval.BuildDense) shares: a document's DenseText has the tokens its
+// disk a dense run (dense.Build) shares: a document's DenseText has the tokens its
 // whole-document vector was keyed by. The reranker also keeps every vector it used in memory,
 // so a text is embedded (or read from disk) once per BiEncoder however many queries or depths
 // retrieve it. Rerank and RunSweep give it every text of a depth before scoring, so the texts

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ranklab/ranklab/eval"
-	"github.com/ranklab/ranklab/internal/scan"
 	"io"
 	"io/fs"
 	"maps"
@@ -14,12 +12,20 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/scan"
 )
 
 // Document is one corpus entry of a BEIR collection.
 type Document struct {
 	ID, Title, Text string
 }
+
+// DenseText is the text a dense model embeds for d: the title, a space and the text, trimmed
+// (what BEIR's and sentence-transformers' evaluations embed; the model cuts it at its token
+// limit, 256 for all-MiniLM-L6-v2). Package dense embeds it.
+func (d Document) DenseText() string { return strings.TrimSpace(d.Title + " " + d.Text) }
 
 // Content is the one field that is tokenized, chunked and indexed: the title, a newline and
 // the text ("title\ntext"); just the text when the title is empty. On SciFact this gives

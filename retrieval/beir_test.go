@@ -194,3 +194,18 @@ func FuzzReadQueries(f *testing.F) {
 		}
 	})
 }
+
+func TestDenseText(t *testing.T) {
+	for _, c := range []struct {
+		d    Document
+		want string
+	}{
+		{Document{Title: "T", Text: "x y"}, "T x y"},
+		{Document{Text: "x"}, "x"},
+		{Document{Title: "T "}, "T"},
+	} {
+		if got := c.d.DenseText(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.d, got, c.want)
+		}
+	}
+}

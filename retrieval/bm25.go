@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -249,16 +248,4 @@ func int4ToLong(i int) uint64 {
 		return bitsV
 	}
 	return (bitsV | 0x08) << uint(shift)
-}
-
-// compareDocs orders scored docs as trec_eval ranks them: score descending, then doc ID
-// descending in byte order.
-func compareDocs(aScore float64, aID string, bScore float64, bID string) int {
-	switch {
-	case aScore > bScore:
-		return -1
-	case aScore < bScore:
-		return 1
-	}
-	return strings.Compare(bID, aID)
 }

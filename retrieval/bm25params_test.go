@@ -1,9 +1,11 @@
 package retrieval
 
 import (
-	"github.com/ranklab/ranklab/internal/sharedtest"
 	"math"
 	"testing"
+
+	"github.com/ranklab/ranklab/internal/sharedtest"
+	"github.com/ranklab/ranklab/rag"
 )
 
 // TestSearcherBM25Parameters: a Searcher ranks with its BM25 model's own k1 and b (a BM25 other
@@ -47,7 +49,7 @@ func TestSearcherBM25Parameters(t *testing.T) {
 	}
 	textbook := BM25{K1: 1.2, B: 0.75}
 	for _, p := range []BM25{Anserini, textbook, {K1: 2, B: 0}} {
-		s, err := Build(c, Whole, p, MaxP)
+		s, err := Build(c, Whole, p, rag.MaxP)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +59,7 @@ func TestSearcherBM25Parameters(t *testing.T) {
 	if a, b := want(Anserini), want(textbook); a["d1"]/a["d2"] == b["d1"]/b["d2"] {
 		t.Fatal("the test collection does not separate the parameters")
 	}
-	s, err := Build(c, Whole, Anserini, MaxP)
+	s, err := Build(c, Whole, Anserini, rag.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,9 @@ package retrieval
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/ranking"
 	"github.com/ranklab/ranklab/rag"
 )
 
@@ -14,9 +13,9 @@ import (
 // BuildTokenized it is the one way this package turns a collection into a Searcher: `ranklab beir
 // run`, study.RunSweep and the notebooks all call it.
 //
-//	s, err := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, retrieval.MaxP)
+//	s, err := retrieval.Build(c, retrieval.Chunking{Chunk: 128}, retrieval.Anserini, rag.MaxP)
 //	runs := s.Run(c.Queries, retrieval.RunOptions{Tag: "bm25-128"})
-func Build(c Collection, ch Chunking, m Model, agg Aggregation) (*Searcher, error) {
+func Build(c Collection, ch Chunking, m Model, agg rag.Aggregation) (*Searcher, error) {
 	tok, err := NewTokenizer()
 	if err != nil {
 		return nil, err
@@ -26,8 +25,8 @@ func Build(c Collection, ch Chunking, m Model, agg Aggregation) (*Searcher, erro
 
 // BuildTokenized is Build on a corpus already tokenized by Tokenize (a sweep tokenizes once for
 // all its configurations).
-func BuildTokenized(tz Tokenized, ch Chunking, m Model, agg Aggregation) (*Searcher, error) {
-	if agg < MaxP || agg > rag.SumP {
+func BuildTokenized(tz Tokenized, ch Chunking, m Model, agg rag.Aggregation) (*Searcher, error) {
+	if agg < rag.MaxP || agg > rag.SumP {
 		return nil, fmt.Errorf("retrieval: invalid %v", agg)
 	}
 	if ql, ok := m.(QLDirichlet); ok && !(ql.Mu > 0) {
@@ -69,7 +68,13 @@ type Runs struct {
 // than ChunkTokens tokens: enough for every context of up to ChunkTokens tokens (rag.Context).
 // Queries are searched on all CPUs; the runs do not depend on their number.
 func (s *Searcher) Run(queries []Query, opt RunOptions) Runs {
-	return searchAll(queries, opt.withDefaults(), func(i int, opt RunOptions) (docs, chunks []eval.ScoredDoc) {
+	opt = opt.withDefaults()
+	ids := make([]string, len(queries))
+	for i, q := range queries {
+		ids[i] = q.ID
+	}
+	var r Runs
+	r.Docs, r.Chunks = ranking.Gather(ids, opt.Tag, opt.ChunkDepth > 0, func(i int) (docs, chunks []eval.ScoredDoc) {
 		scores, matched := s.Model.scores(s.index, s.analyzer.Terms(queries[i].Text))
 		docs = s.docs(scores, matched, opt.Depth)
 		if opt.ChunkDepth > 0 {
@@ -77,54 +82,11 @@ func (s *Searcher) Run(queries []Query, opt RunOptions) Runs {
 		}
 		return docs, chunks
 	})
+	return r
 }
 
 // withDefaults fills the zero values of opt: Depth and ChunkDepth 1000, Tag "run".
 func (opt RunOptions) withDefaults() RunOptions {
-	if opt.Depth == 0 {
-		opt.Depth = 1000
-	}
-	if opt.ChunkDepth == 0 {
-		opt.ChunkDepth = 1000
-	}
-	if opt.Tag == "" {
-		opt.Tag = "run"
-	}
+	opt.Depth, opt.ChunkDepth, opt.Tag = ranking.Defaults(opt.Depth, opt.ChunkDepth, opt.Tag)
 	return opt
-}
-
-// searchAll answers every query with search on all CPUs and gathers the answers into the
-// document run and (ChunkDepth > 0) the chunk run, both tagged opt.Tag: the part Searcher.Run
-// and DenseSearcher.Run share.
-func searchAll(queries []Query, opt RunOptions, search func(i int, opt RunOptions) (docs, chunks []eval.ScoredDoc)) Runs {
-	docs := make([][]eval.ScoredDoc, len(queries))
-	chunks := make([][]eval.ScoredDoc, len(queries))
-	parallel(len(queries), func(i int) { docs[i], chunks[i] = search(i, opt) })
-	r := Runs{
-		Docs:   eval.Run{Tag: opt.Tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))},
-		Chunks: eval.Run{Tag: opt.Tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))},
-	}
-	for i, q := range queries {
-		r.Docs.Queries[q.ID] = docs[i]
-		if opt.ChunkDepth > 0 {
-			r.Chunks.Queries[q.ID] = chunks[i]
-		}
-	}
-	return r
-}
-
-// parallel calls fn(i) for i in [0, n) on all CPUs.
-func parallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, n))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < n; i += workers {
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }

@@ -47,7 +47,7 @@ func TestSearcherAgreesWithRag(t *testing.T) {
 
 func TestChunkMapAndRunCut(t *testing.T) {
 	c := smallCollection(t)
-	s, err := Build(c, Chunking{Chunk: 8, Overlap: 2}, nil, MaxP)
+	s, err := Build(c, Chunking{Chunk: 8, Overlap: 2}, nil, rag.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestQLScores(t *testing.T) {
 // TestQLSearcher: a query-likelihood searcher ranks by QLScores and its budget results follow.
 func TestQLSearcher(t *testing.T) {
 	c := smallCollection(t)
-	s, err := Build(c, Whole, AnseriniQL, MaxP)
+	s, err := Build(c, Whole, AnseriniQL, rag.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestQLSearcher(t *testing.T) {
 		t.Errorf("QL search = %v, want d2 with %v", got, unit[1])
 	}
 	// A copy of a BM25 searcher with the QL model scores the same index as a QL build does.
-	bm, err := Build(c, Whole, Anserini, MaxP)
+	bm, err := Build(c, Whole, Anserini, rag.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestQLSearcher(t *testing.T) {
 			t.Errorf("query %s: QL on a copy %v, QL build %v", q.ID, a, b)
 		}
 	}
-	if _, err := Build(c, Whole, QLDirichlet{}, MaxP); err == nil {
+	if _, err := Build(c, Whole, QLDirichlet{}, rag.MaxP); err == nil {
 		t.Error("mu = 0: want an error")
 	}
 	res, err := eval.Evaluate(c.Qrels, s.Run(c.Queries, RunOptions{}).Docs, eval.NDCG(10))

@@ -2,9 +2,10 @@ package retrieval
 
 import (
 	"fmt"
-	"github.com/ranklab/ranklab/chunking"
 	"runtime"
 	"sync"
+
+	"github.com/ranklab/ranklab/chunking"
 )
 
 // Chunking says how documents are cut: Chunk = 0 keeps whole documents (one unit per
@@ -115,7 +116,7 @@ func (t Tokenized) chunks(tok *Tokenizer, c Chunking) ([]textChunk, error) {
 		if offsets[len(toks)] != len(content) {
 			return nil, fmt.Errorf("document %q: its %d tokens decode to %d bytes, not its %d", t.Docs[i].ID, len(toks), offsets[len(toks)], len(content))
 		}
-		for w := range chunking.WindowSeq(len(toks), c.Chunk, c.Overlap) {
+		for _, w := range chunking.Windows(len(toks), c.Chunk, c.Overlap) {
 			out = append(out, textChunk{Doc: i, Window: w, Text: content[offsets[w.Start]:offsets[w.End]]})
 		}
 	}

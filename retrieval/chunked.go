@@ -1,36 +1,22 @@
 package retrieval
 
 import (
-	"strconv"
-
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/ranking"
 	"github.com/ranklab/ranklab/rag"
 )
-
-// Aggregation turns the scores of a document's chunks into the document's score; it is
-// package rag's (rag.MaxP, rag.FirstP, rag.SumP), so a searcher and a chunk run read by rag.DocRun
-// aggregate alike.
-type Aggregation = rag.Aggregation
-
-// MaxP is rag.MaxP, the default aggregation (rag.FirstP and rag.SumP are the others).
-const MaxP = rag.MaxP
-
-// ChunkID is the ID a searcher gives the i-th chunk (from 0, in window order) of document doc:
-// doc + "#" + i. IDs are unique: the text after the last "#" is the chunk number. Whole documents
-// are chunk 0 of themselves.
-func ChunkID(doc string, i int) string { return doc + "#" + strconv.Itoa(i) }
 
 // Searcher is a retriever over a corpus cut by a Chunking: every chunk is one unit of an inverted index
 // (document frequencies, N and avgdl are counted over chunks), a query scores every chunk with
 // the Model, and a document's score aggregates the scores of all its matching chunks
-// (Aggregation.Score; no chunk-level cut-off before aggregation). With whole documents each
+// (rag.Aggregation.Score; no chunk-level cut-off before aggregation). With whole documents each
 // document is one unit and the aggregation makes no difference. Results are ranked as trec_eval
 // ranks them (score descending, ID descending), so cutting at k agrees with the evaluation.
 // The index does not depend on the model: a copy of a Searcher with another Model (or
 // Aggregation) scores the same index another way without indexing again.
 type Searcher struct {
 	Chunking    Chunking
-	Aggregation Aggregation
+	Aggregation rag.Aggregation
 	Model       Model
 
 	analyzer Analyzer
@@ -45,7 +31,7 @@ type Searcher struct {
 
 // newSearcher indexes chunks (from Tokenized.chunks, in document order) of docs with model m
 // (nil means Anserini's BM25) and analyzer a. Build and BuildTokenized are the way in.
-func newSearcher(a Analyzer, m Model, docs []Document, chunks []textChunk, c Chunking, agg Aggregation) *Searcher {
+func newSearcher(a Analyzer, m Model, docs []Document, chunks []textChunk, c Chunking, agg rag.Aggregation) *Searcher {
 	if m == nil {
 		m = Anserini
 	}
@@ -64,7 +50,7 @@ func newSearcher(a Analyzer, m Model, docs []Document, chunks []textChunk, c Chu
 		if !s.notFirst[u] {
 			n = 0
 		}
-		s.unitID[u] = ChunkID(docs[ch.Doc].ID, n)
+		s.unitID[u] = ranking.ChunkID(docs[ch.Doc].ID, n)
 		n++
 		s.window[u] = [2]int32{int32(ch.Window.Start), int32(ch.Window.End)}
 		s.indexed += ch.len()
@@ -120,7 +106,7 @@ func (s *Searcher) docs(scores []float64, matched []int32, k int) []eval.ScoredD
 			out = append(out, eval.ScoredDoc{Doc: s.docIDs[d], Score: sc})
 		}
 	}
-	return topK(out, k, func(a, b eval.ScoredDoc) int { return compareDocs(a.Score, a.Doc, b.Score, b.Doc) })
+	return ranking.Top(out, k, func(a, b eval.ScoredDoc) int { return ranking.Compare(a.Score, a.Doc, b.Score, b.Doc) })
 }
 
 // chunks returns the matched units in trec_eval's order, cut to the first k (k > 0) and, when
@@ -128,7 +114,7 @@ func (s *Searcher) docs(scores []float64, matched []int32, k int) []eval.ScoredD
 // they sum to less): enough chunks for any context of up to tokens tokens, since a context is a
 // prefix of the ranking that fits the budget.
 func (s *Searcher) chunks(scores []float64, matched []int32, k, tokens int) []eval.ScoredDoc {
-	before := func(a, b int32) int { return compareDocs(scores[a], s.unitID[a], scores[b], s.unitID[b]) }
+	before := func(a, b int32) int { return ranking.Compare(scores[a], s.unitID[a], scores[b], s.unitID[b]) }
 	units := append([]int32(nil), matched...)
 	limit := len(units)
 	if k > 0 {
@@ -136,13 +122,13 @@ func (s *Searcher) chunks(scores []float64, matched []int32, k, tokens int) []ev
 	}
 	var top []int32
 	if tokens <= 0 {
-		top = topK(units, limit, before)
+		top = ranking.Top(units, limit, before)
 	} else {
 		// Select a top that probably holds tokens tokens (twice the count of average-length
 		// chunks), and select again, twice as many, until it does or holds every candidate.
 		avg := max(1, s.indexed/max(1, len(s.unitID)))
 		for want := min(limit, 2*tokens/avg+8); ; want = min(limit, 2*want) {
-			top = topK(units, want, before)
+			top = ranking.Top(units, want, before)
 			if want == limit || sumLen(s, top) > tokens {
 				break
 			}

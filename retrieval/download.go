@@ -32,12 +32,12 @@ type Archive struct {
 
 // Cranfield is Cranfield 1400 in BEIR layout (1,400 aeronautics abstracts, 225 queries; qrels
 // splits "test", binary, and "test.graded", grades 1–4), as ../shared/data/cranfield holds it;
-// no archive is published, so Load finds it there or in DefaultDataDir only.
+// no archive is published, so Load finds it there or in the cache folder (Ensure's default) only.
 var Cranfield = Archive{Name: "cranfield"}
 
 // Load reads the collection with the qrels split (ReadCollection): from the shared folder beside
 // the repository (../shared/data/<Name>, found from the notebook's folder or the working
-// directory) when it is there, else from DefaultDataDir, downloading the archive there first when
+// directory) when it is there, else from the cache folder (Ensure with dir ""), downloading the archive there first when
 // it is published (Ensure, progress to progress; nil: none). The error of a collection found
 // nowhere names the places looked.
 //
@@ -46,15 +46,15 @@ var Cranfield = Archive{Name: "cranfield"}
 func (a Archive) Load(split string, progress io.Writer) (Collection, error) {
 	dir, sharedErr := shareddir.Find("retrieval", "data", a.Name)
 	if sharedErr != nil || !hasCorpus(dir) {
-		if a.URL == "" && !hasCorpus(filepath.Join(DefaultDataDir(), a.Name)) {
+		if a.URL == "" && !hasCorpus(filepath.Join(defaultDataDir(), a.Name)) {
 			return Collection{}, fmt.Errorf("retrieval: no %s collection: it is not published as an archive, and neither the shared folder nor %s holds it (%v)",
-				a.Name, filepath.Join(DefaultDataDir(), a.Name), sharedErr)
+				a.Name, filepath.Join(defaultDataDir(), a.Name), sharedErr)
 		}
 		if progress == nil {
 			progress = io.Discard
 		}
 		var err error
-		if dir, err = a.Ensure(context.Background(), nil, DefaultDataDir(), progress); err != nil {
+		if dir, err = a.Ensure(context.Background(), nil, defaultDataDir(), progress); err != nil {
 			return Collection{}, err
 		}
 	}
@@ -69,9 +69,9 @@ var SciFact = Archive{
 	CorpusSHA256: "dec31c8182f3d744c7d2c09423756fd1d17cbef75808db13ba01cc0aab4d1ac6",
 }
 
-// DefaultDataDir is where downloaded collections are kept: ranklab/beir under the user's
+// defaultDataDir is where downloaded collections are kept: ranklab/beir under the user's
 // cache directory (os.UserCacheDir), or under the temporary directory when there is none.
-func DefaultDataDir() string {
+func defaultDataDir() string {
 	base, err := os.UserCacheDir()
 	if err != nil {
 		base = os.TempDir()
@@ -90,8 +90,13 @@ func hasCorpus(dir string) bool {
 }
 
 // Ensure returns the collection's directory, dir/<Name>, downloading it first (Download)
-// when it holds no corpus. A collection already there is used as it is.
+// when it holds no corpus. A collection already there is used as it is. dir "" is ranklab/beir
+// under the user's cache directory (os.UserCacheDir; the temporary directory when there is none),
+// where Load downloads too.
 func (a Archive) Ensure(ctx context.Context, client *http.Client, dir string, progress io.Writer) (string, error) {
+	if dir == "" {
+		dir = defaultDataDir()
+	}
 	target := filepath.Join(dir, a.Name)
 	if hasCorpus(target) {
 		return target, nil

@@ -130,7 +130,7 @@ func TestDownloadErrors(t *testing.T) {
 }
 
 // TestLoad: a collection is read from the shared folder beside the repository when there, else
-// from DefaultDataDir, downloaded first when published; one published nowhere is an error that
+// from defaultDataDir, downloaded first when published; one published nowhere is an error that
 // names where Load looked.
 func TestLoad(t *testing.T) {
 	top := t.TempDir() // top/repo/notebooks is the notebook's folder, top/shared the shared one
@@ -146,17 +146,17 @@ func TestLoad(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "qrels", "test.tsv"), []byte(tinyQrels), 0o644)
 	}
 	t.Setenv("GONB_DIR", filepath.Join(repo, "notebooks"))
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(top, "cache")) // DefaultDataDir
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(top, "cache")) // defaultDataDir
 	t.Setenv("HOME", filepath.Join(top, "home"))
 
 	local := Archive{Name: "tiny"}
 	if _, err := local.Load("test", nil); err == nil || !strings.Contains(err.Error(), "not published") ||
-		!strings.Contains(err.Error(), filepath.Join(top, "shared", "data", "tiny")) || !strings.Contains(err.Error(), filepath.Join(DefaultDataDir(), "tiny")) {
+		!strings.Contains(err.Error(), filepath.Join(top, "shared", "data", "tiny")) || !strings.Contains(err.Error(), filepath.Join(defaultDataDir(), "tiny")) {
 		t.Errorf("Load of a collection found nowhere: %v, want an error naming both places", err)
 	}
-	write(filepath.Join(DefaultDataDir(), "tiny"))
-	if c, err := local.Load("test", nil); err != nil || c.Dir != filepath.Join(DefaultDataDir(), "tiny") || len(c.Docs) != 2 {
-		t.Errorf("Load from DefaultDataDir: %v, %v", c.Dir, err)
+	write(filepath.Join(defaultDataDir(), "tiny"))
+	if c, err := local.Load("test", nil); err != nil || c.Dir != filepath.Join(defaultDataDir(), "tiny") || len(c.Docs) != 2 {
+		t.Errorf("Load from defaultDataDir: %v, %v", c.Dir, err)
 	}
 	write(filepath.Join(top, "shared", "data", "tiny"))
 	if c, err := local.Load("test", nil); err != nil || c.Dir != filepath.Join(top, "shared", "data", "tiny") || len(c.Queries) != 1 {
@@ -168,7 +168,7 @@ func TestLoad(t *testing.T) {
 	published := Archive{Name: "pub", URL: srv.URL + "/tiny.zip", CorpusSHA256: sha(tinyCorpus)}
 	var progress bytes.Buffer
 	c, err := published.Load("test", &progress)
-	if err != nil || c.Dir != filepath.Join(DefaultDataDir(), "pub") || hits.Load() != 1 || !strings.Contains(progress.String(), "tiny.zip") {
+	if err != nil || c.Dir != filepath.Join(defaultDataDir(), "pub") || hits.Load() != 1 || !strings.Contains(progress.String(), "tiny.zip") {
 		t.Errorf("Load of a published collection: %v, %v, %d requests, progress %q", c.Dir, err, hits.Load(), progress.String())
 	}
 	if _, err := published.Load("train", nil); err == nil || hits.Load() != 1 {

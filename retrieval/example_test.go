@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/ranklab/ranklab/rag"
 	"github.com/ranklab/ranklab/retrieval"
 )
 
@@ -12,7 +13,7 @@ import (
 // map gives each chunk's document and token window.
 func ExampleSearcher_ChunkMap() {
 	docs := []retrieval.Document{{ID: "d1", Text: "one two three four five six seven"}}
-	s, _ := retrieval.Build(retrieval.Collection{Docs: docs}, retrieval.Chunking{Chunk: 4, Overlap: 1}, retrieval.Anserini, retrieval.MaxP)
+	s, _ := retrieval.Build(retrieval.Collection{Docs: docs}, retrieval.Chunking{Chunk: 4, Overlap: 1}, retrieval.Anserini, rag.MaxP)
 	m := s.ChunkMap()
 	for _, id := range slices.Sorted(maps.Keys(m)) {
 		fmt.Println(id, m[id])
@@ -28,7 +29,7 @@ func ExampleSearcher_Search() {
 		{ID: "d1", Title: "Zebras", Text: "Zebras graze on the savanna."},
 		{ID: "d2", Title: "Quartz", Text: "Quartz is a mineral."},
 	}
-	s, _ := retrieval.Build(retrieval.Collection{Docs: docs}, retrieval.Whole, retrieval.Anserini, retrieval.MaxP)
+	s, _ := retrieval.Build(retrieval.Collection{Docs: docs}, retrieval.Whole, retrieval.Anserini, rag.MaxP)
 	for _, d := range s.Search(retrieval.Query{ID: "q", Text: "grazing zebra"}, 10) {
 		fmt.Println(d.Doc)
 	}

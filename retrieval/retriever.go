@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/ranking"
 )
 
 // retriever returns the documents it finds for a query, best first, at most k of them
@@ -16,7 +17,7 @@ type retriever interface {
 // run does not depend on the number of CPUs. queries is not modified.
 func runQueries(r retriever, queries []Query, k int, tag string) eval.Run {
 	results := make([][]eval.ScoredDoc, len(queries))
-	parallel(len(queries), func(i int) { results[i] = r.Search(queries[i], k) })
+	ranking.Parallel(len(queries), func(i int) { results[i] = r.Search(queries[i], k) })
 	run := eval.Run{Tag: tag, Queries: make(map[string][]eval.ScoredDoc, len(queries))}
 	for i, q := range queries {
 		run.Queries[q.ID] = results[i]

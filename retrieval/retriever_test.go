@@ -1,9 +1,10 @@
 package retrieval
 
 import (
-	"github.com/ranklab/ranklab/eval"
 	"slices"
 	"testing"
+
+	"github.com/ranklab/ranklab/eval"
 )
 
 func TestRunRetriever(t *testing.T) {

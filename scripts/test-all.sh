@@ -114,18 +114,20 @@ if [ -z "${GOTEST_FLAGS+set}" ]; then
   else echo "note: no C compiler for cgo, so the first pass runs without -race"; fi
 fi
 export GOTEST_FLAGS
-# The search engines of the engine tests (package engine, cmd/ranklab's engine tests): one local
-# SolrCloud and one OpenSearch of 2 nodes each, started once (`ranklab engine start`, launchers
-# built offline by kernel-setup/engine.sh) while gofmt, vet and the -short pass run, and shared by
-# every test of the full pass through RANKLAB_ENGINE_TEST_SOLR / RANKLAB_ENGINE_TEST_OPENSEARCH;
-# RANKLAB_ENGINE_TESTS=1 makes an engine that is missing a failure, not a skip. The fault test
-# starts one more Solr (https, BasicAuth) that it kills; notebook 24 starts its own, as a user does.
+# The search engines of the engine tests (package engine, notebook 24): one local SolrCloud and
+# one OpenSearch of 2 nodes each, started once (`ranklab engine start`, launchers built offline by
+# kernel-setup/engine.sh) in the background as the lanes begin, and shared by every test of the
+# full pass through RANKLAB_ENGINE_TEST_SOLR / RANKLAB_ENGINE_TEST_OPENSEARCH, and by notebook 24
+# (Solr; the check lane hands it the URL just before check-notebooks.sh); stopped when both lanes
+# are done. RANKLAB_ENGINE_TESTS=1 makes an engine that is missing a failure, not a skip.
+# cmd/ranklab's TestEngineFaults starts two more (https with credentials, one per kind), as a
+# user does, and stops them as a user does.
 export RANKLAB_ENGINE_TESTS=1
-engines_start() {
-  go build -o ci-artifacts/ranklab ./cmd/ranklab || return 1
+rm -f ci-artifacts/engine-*.url ci-artifacts/engine-*.pid ci-artifacts/engine-build.failed
+engines_start() { # in the background: build ranklab, then start both clusters
+  go build -o ci-artifacts/ranklab ./cmd/ranklab || { : >ci-artifacts/engine-build.failed; return 1; }
   local k
   for k in solr opensearch; do
-    : >ci-artifacts/engine-$k.url
     ci-artifacts/ranklab engine start --kind $k --nodes 2 >ci-artifacts/engine-$k.url 2>ci-artifacts/steps/engine-$k.log &
     echo $! >ci-artifacts/engine-$k.pid
   done
@@ -134,25 +136,30 @@ engine_url() { # engine_url KIND: the cluster's URL once it is up (5 minutes at 
   local i
   for i in $(seq 300); do
     [ -s ci-artifacts/engine-$1.url ] && { head -1 ci-artifacts/engine-$1.url; return 0; }
-    kill -0 "$(cat ci-artifacts/engine-$1.pid 2>/dev/null)" 2>/dev/null || break
+    [ -e ci-artifacts/engine-build.failed ] && break
+    [ -s ci-artifacts/engine-$1.pid ] && ! kill -0 "$(cat ci-artifacts/engine-$1.pid)" 2>/dev/null && break
     sleep 1
   done
   echo "make test: the local $1 cluster did not start; ci-artifacts/steps/engine-$1.log:" >&2
-  tail -5 ci-artifacts/steps/engine-$1.log >&2
+  tail -5 ci-artifacts/steps/engine-$1.log >&2 2>/dev/null
   return 1
 }
 engines_stop() { # Ctrl-C's way: SIGTERM to `ranklab engine start`, which stops its JVM within 2 s
-  local k
+  local k pid pids=()
   for k in solr opensearch; do
-    [ -s ci-artifacts/engine-$k.pid ] && kill -TERM "$(cat ci-artifacts/engine-$k.pid)" 2>/dev/null
+    pid=$(cat ci-artifacts/engine-$k.pid 2>/dev/null) && [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && pids+=("$pid")
     rm -f ci-artifacts/engine-$k.pid
   done
-  wait 2>/dev/null
+  # `ranklab engine start` is not this shell's child (engines_start's subshell started it): wait
+  # for it by its process ID, 5 s at most
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  done
 }
+trap engines_stop EXIT
+t_engines=$SECONDS
+engines_start &
 go_lane() {
-  trap engines_stop EXIT
-  t_engines=$SECONDS
-  engines_start
   quiet_step "gofmt" bash -c 'out=$(gofmt -l $(git ls-files "*.go")); [ -z "$out" ] || { echo "gofmt would change: $out"; exit 1; }'
   quiet_step "go vet" go vet ./...
   if [ -n "$GOTEST_FLAGS" ]; then
@@ -166,11 +173,12 @@ go_lane() {
   export RANKLAB_ENGINE_TEST_SOLR RANKLAB_ENGINE_TEST_OPENSEARCH
   echo "engines up $((SECONDS - t_engines)) s after the Go lane began: solr ${RANKLAB_ENGINE_TEST_SOLR:-missing}, opensearch ${RANKLAB_ENGINE_TEST_OPENSEARCH:-missing}"
   quiet_step "go test (all, with the peers)" go test -count=1 -timeout 30m ./...
-  engines_stop
 }
 check_lane() {
   for s in scripts/check-*.sh; do
     [ -e "$s" ] || continue
+    # notebook 24 uses the shared SolrCloud rather than starting its own
+    [ "$s" = scripts/check-notebooks.sh ] && RANKLAB_ENGINE_TEST_SOLR=$(engine_url solr) && export RANKLAB_ENGINE_TEST_SOLR
     step "$(basename "$s" .sh)" bash "$s"
   done
 }
@@ -181,5 +189,6 @@ else
   check_lane
   wait "$go_pid"
 fi
+engines_stop
 
 summary

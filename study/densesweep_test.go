@@ -12,7 +12,7 @@ import (
 )
 
 // TestDenseSweep runs RunSweep with an Embedder (toyembed.Count: 4 tokens besides [CLS] and
-// [SEP]) on the documents of retrieval's TestDenseSearcher. Every count is in WordPiece tokens,
+// [SEP]) on the documents of package dense's TestDenseSearcher. Every count is in WordPiece tokens,
 // checked by hand: the corpus holds 4 + 2 + 4 + 0 + 5 = 15 tokens;
 //
 //   - whole: 4 units (d4 is empty), 14 tokens read (d5 cut at 4), 1 truncated, duplication −1/15;

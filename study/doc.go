@@ -16,10 +16,10 @@
 //     what a B-token context holds); package compare then compares every configuration with
 //     whole documents (paired t-test, sign-flip randomization test, bootstrap intervals): Holm
 //     over the configurations for each document measure, over the whole table for the budgets.
-//     With SweepOptions.Embedder the sweep is dense (retrieval.BuildDenseTokenized per
+//     With SweepOptions.Embedder the sweep is dense (dense.BuildTokenized per
 //     configuration): chunk sizes, token counts and budgets are then the model's WordPiece
 //     tokens, and chunks fit its limit.
-//   - A sweep tokenizes the corpus once (retrieval.Tokenize or retrieval.TokenizeDense) and
+//   - A sweep tokenizes the corpus once (retrieval.Tokenize or dense.Tokenize) and
 //     counts each configuration's units and tokens from the searcher's chunk map, so what it
 //     reports is what was indexed.
 //   - RunHybrid fuses a lexical and a dense run (package fusion) with the weight chosen on half

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ranklab/ranklab/chunking"
 	"github.com/ranklab/ranklab/compare"
+	"github.com/ranklab/ranklab/dense"
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/rag"
@@ -49,7 +50,7 @@ func sweepBudgets() []int { return []int{128, 256, 512, 1024, 2048, 4096} }
 // MaxP, Anserini's BM25, depth 1000, package compare's defaults for the tests (10000 sign flips
 // and bootstrap resamples, seed 42). The document measures are nDCG@10, R@100 and RR@10.
 //
-// With an Embedder the sweep is dense (retrieval.BuildDenseTokenized instead of
+// With an Embedder the sweep is dense (dense.BuildTokenized instead of
 // retrieval.BuildTokenized): every token count, chunk size and budget is then in the model's
 // WordPiece tokens, and the standard chunkings are whole documents (cut at the model's limit),
 // then 32, 64, 128 and 192 tokens, each without overlap and with 25 % overlap; a chunk size above
@@ -57,14 +58,14 @@ func sweepBudgets() []int { return []int{128, 256, 512, 1024, 2048, 4096} }
 type SweepOptions struct {
 	Chunkings    []retrieval.Chunking // nil: the standard chunkings; the first one is the baseline
 	Budgets      []int                // nil: the standard budgets; empty (not nil): no budgets, document measures only
-	Aggregation  retrieval.Aggregation
+	Aggregation  rag.Aggregation
 	Model        retrieval.Model // nil: Anserini's BM25 (lexical sweeps only: set Model or Embedder, not both)
 	Depth        int             // documents retrieved per query; 0: 1000
 	Permutations int             // randomization-test sign flips; 0: stats.DefaultPermutations
 	Resamples    int             // bootstrap resamples of the intervals; 0: stats.DefaultResamples
 	Seed         uint64          // seed of the randomization test and the bootstrap; 0: stats.DefaultSeed
 	// Embedder, when not nil, makes the sweep dense: each configuration is
-	// retrieval.BuildDense(c.Docs, Embedder, chunking, Aggregation) (an embed.Cache over the
+	// dense.Build(c.Docs, Embedder, chunking, Aggregation) (an embed.Cache over the
 	// model embeds a unit once across configurations and runs). nil: lexical (Model).
 	Embedder embed.Embedder
 	// Progress, when not nil, is called with each row once it is evaluated, before the next
@@ -126,7 +127,7 @@ type Sweep struct {
 	// Budgets: "cl100k_base", or for a dense sweep "<model> WordPiece" (e.g. "all-MiniLM-L6-v2
 	// WordPiece", [CLS] and [SEP] not counted).
 	Tokenizer   string
-	Aggregation retrieval.Aggregation
+	Aggregation rag.Aggregation
 	Model       string // the ranking function, e.g. "bm25 k1=0.9 b=0.4" or "all-MiniLM-L6-v2 (dense, exact cosine)"
 	Measures    []eval.Measure
 	Budgets     []int
@@ -199,7 +200,7 @@ func (s Sweep) report(ch retrieval.Chunking, m compare.Measure) (compare.Report,
 }
 
 // RunSweep indexes c once per configuration (retrieval.BuildTokenized, or with an Embedder
-// retrieval.BuildDenseTokenized), searches the collection's queries once per configuration for
+// dense.BuildTokenized), searches the collection's queries once per configuration for
 // both a document run (chunk scores aggregated, depth Depth) and a chunk run (enough chunks for
 // the largest budget), evaluates the document run with the project's evaluator (eval.Evaluate
 // with AllQueries, so a query that retrieves nothing counts as 0) and the chunk run at every
@@ -207,13 +208,13 @@ func (s Sweep) report(ch retrieval.Chunking, m compare.Measure) (compare.Report,
 // spans for a dense sweep), then compares every configuration with the first (whole documents
 // by default) query by query with package compare. c is not modified.
 func RunSweep(c retrieval.Collection, opt SweepOptions) (Sweep, error) {
-	dense := opt.Embedder != nil
-	if dense && opt.Model != nil {
+	isDense := opt.Embedder != nil
+	if isDense && opt.Model != nil {
 		return Sweep{}, fmt.Errorf("sweep: both a Model (%v) and an Embedder (%s): one ranks", opt.Model, opt.Embedder.Key())
 	}
 	if opt.Chunkings == nil {
 		opt.Chunkings = sweepChunkings()
-		if dense {
+		if isDense {
 			opt.Chunkings = denseSweepChunkings()
 		}
 	}
@@ -223,7 +224,7 @@ func RunSweep(c retrieval.Collection, opt SweepOptions) (Sweep, error) {
 	if len(opt.Chunkings) == 0 {
 		return Sweep{}, fmt.Errorf("sweep: no configurations")
 	}
-	if opt.Model == nil && !dense {
+	if opt.Model == nil && !isDense {
 		opt.Model = retrieval.Anserini
 	}
 	if opt.Depth == 0 {
@@ -232,8 +233,8 @@ func RunSweep(c retrieval.Collection, opt SweepOptions) (Sweep, error) {
 	limit := 0 // tokens a whole document keeps (0: all)
 	for _, ch := range opt.Chunkings {
 		err := ch.Validate()
-		if err == nil && dense {
-			limit, err = retrieval.CheckDense(opt.Embedder, ch, opt.Aggregation)
+		if err == nil && isDense {
+			limit, err = dense.Check(opt.Embedder, ch, opt.Aggregation)
 		}
 		if err != nil {
 			return Sweep{}, fmt.Errorf("sweep: %v", err)
@@ -253,13 +254,13 @@ func RunSweep(c retrieval.Collection, opt SweepOptions) (Sweep, error) {
 	t0 := time.Now()
 	var build func(retrieval.Chunking) (sweepIndex, error)
 	var lengths []int
-	if dense {
+	if isDense {
 		name, _, _ := strings.Cut(opt.Embedder.Key(), "/")
 		sw.Tokenizer, sw.Model = name+" WordPiece", name+" (dense, exact cosine)"
-		dt := retrieval.TokenizeDense(c.Docs, opt.Embedder)
+		dt := dense.Tokenize(c.Docs, opt.Embedder)
 		lengths = tokenLengths(dt.Tokens)
 		build = func(ch retrieval.Chunking) (sweepIndex, error) {
-			s, err := retrieval.BuildDenseTokenized(dt, ch, opt.Aggregation)
+			s, err := dense.BuildTokenized(dt, ch, opt.Aggregation)
 			if err != nil {
 				return sweepIndex{}, err
 			}
@@ -353,7 +354,7 @@ func RunSweep(c retrieval.Collection, opt SweepOptions) (Sweep, error) {
 }
 
 // sweepIndex is what a sweep reads of one configuration's searcher (a retrieval.Searcher or
-// DenseSearcher): its chunk map (every unit and the tokens it holds), the documents cut at a
+// dense.Searcher): its chunk map (every unit and the tokens it holds), the documents cut at a
 // dense model's limit, and its search.
 type sweepIndex struct {
 	chunkMap  rag.ChunkMap

@@ -3,7 +3,8 @@
 // seconds of that call (tokenizing, forward passes, pooling; loading and a warm-up batch
 // excluded), the tokens that count and the tokens computed (with each batch padded to its
 // longest text). With -tokens FILE it writes the token IDs instead and embeds nothing (so the
-// Python half runs the same inputs); with -vectors FILE it also writes the vectors (float32,
+// Python halves run the same inputs), and with -texts FILE the texts (JSON, what
+// sentence-transformers is handed); with -vectors FILE it also writes the vectors (float32,
 // row-major).
 //
 //	go run ./bench/dense -data ../shared/data/cranfield -graph old.onnx -threads 1 -vectors /tmp/v.f32
@@ -35,21 +36,24 @@ func main() {
 	data := flag.String("data", "", "a BEIR collection folder")
 	graph := flag.String("graph", "", "another graph of the model (embed.Options.Graph); default the installed one")
 	threads := flag.Int("threads", 1, "batches computed at once, one thread each (embed.Options.Threads)")
+	maxTokens := flag.Int("max", 256, "tokens a text, [CLS] and [SEP] included (embed.Options.MaxTokens)")
+	batch := flag.Int("batch", 32, "texts a batch (embed.Options.Batch)")
 	tokens := flag.String("tokens", "", "write the token IDs here (JSON) and embed nothing")
+	textsOut := flag.String("texts", "", "with -tokens: also write the texts here (JSON)")
 	vectors := flag.String("vectors", "", "write the vectors here (float32, row-major)")
 	flag.Parse()
-	if err := run(*data, *graph, *threads, *tokens, *vectors); err != nil {
+	if err := run(*data, *graph, *threads, *maxTokens, *batch, *tokens, *textsOut, *vectors); err != nil {
 		fmt.Fprintln(os.Stderr, "dense:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, graph string, threads int, tokens, vectors string) error {
+func run(data, graph string, threads, maxTokens, batch int, tokens, textsOut, vectors string) error {
 	docs, err := retrieval.ReadCorpusFile(data)
 	if err != nil {
 		return err
 	}
-	m, err := embed.Open(embed.Options{Graph: graph, Threads: threads})
+	m, err := embed.Open(embed.Options{Graph: graph, Threads: threads, MaxTokens: maxTokens, Batch: batch})
 	if err != nil {
 		return err
 	}
@@ -62,6 +66,11 @@ func run(data, graph string, threads int, tokens, vectors string) error {
 		ids := make([][]int32, len(texts))
 		for i, s := range texts {
 			ids[i] = m.Tokenizer.Wrap(m.Tokenizer.Pieces(s))
+		}
+		if textsOut != "" {
+			if err := writeJSON(textsOut, texts); err != nil {
+				return err
+			}
 		}
 		return writeJSON(tokens, ids)
 	}
@@ -87,7 +96,7 @@ func run(data, graph string, threads int, tokens, vectors string) error {
 			return err
 		}
 	}
-	counted, computed := padding(ids, 32)
+	counted, computed := padding(ids, batch)
 	return json.NewEncoder(os.Stdout).Encode(map[string]any{
 		"texts": len(texts), "cpu_s": c1 - c0, "wall_s": t1.Sub(t0).Seconds(),
 		"tokens": counted, "computed": computed, "key": m.Key(),

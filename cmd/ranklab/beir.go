@@ -18,6 +18,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ranklab/ranklab/dense"
 	"github.com/ranklab/ranklab/internal/corpuscheck"
 
 	"github.com/ranklab/ranklab/check"
@@ -162,7 +163,7 @@ func (f beirFlags) readCollection(stderr io.Writer) (retrieval.Collection, error
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		var err error
-		dir, err = retrieval.SciFact.Ensure(ctx, nil, retrieval.DefaultDataDir(), stderr)
+		dir, err = retrieval.SciFact.Ensure(ctx, nil, "", stderr)
 		if err != nil {
 			return retrieval.Collection{}, err
 		}
@@ -375,14 +376,14 @@ func openMiniLM() (cache *embed.Cache, close func(), err error) {
 
 // denseRuns embeds the collection with all-MiniLM-L6-v2 through the on-disk cache and searches
 // its queries, saying on stderr how many units were embedded and how long it took.
-func denseRuns(c retrieval.Collection, ch retrieval.Chunking, agg retrieval.Aggregation, opt retrieval.RunOptions, stderr io.Writer) (*retrieval.DenseSearcher, retrieval.Runs, error) {
+func denseRuns(c retrieval.Collection, ch retrieval.Chunking, agg rag.Aggregation, opt retrieval.RunOptions, stderr io.Writer) (*dense.Searcher, retrieval.Runs, error) {
 	t0 := time.Now()
 	cache, closeModel, err := openMiniLM()
 	if err != nil {
 		return nil, retrieval.Runs{}, err
 	}
 	defer closeModel()
-	s, err := retrieval.BuildDense(c.Docs, cache, ch, agg)
+	s, err := dense.Build(c.Docs, cache, ch, agg)
 	if err != nil {
 		return nil, retrieval.Runs{}, err
 	}

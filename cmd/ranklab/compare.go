@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
+	"github.com/ranklab/ranklab/internal/measurename"
 	"github.com/ranklab/ranklab/internal/numflag"
 
 	"github.com/ranklab/ranklab/charts"
@@ -174,7 +176,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	nameRuns(runs, a.files[1:])
 	if a.tukey {
-		return runTukey(stdout, fail, qrels, runs, measures, a)
+		return runTukey(stdout, stderr, fail, qrels, runs, measures, a)
 	}
 	r, err := a.opt.Runs(qrels, measures, runs...)
 	if err != nil {
@@ -269,24 +271,59 @@ func compareConventions(o compare.Options, measures []eval.Measure) []string {
 	return out
 }
 
-// runTukey prints, per measure, every pair of runs compared by compare.AllPairs (-test tukey).
-func runTukey(stdout io.Writer, fail func(int, string, ...any) int, qrels eval.Qrels, runs []eval.Run, measures []eval.Measure, a compareArgs) int {
+// runTukey prints, per measure, every pair of runs compared by compare.AllPairs (-test tukey),
+// with the judged-depth notes of the paired tests (judgedWarnings) under each measure at k;
+// Judged@k is the pool's depth, not a quality measure, and is not tested. -f html sends the
+// notes to stderr, as compare's other formats do.
+func runTukey(stdout, stderr io.Writer, fail func(int, string, ...any) int, qrels eval.Qrels, runs []eval.Run, measures []eval.Measure, a compareArgs) int {
 	opt := compare.AllPairsOptions{Permutations: a.opt.Permutations, Seed: a.opt.Seed, Level: a.opt.Level, Alpha: a.opt.Alpha,
 		Standardize: a.standardize, Eval: a.opt.Eval}
+	ks := judgedCutoffs(measures)
+	var depth []eval.Result // each run's Judged@1 and Judged@k, when the qrels come from a pool
+	if len(ks) > 0 && pooledQrels(qrels, a.opt.Eval.RelLevel) {
+		for _, run := range runs {
+			res, err := a.opt.Eval.Evaluate(qrels, run, judgedMeasures(ks)...)
+			if err != nil {
+				return fail(1, "%v", err)
+			}
+			depth = append(depth, res)
+		}
+	}
 	var out strings.Builder
-	for k, m := range measures {
+	var skipped []string
+	for _, m := range measures {
+		if m.Name == measurename.Judged {
+			skipped = append(skipped, m.String())
+			continue
+		}
 		r, err := compare.AllPairs(qrels, m, opt, runs...)
 		if err != nil {
 			return fail(1, "%v", err)
 		}
+		if slices.Contains(ks, m.Cutoff) {
+			for i, res := range depth {
+				r.Notes = append(r.Notes, judgedWarnings(res, runs[i].Tag, a.files[0], []int{m.Cutoff})...)
+			}
+		}
 		if a.format == "html" {
 			out.WriteString(charts.PairsTables(r))
+			for _, n := range r.Notes {
+				fmt.Fprintf(stderr, "ranklab compare: note: %s\n", n)
+			}
 			continue
 		}
-		if k > 0 {
+		if out.Len() > 0 {
 			out.WriteString("\n")
 		}
 		out.WriteString(r.Text())
+	}
+	for _, m := range skipped {
+		n := fmt.Sprintf("%s is the judged share of the top k (how deep the pool reaches), not a quality measure: not tested", m)
+		if a.format == "html" {
+			fmt.Fprintf(stderr, "ranklab compare: note: %s\n", n)
+		} else {
+			out.WriteString("note: " + n + "\n")
+		}
 	}
 	if _, err := io.WriteString(stdout, out.String()); err != nil {
 		return fail(1, "%v", err)

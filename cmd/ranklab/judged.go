@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/measurename"
 	"github.com/ranklab/ranklab/internal/scan"
 )
 
@@ -21,7 +22,7 @@ func judgedCutoffs(ms []eval.Measure) []int {
 	var ks []int
 	for _, m := range ms {
 		switch m.Name {
-		case eval.NameP, eval.NameR, eval.NameRR, eval.NameAP, eval.NameNDCG, eval.NameSuccess:
+		case measurename.P, measurename.R, measurename.RR, measurename.AP, measurename.NDCG, measurename.Success:
 			if m.Cutoff > 0 && !slices.Contains(ks, m.Cutoff) {
 				ks = append(ks, m.Cutoff)
 			}

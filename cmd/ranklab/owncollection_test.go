@@ -143,6 +143,35 @@ func TestCorpusImport(t *testing.T) {
 	}
 }
 
+// TestImportAndCheckAgreeOnNoText: a heading with nothing under it (the stubs of Go's next
+// release notes) is a document with a title and no text; corpus import and check --corpus
+// count it alike (before: import listed 1 document with no text, check --corpus said 0, as it
+// counted the title's words as text). A document with neither title nor text is counted too.
+func TestImportAndCheckAgreeOnNoText(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"docs/notes.md":  "## Go command\n\n## Cgo\n\nCgo is now enabled by default.\n",
+		"docs/blank.txt": "\n",
+	})
+	out := filepath.Join(dir, "coll")
+	_, stderr, code := runCmd("corpus", "import", "--split-on", "headings", "--out", out, filepath.Join(dir, "docs"))
+	if code != 0 {
+		t.Fatalf("import: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "2 documents with no text") || !strings.Contains(stderr, "notes.md:go-command") || !strings.Contains(stderr, "blank.txt") {
+		t.Errorf("import: stderr %q", stderr)
+	}
+	stdout, stderr, code := runCmd("check", "--corpus", filepath.Join(out, "corpus.jsonl"))
+	if code != 0 {
+		t.Fatalf("check --corpus: exit %d: %s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"3 documents; 2 with no text: ", "notes.md:go-command", "blank.txt", "0 errors, 2 warnings",
+		`document "notes.md:go-command" has a title and no text`, `document "blank.txt" has no text`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("check --corpus lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
 // TestJudgedDepthWarnings is issue 34's F3: with a depth-2 pool judged, measures at 4 score
 // documents nobody judged as not relevant. eval and compare say so (before: silently), name
 // the run that was not pooled (a fusion made after the pool), and compare never tests
@@ -181,6 +210,39 @@ func TestJudgedDepthWarnings(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("compare lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestJudgedDepthWarningsTukey: compare -test tukey says the same as compare's paired tests
+// where a measure at k scores deeper than the pool was judged, and never tests Judged@k
+// (before: no note at all, and Judged@k got letters and p-values like a quality measure).
+func TestJudgedDepthWarningsTukey(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"pool.qrels": "q1 0 a 1\nq1 0 b 0\nq2 0 c 0\nq2 0 d 1\n", // the depth-2 pool of x, judged
+		"x.run":      "q1 Q0 a 1 4 x\nq1 Q0 b 2 3 x\nq1 Q0 e 3 2 x\nq1 Q0 f 4 1 x\nq2 Q0 c 1 4 x\nq2 Q0 d 2 3 x\nq2 Q0 g 3 2 x\nq2 Q0 h 4 1 x\n",
+		"fused.run":  "q1 Q0 e 1 4 fused\nq1 Q0 a 2 3 fused\nq2 Q0 d 1 4 fused\nq2 Q0 c 2 3 fused\n",
+	})
+	p := func(name string) string { return filepath.Join(dir, name) }
+	out, stderr, code := runCmd("compare", "-m", "nDCG@4", "-m", "nDCG@2", "-m", "Judged@4", "-test", "tukey", "-permutations", "99", p("pool.qrels"), p("x.run"), p("fused.run"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Judged@k divides by min(k, n): Judged@4 of x = (2/4 + 2/4) / 2 = 0.5; fused ranks 2 a
+	// query, so its Judged@4 = Judged@2 = (1/2 + 2/2) / 2 = 0.75; Judged@2 of x = 1 (no note);
+	// fused's first document is unjudged on q1.
+	for _, want := range []string{"note: x: Judged@4 = 0.50", "note: fused: Judged@4 = 0.75", "note: fused: Judged@2 = 0.75",
+		"note: fused: its first document has no judgment for 1 of 2 queries", "Judged@4 is the judged share of the top k"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compare -test tukey lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "x: Judged@2") || strings.Contains(out, "Judged@4 over") {
+		t.Errorf("a note on a judged depth, or Judged@4 tested:\n%s", out)
+	}
+	// -f html keeps the notes: on standard error, as compare's other formats.
+	_, stderr, _ = runCmd("compare", "-m", "nDCG@4", "-test", "tukey", "-permutations", "99", "-f", "html", p("pool.qrels"), p("x.run"), p("fused.run"))
+	if !strings.Contains(stderr, "ranklab compare: note: x: Judged@4 = 0.50") {
+		t.Errorf("-f html: stderr %q", stderr)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/measurename"
 )
 
 // wantStamp decides whether an export is stamped: always when asked (--stamp), never when
@@ -46,7 +47,7 @@ func evalConventions(opt eval.Options, measures []eval.Measure) []string {
 	}
 	lin, exp := false, false
 	for _, m := range measures {
-		if m.Name == eval.NameNDCG {
+		if m.Name == measurename.NDCG {
 			if m.Exp {
 				exp = true
 			} else {

@@ -78,6 +78,33 @@ func TestDocLength(t *testing.T) {
 	}
 }
 
+// TestNoONNXRuntimeInJudgeAndCheck: judge and check read BEIR collections and analyze text; they
+// must not link the cgo ONNX Runtime binding behind package embed (issue 31). They reached it
+// through retrieval's dense searcher until that moved to package dense.
+func TestNoONNXRuntimeInJudgeAndCheck(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	cmd := exec.Command(gobin, "list", "-deps", "./judge", "./check")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./judge ./check: %v", err)
+	}
+	n := 0
+	for _, p := range strings.Fields(string(out)) {
+		if !strings.HasPrefix(p, "github.com/ranklab/ranklab/") {
+			continue
+		}
+		n++
+		if p == "github.com/ranklab/ranklab/embed" || strings.HasPrefix(p, "github.com/ranklab/ranklab/embed/") {
+			t.Errorf("judge or check depends on %s (the dense model and its cgo ONNX Runtime binding)", p)
+		}
+	}
+	t.Logf("go list -deps ./judge ./check: %d ranklab packages", n)
+}
+
 // TestCountDir checks the counting rules on a package written here.
 func TestCountDir(t *testing.T) {
 	dir := t.TempDir()

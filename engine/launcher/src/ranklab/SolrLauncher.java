@@ -52,6 +52,12 @@ public final class SolrLauncher {
       throw new IllegalArgumentException("--dir is required");
     }
     Stopper.watch();
+    // A node forwarding updates to another gives up when its queue has not moved for this long
+    // (Solr's default, 15 s, fails a large indexing run on a loaded 2-core machine with "Request
+    // processing has stalled"); a local cluster waits 5 minutes.
+    if (System.getProperty("solr.cloud.client.stallTime") == null) {
+      System.setProperty("solr.cloud.client.stallTime", "300000");
+    }
     Files.createDirectories(dir);
     MiniSolrCloudCluster.Builder b = new MiniSolrCloudCluster.Builder(nodes, dir);
     SSLConfig ssl = null;

@@ -1,13 +1,13 @@
-package retrieval
+package ranking
 
 import "slices"
 
-// topK returns the first k elements of xs in the order cmp defines, sorted (all of xs, sorted,
+// Top returns the first k elements of xs in the order cmp defines, sorted (all of xs, sorted,
 // when k <= 0 or k >= len(xs)). cmp must be a strict total order (no two elements equal), as
 // trec_eval's order is for distinct IDs, so the result does not depend on the algorithm. xs is
 // reordered. A selection step (quickselect with a median-of-three pivot) puts the first k in
 // front before they alone are sorted, so a short top of a long list costs O(n + k log k).
-func topK[T any](xs []T, k int, cmp func(a, b T) int) []T {
+func Top[T any](xs []T, k int, cmp func(a, b T) int) []T {
 	if k <= 0 || k >= len(xs) {
 		slices.SortFunc(xs, cmp)
 		return xs

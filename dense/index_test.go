@@ -1,4 +1,4 @@
-package retrieval
+package dense
 
 import (
 	"math"
@@ -9,6 +9,8 @@ import (
 	"github.com/ranklab/ranklab/embed"
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/sharedtest"
+	"github.com/ranklab/ranklab/rag"
+	"github.com/ranklab/ranklab/retrieval"
 )
 
 func TestDenseSearch(t *testing.T) {
@@ -31,21 +33,6 @@ func TestDenseSearch(t *testing.T) {
 	}
 	if _, err := newDenseIndex([]string{"a", "b"}, [][]float32{{1, 0}, {1}}); err == nil {
 		t.Error("newDenseIndex accepted vectors of two dimensions")
-	}
-}
-
-func TestDenseText(t *testing.T) {
-	for _, c := range []struct {
-		d    Document
-		want string
-	}{
-		{Document{Title: "T", Text: "x y"}, "T x y"},
-		{Document{Text: "x"}, "x"},
-		{Document{Title: "T "}, "T"},
-	} {
-		if got := c.d.DenseText(); got != c.want {
-			t.Errorf("%+v: %q, want %q", c.d, got, c.want)
-		}
 	}
 }
 
@@ -80,7 +67,7 @@ func TestDenseMatchesReference(t *testing.T) {
 		t.Skip("-short: embedding a collection runs in the full pass (Cranfield about 60 CPU-seconds)")
 	}
 	m := openMiniLM(t)
-	searchers := map[string]*DenseSearcher{}
+	searchers := map[string]*Searcher{}
 	for _, c := range cases {
 		t.Run(c.name+"/"+c.split, func(t *testing.T) {
 			if c.name == "scifact" && os.Getenv("RANKLAB_DENSE_SCIFACT") != "1" {
@@ -89,18 +76,18 @@ func TestDenseMatchesReference(t *testing.T) {
 				// output must print them (scripts/check-notebook-numbers.py).
 				t.Skip("SciFact runs with RANKLAB_DENSE_SCIFACT=1 (about 150 s)")
 			}
-			col, err := ReadCollection(sharedData(t, c.name), c.split)
+			col, err := retrieval.ReadCollection(sharedtest.Path(t, "data", c.name), c.split)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s, ok := searchers[c.name]
 			if !ok {
-				if s, err = BuildDense(col.Docs, &embed.Cache{Inner: m, Dir: sharedtest.VectorCache(t)}, Whole, MaxP); err != nil {
+				if s, err = Build(col.Docs, &embed.Cache{Inner: m, Dir: sharedtest.VectorCache(t)}, retrieval.Whole, rag.MaxP); err != nil {
 					t.Fatal(err)
 				}
 				searchers[c.name] = s
 			}
-			runs, err := s.Run(col.Queries, RunOptions{Depth: 100, ChunkDepth: -1, Tag: "minilm"})
+			runs, err := s.Run(col.Queries, retrieval.RunOptions{Depth: 100, ChunkDepth: -1, Tag: "minilm"})
 			if err != nil {
 				t.Fatal(err)
 			}

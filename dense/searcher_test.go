@@ -1,4 +1,4 @@
-package retrieval
+package dense
 
 import (
 	"math"
@@ -9,6 +9,7 @@ import (
 	"github.com/ranklab/ranklab/eval"
 	"github.com/ranklab/ranklab/internal/toyembed"
 	"github.com/ranklab/ranklab/rag"
+	"github.com/ranklab/ranklab/retrieval"
 )
 
 // countEmbedder is the toy model of package toyembed (4 tokens besides [CLS] and [SEP]).
@@ -16,8 +17,8 @@ type countEmbedder = toyembed.Count
 
 // toyDenseDocs are five documents over the words a and b for countEmbedder (d4 empty; d5 has 5
 // tokens: whole, the model of limit 4 reads "b b b b").
-func toyDenseDocs() []Document {
-	return []Document{
+func toyDenseDocs() []retrieval.Document {
+	return []retrieval.Document{
 		{ID: "d1", Text: "a a b b"},
 		{ID: "d2", Text: "b a"},
 		{ID: "d3", Text: "b b a a"},
@@ -28,30 +29,30 @@ func toyDenseDocs() []Document {
 
 func TestDenseSearcher(t *testing.T) {
 	docs := toyDenseDocs()
-	q := []Query{{ID: "q", Text: "a"}}
+	q := []retrieval.Query{{ID: "q", Text: "a"}}
 	r2 := math.Sqrt(0.5)
 	// q = (1, 0). Chunks of 2: d1 = (1,0) (0,1); d2 = (√½,√½); d3 = (0,1) (1,0);
 	// d5 = (0,1) (0,1) (1,0) [windows 0-2, 2-4, 4-5]
 	cases := []struct {
 		name string
-		ch   Chunking
-		agg  Aggregation
+		ch   retrieval.Chunking
+		agg  rag.Aggregation
 		want []eval.ScoredDoc
 	}{
-		{"maxp", Chunking{Chunk: 2}, MaxP, []eval.ScoredDoc{{Doc: "d5", Score: 1}, {Doc: "d3", Score: 1}, {Doc: "d1", Score: 1}, {Doc: "d2", Score: r2}}},
-		{"firstp", Chunking{Chunk: 2}, rag.FirstP, []eval.ScoredDoc{{Doc: "d1", Score: 1}, {Doc: "d2", Score: r2}, {Doc: "d5", Score: 0}, {Doc: "d3", Score: 0}}},
-		{"sump", Chunking{Chunk: 2}, rag.SumP, []eval.ScoredDoc{{Doc: "d5", Score: 1}, {Doc: "d3", Score: 1}, {Doc: "d1", Score: 1}, {Doc: "d2", Score: r2}}},
+		{"maxp", retrieval.Chunking{Chunk: 2}, rag.MaxP, []eval.ScoredDoc{{Doc: "d5", Score: 1}, {Doc: "d3", Score: 1}, {Doc: "d1", Score: 1}, {Doc: "d2", Score: r2}}},
+		{"firstp", retrieval.Chunking{Chunk: 2}, rag.FirstP, []eval.ScoredDoc{{Doc: "d1", Score: 1}, {Doc: "d2", Score: r2}, {Doc: "d5", Score: 0}, {Doc: "d3", Score: 0}}},
+		{"sump", retrieval.Chunking{Chunk: 2}, rag.SumP, []eval.ScoredDoc{{Doc: "d5", Score: 1}, {Doc: "d3", Score: 1}, {Doc: "d1", Score: 1}, {Doc: "d2", Score: r2}}},
 		// whole documents: d1 = d3 = (√½,√½), d2 too; d5 truncated to "b b b b" = (0,1)
-		{"whole", Whole, MaxP, []eval.ScoredDoc{{Doc: "d3", Score: r2}, {Doc: "d2", Score: r2}, {Doc: "d1", Score: r2}, {Doc: "d5", Score: 0}}},
+		{"whole", retrieval.Whole, rag.MaxP, []eval.ScoredDoc{{Doc: "d3", Score: r2}, {Doc: "d2", Score: r2}, {Doc: "d1", Score: r2}, {Doc: "d5", Score: 0}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := &countEmbedder{}
-			s, err := BuildDense(docs, e, c.ch, c.agg)
+			s, err := Build(docs, e, c.ch, c.agg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			runs, err := s.Run(q, RunOptions{Depth: 10, ChunkDepth: 3})
+			runs, err := s.Run(q, retrieval.RunOptions{Depth: 10, ChunkDepth: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,12 +68,12 @@ func TestDenseSearcher(t *testing.T) {
 			if n := len(runs.Chunks.Queries["q"]); n != 3 {
 				t.Errorf("chunk run holds %d chunks, want ChunkDepth 3", n)
 			}
-			if c.ch == Whole && s.Truncated != 1 {
+			if c.ch == retrieval.Whole && s.Truncated != 1 {
 				t.Errorf("Truncated %d, want 1 (d5)", s.Truncated)
 			}
 		})
 	}
-	s, err := BuildDense(docs, &countEmbedder{}, Chunking{Chunk: 2}, MaxP)
+	s, err := Build(docs, &countEmbedder{}, retrieval.Chunking{Chunk: 2}, rag.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,11 +90,11 @@ func TestDenseSearcher(t *testing.T) {
 		}
 	}
 	// a token budget of 2 keeps the shortest prefix holding more than 2 tokens: two chunks
-	runs, _ := s.Run(q, RunOptions{ChunkTokens: 2})
+	runs, _ := s.Run(q, retrieval.RunOptions{ChunkTokens: 2})
 	if ids := runs.Chunks.Queries["q"]; len(ids) != 2 {
 		t.Errorf("ChunkTokens 2: %v, want 2 chunks", ids)
 	}
-	if _, err := BuildDense(docs, &countEmbedder{}, Chunking{Chunk: 5}, MaxP); err == nil {
+	if _, err := Build(docs, &countEmbedder{}, retrieval.Chunking{Chunk: 5}, rag.MaxP); err == nil {
 		t.Error("a chunk longer than the model reads: no error")
 	}
 }
@@ -102,8 +103,8 @@ func TestDenseSearcher(t *testing.T) {
 // unit and so is in no run; the searcher says which (d4, and d6 whose only character the
 // tokenizer drops), in corpus order.
 func TestDenseSearcherNamesEmptyDocuments(t *testing.T) {
-	docs := append(toyDenseDocs(), Document{ID: "d6", Text: "\u200b"})
-	s, err := BuildDense(docs, &countEmbedder{}, Whole, MaxP)
+	docs := append(toyDenseDocs(), retrieval.Document{ID: "d6", Text: "\u200b"})
+	s, err := Build(docs, &countEmbedder{}, retrieval.Whole, rag.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,11 +131,11 @@ func (e *shortQueries) Embed(texts []string) ([][]float32, error) {
 // than the index's is an error naming the query, not a panic.
 func TestDenseRunQueryOfAnotherDimension(t *testing.T) {
 	e := &shortQueries{}
-	s, err := BuildDense(toyDenseDocs(), e, Whole, MaxP)
+	s, err := Build(toyDenseDocs(), e, retrieval.Whole, rag.MaxP)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Run([]Query{{ID: "q1", Text: "a b"}, {ID: "q2", Text: "a"}}, RunOptions{Depth: 10})
+	_, err = s.Run([]retrieval.Query{{ID: "q1", Text: "a b"}, {ID: "q2", Text: "a"}}, retrieval.RunOptions{Depth: 10})
 	if err == nil || !strings.Contains(err.Error(), "q2") || !strings.Contains(err.Error(), "3 dimensions") {
 		t.Errorf("error %v, want one naming q2 and its 3 dimensions", err)
 	}

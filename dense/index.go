@@ -1,17 +1,12 @@
-package retrieval
+package dense
 
 import (
 	"cmp"
 	"fmt"
-	"strings"
 
 	"github.com/ranklab/ranklab/eval"
+	"github.com/ranklab/ranklab/internal/ranking"
 )
-
-// DenseText is the text a dense model embeds for d: the title, a space and the text, trimmed
-// (what BEIR's and sentence-transformers' evaluations embed; the model cuts it at its token
-// limit, 256 for all-MiniLM-L6-v2).
-func (d Document) DenseText() string { return strings.TrimSpace(d.Title + " " + d.Text) }
 
 // denseIndex is exact cosine search over unit vectors, one per document (or chunk):
 //
@@ -28,7 +23,7 @@ type denseIndex struct {
 // newDenseIndex packs vectors (all of one dimension) under their IDs.
 func newDenseIndex(ids []string, vecs [][]float32) (denseIndex, error) {
 	if len(ids) != len(vecs) {
-		return denseIndex{}, fmt.Errorf("retrieval: %d IDs for %d vectors", len(ids), len(vecs))
+		return denseIndex{}, fmt.Errorf("dense: %d IDs for %d vectors", len(ids), len(vecs))
 	}
 	x := denseIndex{IDs: ids}
 	if len(vecs) > 0 {
@@ -37,7 +32,7 @@ func newDenseIndex(ids []string, vecs [][]float32) (denseIndex, error) {
 	x.Vecs = make([]float32, 0, len(vecs)*x.Dim)
 	for i, v := range vecs {
 		if len(v) != x.Dim {
-			return denseIndex{}, fmt.Errorf("retrieval: vector %s has %d dimensions, the first %d", ids[i], len(v), x.Dim)
+			return denseIndex{}, fmt.Errorf("dense: vector %s has %d dimensions, the first %d", ids[i], len(v), x.Dim)
 		}
 		x.Vecs = append(x.Vecs, v...)
 	}
@@ -56,7 +51,7 @@ func (x denseIndex) Search(q []float32, k int) []eval.ScoredDoc {
 	for i, s := range scores {
 		hits[i] = hit{i, s}
 	}
-	top := topK(hits, k, func(a, b hit) int {
+	top := ranking.Top(hits, k, func(a, b hit) int {
 		if c := cmp.Compare(b.score, a.score); c != 0 {
 			return c
 		}
@@ -73,7 +68,7 @@ func (x denseIndex) Search(q []float32, k int) []eval.ScoredDoc {
 // summed in float32, as a float32 matrix product computes them).
 func (x denseIndex) Scores(q []float32) []float32 {
 	if len(q) != x.Dim {
-		panic(fmt.Sprintf("retrieval: query of %d dimensions, index of %d", len(q), x.Dim))
+		panic(fmt.Sprintf("dense: query of %d dimensions, index of %d", len(q), x.Dim))
 	}
 	out := make([]float32, len(x.IDs))
 	for i := range out {
