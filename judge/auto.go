@@ -57,7 +57,8 @@ var errJudge = errors.New("judge")
 // per pair (the protocol, the package doc's "Automatic judges"), recording each grade in
 // cfg.Qrels as the panel does (side log fsynced, qrels rewritten atomically) before the next pair
 // is sent. At most cfg.InFlight pairs wait for an answer at once. It returns when every pair is
-// judged, the judge fails (a malformed answer, an exit, no answer within cfg.Timeout) or ctx
+// judged, the judge fails (a malformed answer, an exit, silence for cfg.Timeout: no answer and
+// nothing on its standard error) or ctx
 // ends; the judge and its children are then stopped (SIGTERM to its group, SIGKILL 1 s later).
 // Every grade received before that is on disk; running Auto again asks only for the rest.
 func Auto(ctx context.Context, cfg Config) (AutoReport, error) {
@@ -155,7 +156,10 @@ type answerLine struct {
 func (r *autoRun) run(ctx context.Context) error {
 	cmd := exec.Command("/bin/sh", "-c", r.cfg.Command)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Stderr = r.cfg.Log
+	// What the judge says on its standard error goes to the log, and shows it is alive: a judge
+	// installing itself (judges/smollm2) or retrying a busy API says so while no answer comes.
+	alive := make(chan struct{}, 1)
+	cmd.Stderr = aliveWriter{w: r.cfg.Log, alive: alive}
 	// A child that left the group and kept the judge's standard error open cannot hold Wait.
 	cmd.WaitDelay = time.Second
 	stdin, err := cmd.StdinPipe()
@@ -255,13 +259,24 @@ func (r *autoRun) run(ctx context.Context) error {
 	var writeFailed error
 	timer := time.NewTimer(r.cfg.Timeout)
 	defer timer.Stop()
+	restart := func() {
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+		timer.Reset(r.cfg.Timeout)
+	}
 	for len(waiting) > 0 {
 		select {
 		case <-ctx.Done():
 			stop(time.Second)
 			return fmt.Errorf("judge: stopped (%v) with %d pairs unanswered", context.Cause(ctx), len(waiting))
 		case <-timer.C:
-			return fmt.Errorf("%w: no answer for %v; %d pairs waiting, the oldest %s", errJudge, r.cfg.Timeout, len(waiting), oldest(waiting))
+			return fmt.Errorf("%w: no answer for %v, nor a line on its standard error; %d pairs waiting, the oldest %s", errJudge, r.cfg.Timeout, len(waiting), oldest(waiting))
+		case <-alive:
+			restart()
 		case err := <-writeErr:
 			// The judge closed its input: its output ends too, or the timer ends the run.
 			writeFailed, writeErr = err, nil
@@ -294,13 +309,7 @@ func (r *autoRun) run(ctx context.Context) error {
 					return err
 				}
 			}
-			if !timer.Stop() {
-				select {
-				case <-timer.C:
-				default:
-				}
-			}
-			timer.Reset(r.cfg.Timeout)
+			restart()
 			if time.Since(lastReport) >= 5*time.Second {
 				lastReport = time.Now()
 				r.progress()
@@ -323,6 +332,20 @@ func (r *autoRun) run(ctx context.Context) error {
 	case <-ctx.Done():
 	}
 	return nil
+}
+
+// aliveWriter passes the judge's standard error on to w and signals alive at each write.
+type aliveWriter struct {
+	w     io.Writer
+	alive chan<- struct{}
+}
+
+func (a aliveWriter) Write(b []byte) (int, error) {
+	select {
+	case a.alive <- struct{}{}:
+	default:
+	}
+	return a.w.Write(b)
 }
 
 // died reports a judge that ended (or stopped reading) with pairs unanswered, with its exit status.

