@@ -321,15 +321,56 @@ func ensureLauncher(ctx context.Context, kind string, log io.Writer) (string, er
 			return "", err
 		}
 	}
-	cp, err := os.ReadFile(filepath.Join(out, "classpath.txt"))
+	cp, err := launcherClassPath(out)
 	if err != nil {
 		return "", fmt.Errorf("engine: the %s launcher in %s has no class path: %v", kind, out, err)
 	}
-	parts := []string{filepath.Join(out, "classes"), strings.TrimSpace(string(cp))}
+	if gone := missingJar(cp); gone != "" {
+		// Maven's cache was cleared, or the launcher was built under another home (Maven's
+		// ~/.m2 is the account's home, not $HOME): the stamp alone would start a JVM that
+		// cannot find its classes, so build again (Maven fetches what is gone).
+		w := log
+		if w == nil {
+			w = os.Stderr
+		}
+		fmt.Fprintf(w, "engine: the %s launcher's class path names %s, which is gone: building it again\n", kind, gone)
+		if err := buildLauncher(ctx, kind, dir, log); err != nil {
+			return "", fmt.Errorf("engine: the %s launcher's jar %s is gone: %w", kind, gone, err)
+		}
+		if cp, err = launcherClassPath(out); err != nil {
+			return "", err
+		}
+		if gone := missingJar(cp); gone != "" {
+			return "", fmt.Errorf("engine: the %s launcher's jar %s is still missing after Maven built it", kind, gone)
+		}
+	}
+	parts := []string{filepath.Join(out, "classes"), cp}
 	if kind == "opensearch" {
 		parts = append(parts, filepath.Join(out, "knn", "*"))
 	}
 	return strings.Join(parts, string(os.PathListSeparator)), nil
+}
+
+// launcherClassPath reads the class path Maven wrote for a launcher.
+func launcherClassPath(out string) (string, error) {
+	cp, err := os.ReadFile(filepath.Join(out, "classpath.txt"))
+	if err != nil {
+		return "", err
+	}
+	if s := strings.TrimSpace(string(cp)); s != "" {
+		return s, nil
+	}
+	return "", errors.New("classpath.txt is empty")
+}
+
+// missingJar returns the first entry of a class path that is not on disk, "" if all are.
+func missingJar(cp string) string {
+	for _, f := range filepath.SplitList(cp) {
+		if _, err := os.Stat(f); err != nil {
+			return f
+		}
+	}
+	return ""
 }
 
 func buildLauncher(ctx context.Context, kind, dir string, log io.Writer) error {
@@ -365,7 +406,7 @@ func buildLauncher(ctx context.Context, kind, dir string, log io.Writer) error {
 	fmt.Fprintf(log, "engine: building the %s launcher with Maven into %s (the first time Maven fetches the pinned jars: Solr ~107 MB, OpenSearch ~110 MB, about a minute; later runs are offline)\n", kind, filepath.Join(dir, kind))
 	t0 := time.Now()
 	cmd := exec.CommandContext(ctx, mvn, "-B", "-q", "-Dranklab.engine.dir="+dir, "-f", filepath.Join(src, "launcher", kind, "pom.xml"), "package")
-	cmd.Env = append(os.Environ(), "MAVEN_OPTS=-Xmx512m")
+	cmd.Env = append(os.Environ(), "MAVEN_OPTS="+strings.TrimSpace("-Xmx512m "+os.Getenv("MAVEN_OPTS"))) // the user's own options (a proxy, user.home) kept
 	if home := javaHomeOf(17); home != "" {
 		cmd.Env = append(cmd.Env, "JAVA_HOME="+home)
 	}

@@ -25,7 +25,15 @@ say() { printf '\033[1m[engine]\033[0m %s\n' "$*" >&2; }
 die() { printf '\033[1;31m[engine] error:\033[0m %s\n' "$*" >&2; exit 1; }
 
 stamp_of() { (cd "$root/engine" && cat launcher/src/ranklab/*.java "launcher/$1/pom.xml") | sha256sum | cut -d' ' -f1; }
-built() { [[ "$(cat "$D/$1/launcher.sha256" 2>/dev/null)" == "$(stamp_of "$1")" && -s "$D/$1/classpath.txt" ]]; }
+# built KIND: the launcher is stamped with the current sources and every jar its class path names
+# is on disk (Maven's cache is the account's ~/.m2, which Java takes from the password file, not
+# $HOME: a cleared cache or another account's build must be built again, as package engine does).
+built() {
+  [[ "$(cat "$D/$1/launcher.sha256" 2>/dev/null)" == "$(stamp_of "$1")" && -s "$D/$1/classpath.txt" ]] || return 1
+  local jars f
+  IFS=: read -r -a jars <"$D/$1/classpath.txt"
+  for f in "${jars[@]}"; do [[ -e "$f" ]] || return 1; done
+}
 
 # java_major CMD: the major version `CMD -version` reports (0 when it cannot run).
 java_major() { "$1" -version 2>&1 | sed -n -E '1s/.*version "(1\.)?([0-9]+).*/\2/p' | grep . || echo 0; }
