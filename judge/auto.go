@@ -70,6 +70,9 @@ func Auto(ctx context.Context, cfg Config) (AutoReport, error) {
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
 	}
+	// The judge's standard error (copied by os/exec's goroutine) and the run's own progress lines
+	// share the log: one lock keeps a writer that is not safe for concurrent use (a buffer) whole.
+	cfg.Log = &lockedWriter{w: cfg.Log}
 	switch {
 	case strings.TrimSpace(cfg.Command) == "":
 		return AutoReport{}, errors.New("judge: no judge command")
@@ -467,4 +470,16 @@ func (r *autoRun) writeWhy(p pool.Pair, grade int, why string) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
