@@ -11,9 +11,11 @@
 #   ort-intra, torch-intra  (with THREADS > 1) the ort and torch halves the other way: one batch
 #                at a time on THREADS intra-op threads;
 #   ort-sessions (HALVES) the ort half on THREADS sessions, one batch on each at once;
-# and prints each half's CPU seconds and wall seconds, the ratios to the two references (torch
-# and st), the lowest cosine of each half's vectors with sentence-transformers' and with
-# ranklab's, the padding, and the load average before and after each half; last, each graph's
+# and prints each half's CPU seconds, its GFLOP per CPU-second (the forward pass's matrix
+# products under these batches ÷ CPU-s, to hold against the ceiling below), wall seconds, the
+# ratios to the two references (torch and st), the lowest cosine of each half's vectors with
+# sentence-transformers' and with ranklab's, the padding, and the load average before and after
+# each half; last, each graph's
 # node counts (written, and what ONNX Runtime runs) and its speed against a lone matrix product
 # of the model's size (bench/dense_flops.py).
 #
@@ -107,10 +109,10 @@ for r in $(seq "$rounds"); do
     echo "  round $r: $h done (load $(cut -d' ' -f1 /proc/loadavg))" >&2
   done
 done
-"$py" - "$tmp" "$rounds" "${halves[@]}" <<'PY'
+"$py" - "$tmp" "$rounds" "$batch" "${halves[@]}" <<'PY'
 import json, sys
 import numpy as np
-tmp, rounds, halves = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+tmp, rounds, batch, halves = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
 what = {"new": "ranklab, its graph", "old": "ranklab, the old exporter's graph",
         "ort": "onnxruntime (Python), ranklab's graph", "ort-intra": "  the same, intra-op threads",
         "ort-sessions": "  the same, a session a thread",
@@ -123,6 +125,12 @@ wall = {h: [x["wall_s"] for x in res[h]] for h in halves}
 vec = {h: np.fromfile(f"{tmp}/{h}.f32", dtype="<f4").reshape(-1, 384) for h in halves}
 n = res["new"][0]
 print(f"{n['texts']} texts, {n['tokens']:,} tokens; computed with padding {n['computed']:,} (× {n['computed'] / n['tokens']:.4f}) in batches sorted by token count")
+# The forward pass's work under these batches (each padded to its longest, n tokens): per layer and
+# text 2·n·(4·384² + 2·384·1536) for the products with the weights, 4·n²·384 for attention's two.
+lens = sorted((len(t) for t in json.load(open(f"{tmp}/tokens.json"))), reverse=True)
+flop = sum(len(lens[s:s + batch]) * 6 * (2 * lens[s] * (4 * 384 * 384 + 2 * 384 * 1536) + 4 * lens[s] ** 2 * 384)
+           for s in range(0, len(lens), batch))
+print(f"forward-pass work: {flop / 1e12:.3f} TFLOP (6 layers of matrix products: 2·n·(4·384² + 2·384·1536) + 4·n²·384 a text of n tokens, n its batch's longest)")
 if "st" in res:
     print(f"sentence-transformers: torch {res['st'][0]['torch']}, {res['st'][0]['threads']} threads, its own tokenizer and order (by characters)")
 def ratio(a, b, d):
@@ -131,14 +139,14 @@ def ratio(a, b, d):
     return f"{np.median([x / y for x, y in zip(d[a], d[b])]):.3f}"
 def cos(a, b):
     return f"{(vec[a] * vec[b]).sum(1).min():.9f}" if b in vec and a != b else "-"
-cols = "CPU-s", "wall s", "CPU÷torch", "CPU÷st", "wall÷torch", "wall÷st", "cos vs st", "cos vs new", "load before→after"
+cols = "CPU-s", "GFLOP/CPU-s", "wall s", "CPU÷torch", "CPU÷st", "wall÷torch", "wall÷st", "cos vs st", "cos vs new", "load before→after"
 print(f"{'half':12s} {'':38s} " + " ".join(f"{c:>14s}" for c in cols))
 for h in halves:
-    cells = [" ".join(f"{x:.1f}" for x in cpu[h]), " ".join(f"{x:.1f}" for x in wall[h]),
+    cells = [" ".join(f"{x:.1f}" for x in cpu[h]), f"{np.median([flop / 1e9 / x for x in cpu[h]]):.1f}", " ".join(f"{x:.1f}" for x in wall[h]),
              ratio(h, "torch", cpu), ratio(h, "st", cpu), ratio(h, "torch", wall), ratio(h, "st", wall),
              cos(h, "st"), cos(h, "new"), " ".join(f"{a}→{b}" for a, b in load[h])]
     print(f"{h:12s} {what[h]:38s} " + " ".join(f"{c:>14s}" for c in cells))
-print("ratios: median over rounds of the paired ratios; cos: lowest cosine over the texts")
+print("ratios: median over rounds of the paired ratios; GFLOP/CPU-s: the work above ÷ CPU-s, median over rounds; cos: lowest cosine over the texts")
 PY
 graphs=("$new")
 [[ -f "$ref" ]] && graphs+=("$ref")
