@@ -244,18 +244,7 @@ func writeAgreeText(w io.Writer, nameA, nameB string, ag agree.Agreement, sr *ag
 		fmt.Fprintln(w, "No pair of runs swaps.")
 		return nil
 	}
-	fmt.Fprintf(w, "%d of %d pairs of runs swap (Holm-adjusted paired t-test p under A, under B; * < %g):\n", len(swaps), len(sr.Pairs), sr.Alpha)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	star := func(sig bool) string {
-		if sig {
-			return "*"
-		}
-		return ""
-	}
-	for _, s := range swaps {
-		fmt.Fprintf(tw, "  %s vs %s\tA %+.4f p %.3g%s\tB %+.4f p %.3g%s\n", s.RunX, s.RunY, s.DiffA, s.PA, star(s.SigA), s.DiffB, s.PB, star(s.SigB))
-	}
-	return tw.Flush()
+	return writeSwaps(w, *sr, swaps)
 }
 
 // rankOrder returns the indices of runs by mean, highest first (ties, and NaN last, by name).
@@ -308,4 +297,21 @@ func agreeJSON(ag agree.Agreement, sr *agree.SystemRanking) any {
 			"mean_a": sr.MeanA, "mean_b": sr.MeanB, "tau_b": f(sr.Tau), "tau_ap": f(sr.TauAP), "alpha": sr.Alpha, "pairs": pairs}
 	}
 	return out
+}
+
+// writeSwaps writes the pairs of runs that swap between the judges, with each one's
+// difference and Holm-adjusted p under A and under B (agree and agree --report).
+func writeSwaps(w io.Writer, sr agree.SystemRanking, swaps []agree.Swap) error {
+	fmt.Fprintf(w, "%d of %d pairs of runs swap (Holm-adjusted paired t-test p under A, under B; * < %g):\n", len(swaps), len(sr.Pairs), sr.Alpha)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	star := func(sig bool) string {
+		if sig {
+			return "*"
+		}
+		return ""
+	}
+	for _, s := range swaps {
+		fmt.Fprintf(tw, "  %s vs %s\tA %+.4f p %.3g%s\tB %+.4f p %.3g%s\n", s.RunX, s.RunY, s.DiffA, s.PA, star(s.SigA), s.DiffB, s.PB, star(s.SigB))
+	}
+	return tw.Flush()
 }

@@ -91,18 +91,7 @@ func writeValidationText(w io.Writer, nameA, nameB string, v agree.Validation) e
 	}
 	tw.Flush()
 	swaps := sr.Swaps()
-	fmt.Fprintf(w, "%d of %d pairs of runs swap (Holm-adjusted paired t-test p under A, under B; * < %g):\n", len(swaps), len(sr.Pairs), sr.Alpha)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	star := func(sig bool) string {
-		if sig {
-			return "*"
-		}
-		return ""
-	}
-	for _, s := range swaps {
-		fmt.Fprintf(tw, "  %s vs %s\tA %+.4f p %.3g%s\tB %+.4f p %.3g%s\n", s.RunX, s.RunY, s.DiffA, s.PA, star(s.SigA), s.DiffB, s.PB, star(s.SigB))
-	}
-	tw.Flush()
+	writeSwaps(w, sr, swaps)
 	lifted := "no"
 	if v.Lifted {
 		lifted = "YES: B puts a system built on itself above its place under A"
