@@ -77,3 +77,32 @@ func TestAgreeOneMeasureMessage(t *testing.T) {
 		t.Errorf("-m nosuch@3: rc %d, %q", rc, errOut)
 	}
 }
+
+// TestAgreeWarnsOnlyRelevant: a qrels file that lists only relevant documents (Cranfield's own)
+// judged no pair not relevant; agree on it gives binary κ 0 without a word unless it says so.
+func TestAgreeWarnsOnlyRelevant(t *testing.T) {
+	dir := sharedtest.WriteTree(t, map[string]string{
+		"official.qrels": "q1 0 a 1\nq1 0 b 3\nq2 0 e 2\n",
+		"judge.qrels":    "q1 0 a 1\nq1 0 b 0\nq2 0 e 2\nq2 0 f 0\n",
+		"people.qrels":   "q1 0 a 1\nq1 0 b 0\nq2 0 e 0\n",
+	})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	out, errOut, rc := runCmd("agree", p("official.qrels"), p("judge.qrels"))
+	if rc != 0 {
+		t.Fatalf("rc %d: %s", rc, errOut)
+	}
+	// A calls all 3 common pairs relevant, B 2 of them: p_o = p_e = 2/3, κ = 0.
+	if !strings.Contains(out, "binary (grade >= 1)  0.0000") {
+		t.Errorf("binary κ not 0:\n%s", out)
+	}
+	if !strings.Contains(errOut, "official.qrels grades every pair it lists 1 or more") || strings.Contains(errOut, "judge.qrels grades") {
+		t.Errorf("stderr %q: want a warning naming official.qrels only", errOut)
+	}
+	// With -l 2, official.qrels grades a pair below the level: no warning.
+	if _, errOut, _ := runCmd("agree", "-l", "2", p("official.qrels"), p("judge.qrels")); strings.Contains(errOut, "warning") {
+		t.Errorf("-l 2: %q, want no warning", errOut)
+	}
+	if _, errOut, _ := runCmd("agree", p("people.qrels"), p("judge.qrels")); strings.Contains(errOut, "warning") {
+		t.Errorf("judges that both grade 0: %q, want no warning", errOut)
+	}
+}
