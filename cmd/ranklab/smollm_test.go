@@ -288,3 +288,40 @@ func TestSmolLM2InstallOffline(t *testing.T) {
 		t.Errorf("left in %s: %v; still running: %v", dir, entries, left)
 	}
 }
+
+// TestSmolLM2PromptIsData fills the SmolLM2 judge's prompt (judges/smollm2/prompt.mjs) with
+// queries and passages that hold what JavaScript's String.replace reads as syntax in a
+// replacement ($& the match, $` and $' the text before and after it, $$ a dollar) or the other
+// placeholder: each must reach the model as written, between "Query: " and "Passage: ".
+func TestSmolLM2PromptIsData(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("RANKLAB_SMOLLM") == "1" {
+			t.Fatal("RANKLAB_SMOLLM=1 but there is no node")
+		}
+		t.Skip("no node")
+	}
+	mod, err := filepath.Abs(filepath.Join("..", "..", "judges", "smollm2", "prompt.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := `const {fill} = await import(process.argv[1]); process.stdout.write(fill(process.argv[2], process.argv[3]));`
+	for _, tc := range []struct{ name, query, passage string }{
+		{"plain", "what is lift", "Lift on a wing"},
+		{"match", "price in $& and $$", "plain text"},
+		{"before and after", "plain query", "a passage with $` and $' and $1"},
+		{"placeholder in query", "the {passage} of a query", "a passage"},
+		{"placeholder in passage", "a query", "text naming {query} and {passage}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := exec.Command("node", "--input-type=module", "-e", prog, "file://"+mod, tc.query, tc.passage).Output()
+			if err != nil {
+				t.Fatalf("node: %v", err)
+			}
+			want := "\n\nQuery: " + tc.query + "\nPassage: " + tc.passage + "\n\nSplit this problem into steps:\n"
+			if got := string(out); !strings.Contains(got, want) || strings.Count(got, "Query: ") != 1 {
+				i := strings.Index(got, "Query: ")
+				t.Errorf("the prompt does not hold the texts as written: want %q, the prompt has %q", want, got[max(i-2, 0):min(i+200, len(got))])
+			}
+		})
+	}
+}
