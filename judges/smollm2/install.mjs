@@ -19,7 +19,7 @@
 import {spawn, spawnSync} from "node:child_process";
 import {createHash} from "node:crypto";
 import {createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, renameSync, writeFileSync, openSync, closeSync, copyFileSync} from "node:fs";
-import {homedir} from "node:os";
+import {constants as osConstants, homedir} from "node:os";
 import {dirname, join} from "node:path";
 import {fileURLToPath} from "node:url";
 import {createRequire} from "node:module";
@@ -73,6 +73,10 @@ const say = (s) => process.stderr.write(`[smollm2] ${s}\n`);
 // children are the installer's commands still running (npm, pip), stopped when the install fails.
 const children = new Set();
 
+// stopSignals are the signals that end an install (each would otherwise end node alone, leaving
+// npm and pip running).
+const stopSignals = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
+
 class InstallError extends Error {}
 
 // ensure returns the installed parts' paths, installing what is missing first (see above).
@@ -86,14 +90,23 @@ export async function ensure() {
   const removePartials = () => {
     for (const f of partials) rmSync(f, {recursive: true, force: true});
   };
-  const onSignal = (sig) => {
+  // A signal, or the death of the process that started the judge (its parent changes: the shell
+  // of `ranklab autojudge`, killed with it), ends the install: npm and pip killed and waited for,
+  // the partial folders removed, the lock released.
+  let ending = false;
+  const end = async (code) => {
+    if (ending) return;
+    ending = true;
     for (const c of children) c.kill("SIGKILL");
+    await Promise.race([Promise.all([...children].map((c) => new Promise((r) => c.once("close", r)))), new Promise((r) => setTimeout(r, 1000))]);
     removePartials();
     release();
-    process.exit(sig === "SIGINT" ? 130 : 143);
+    process.exit(code);
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const onSignal = (sig) => end(128 + osConstants.signals[sig]);
+  for (const sig of stopSignals) process.on(sig, onSignal);
+  const ppid = process.ppid;
+  const orphaned = setInterval(() => { if (process.ppid !== ppid) end(1); }, 200);
   try {
     if (installed(p)) return p; // another process installed it while this one waited
     sweep(p.dir);
@@ -118,12 +131,13 @@ export async function ensure() {
     say(`installed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     return p;
   } catch (e) {
+    if (ending) await new Promise(() => {}); // end() cleans up and exits with the signal's status
     await stopChildren();
     removePartials();
     throw e;
   } finally {
-    process.removeListener("SIGINT", onSignal);
-    process.removeListener("SIGTERM", onSignal);
+    for (const sig of stopSignals) process.removeListener(sig, onSignal);
+    clearInterval(orphaned);
     release();
   }
 }
