@@ -12,7 +12,7 @@ import (
 )
 
 // ErrNotInstalled is returned (wrapped) when the model or the runtime is missing.
-var ErrNotInstalled = errors.New("the dense model is not installed: run `make lab` (or `bash kernel-setup/dense.sh`), which installs all-MiniLM-L6-v2 and ONNX Runtime")
+var ErrNotInstalled = errors.New("the dense model is not installed: run `make lab` (or `bash kernel-setup/dense.sh`), which installs all-MiniLM-L6-v2 and ONNX Runtime, or set RANKLAB_DENSE_DIR to the folder of an existing install (the one holding dense.json)")
 
 // manifest says where kernel-setup/dense.sh put the model and the runtime (its dense.json).
 type manifest struct {

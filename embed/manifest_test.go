@@ -12,8 +12,8 @@ func TestFindManifestMissing(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("RANKLAB_DENSE_DIR", dir)
 	_, err := findManifest()
-	if !errors.Is(err, ErrNotInstalled) || !strings.Contains(err.Error(), "make lab") {
-		t.Errorf("no manifest: %v; want ErrNotInstalled naming `make lab`", err)
+	if !errors.Is(err, ErrNotInstalled) || !strings.Contains(err.Error(), "make lab") || !strings.Contains(err.Error(), "RANKLAB_DENSE_DIR") {
+		t.Errorf("no manifest: %v; want ErrNotInstalled naming `make lab` and RANKLAB_DENSE_DIR", err)
 	}
 	// a manifest naming a runtime that is gone
 	m := `{"model_dir": "` + dir + `", "runtime": "` + filepath.Join(dir, "libonnxruntime.so") + `"}`

@@ -60,6 +60,15 @@ func runCheckCorpus(args []string, stdout, stderr io.Writer) int {
 	examples := numflag.NewInt(fs, "examples", 5, "print up to `N` examples of each kind")
 	asJSON := fs.Bool("json", false, "the report as JSON (every group and pair), with a provenance stamp")
 	noStamp := fs.Bool("no-stamp", false, "leave the stamp out of --json")
+	for _, a := range args { // -h anywhere, also right after --corpus (which would take it as its value)
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.Usage()
+			return 0
+		}
+	}
 	if status, ok := parseArgs(fs, args); !ok {
 		return status
 	}

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/ranklab/ranklab/compare"
@@ -56,5 +57,26 @@ func TestDocListsCommands(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^\s*ranklab ` + regexp.QuoteMeta(name) + `\b`).MatchString(doc) {
 			t.Errorf("main.go's doc does not list `ranklab %s`", name)
 		}
+	}
+}
+
+// TestHelpOfACommand: `ranklab help CMD` is CMD's own help (it printed the list of commands), and
+// `check --corpus -h`, which `check -h` suggests, prints the corpus check's help (--corpus took -h
+// as its value: "stat -h").
+func TestHelpOfACommand(t *testing.T) {
+	for _, args := range [][]string{{"help", "rag"}, {"rag", "-h"}} {
+		_, errOut, rc := runCmd(args...)
+		if rc != 0 || !strings.Contains(errOut, "usage: ranklab rag QRELS CHUNK_RUN") {
+			t.Errorf("ranklab %s: rc %d, %.120q; want rag's usage", strings.Join(args, " "), rc, errOut)
+		}
+	}
+	for _, args := range [][]string{{"check", "--corpus", "-h"}, {"check", "--corpus", "x", "-h"}} {
+		_, errOut, rc := runCmd(args...)
+		if rc != 0 || !strings.Contains(errOut, "usage: ranklab check --corpus CORPUS") || strings.Contains(errOut, "stat -h") {
+			t.Errorf("ranklab %s: rc %d, %.160q; want the corpus check's usage", strings.Join(args, " "), rc, errOut)
+		}
+	}
+	if _, errOut, rc := runCmd("help", "nosuch"); rc != 0 || !strings.Contains(errOut, "usage: ranklab <command>") {
+		t.Errorf("ranklab help nosuch: rc %d, %.120q; want the list of commands", rc, errOut)
 	}
 }

@@ -50,6 +50,11 @@ func main() {
 }
 
 func dispatch(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 1 && args[0] == "help" { // ranklab help CMD: CMD's own help, as CMD -h
+		if c, ok := commands[args[1]]; ok {
+			return c.run([]string{"-h"}, stdout, stderr)
+		}
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
