@@ -37,7 +37,7 @@ atomically, the reason in QRELS.why.jsonl) before the next pair is sent; at most
 wait for an answer at once. A re-run asks only for the pairs QRELS does not grade. A malformed
 answer (named by its pair), a judge that exits, or one silent for --timeout seconds (no answer
 and no line on its standard error, which is shown: a judge installing itself or retrying an API
-says so) stops the run and the judge; every grade it gave is kept. Ctrl-C and SIGTERM stop the judge and
+says so) stops the run and the judge; every grade it gave is kept. Ctrl-C, SIGTERM and SIGHUP stop the judge and
 its children (SIGTERM, then SIGKILL after 1 s). The judging panel's lock keeps a second judge
 or panel off QRELS.
 
@@ -70,7 +70,8 @@ func runAutojudge(args []string, stdout, stderr io.Writer) int {
 	case !(*timeout > 0):
 		return fail(2, "--timeout %v: want a positive number of seconds", *timeout)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP too: a closed terminal's reaches ranklab, not the judge (in a group of its own).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	_, err := judge.Auto(ctx, judge.Config{Pool: *poolPath, Qrels: *out, Corpus: *data, Queries: *queries, Judge: *name,
 		Command: *command, InFlight: *inFlight, Timeout: time.Duration(*timeout * float64(time.Second)), Log: stderr})

@@ -22,10 +22,11 @@ const autojudgeCorpus = `{"_id": "d1", "title": "Boundary layers", "text": "The 
 const autojudgeQueries = `{"_id": "1", "text": "heated boundary layer"}
 `
 
-// TestAutojudgeCommandSignals: SIGINT or SIGTERM to ranklab autojudge stops it, the judge and the
-// judge's children within 2 s, even when the judge ignores SIGTERM.
+// TestAutojudgeCommandSignals: SIGINT, SIGTERM or SIGHUP (a closed terminal: the judge, in a
+// process group of its own, does not get the terminal's) to ranklab autojudge stops it, the judge
+// and the judge's children within 2 s, even when the judge ignores SIGTERM.
 func TestAutojudgeCommandSignals(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := sharedtest.WriteTree(t, map[string]string{"corpus.jsonl": autojudgeCorpus, "queries.jsonl": autojudgeQueries,
 				"pool.txt": "1 0 d1 -1\n1 0 d2 -1\n"})
