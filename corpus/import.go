@@ -163,7 +163,7 @@ func (im *Imported) readFile(path, rel string, opt Options) ([]retrieval.Documen
 	var title string
 	switch kind {
 	case "markdown":
-		secs = markdownSections(text)
+		secs, title = markdownSections(text)
 	case "html":
 		secs, title, err = htmlSections(text)
 		if err != nil {

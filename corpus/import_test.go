@@ -24,8 +24,34 @@ func TestMarkdownSections(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := markdownSections(tc.src); !slices.Equal(got, tc.want) {
+			if got, _ := markdownSections(tc.src); !slices.Equal(got, tc.want) {
 				t.Errorf("markdownSections(%q) = %+v, want %+v", tc.src, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMarkdownFrontMatterAndComments: YAML front matter (Go's doc/godebug.md starts with one) was
+// read as text and its closing "---" made its last line a setext heading; an HTML comment block
+// was kept as text.
+func TestMarkdownFrontMatterAndComments(t *testing.T) {
+	tests := []struct {
+		name, src, title string
+		want             []section
+	}{
+		{"godebug.md's top", "---\ntitle: \"Go, Backwards Compatibility, and GODEBUG\"\nlayout: article\n---\n\n<!--\nkept in the Go repo\n-->\n\n## Introduction {#intro}\n\nGo's emphasis\n",
+			"Go, Backwards Compatibility, and GODEBUG", []section{{}, {2, "Introduction", "Go's emphasis"}}},
+		{"closed by ...", "---\ntags:\n  - a\n# a comment\n...\ntext\n", "", []section{{text: "text"}}},
+		{"a comment inside a section", "# A\n\none\n\n<!-- note -->\n\ntwo\n", "", []section{{}, {1, "A", "one\n\n\ntwo"}}},
+		{"thematic break, then prose: no front matter", "---\nHello there\n---\n", "", []section{{text: "---"}, {2, "Hello there", ""}}},
+		{"never closed: no front matter", "---\ntitle: x\n", "", []section{{text: "---\ntitle: x"}}},
+		{"inline comment stays", "a <!-- b --> c\n", "", []section{{text: "a <!-- b --> c"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, title := markdownSections(tc.src)
+			if !slices.Equal(got, tc.want) || title != tc.title {
+				t.Errorf("markdownSections(%q) = %+v, %q; want %+v, %q", tc.src, got, title, tc.want, tc.title)
 			}
 		})
 	}
@@ -228,7 +254,7 @@ func FuzzMarkdownSections(f *testing.F) {
 	f.Add("# A\n\ntext\n\nB\n=\n")
 	f.Add("```\n# x\n```\n## {#id}\n")
 	f.Fuzz(func(t *testing.T, src string) {
-		secs := markdownSections(src)
+		secs, _ := markdownSections(src)
 		if len(secs) == 0 || secs[0].level != 0 {
 			t.Fatalf("sections %+v: the first is the text before any heading", secs)
 		}
