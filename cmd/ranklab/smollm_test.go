@@ -423,3 +423,85 @@ func TestSmolLM2InstallStops(t *testing.T) {
 		})
 	}
 }
+
+// TestSmolLM2JudgeParentDies starts the installed SmolLM2 judge as `ranklab autojudge` does
+// (/bin/sh -c, in a process group of its own) and kills the shell once the judge is ready, as
+// autojudge's death does (its SIGKILL on parent death reaches the shell only: dash does not exec
+// the judge). The judge's standard input and output stay open here (as when another process holds
+// them), so only the parent's death can tell it to stop: within 2 s nothing may run.
+func TestSmolLM2JudgeParentDies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the model runs in the full pass")
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "judges", "smollm2", "judge.mjs"))
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node")
+	}
+	if err := exec.Command("node", script, "--check").Run(); err != nil {
+		if os.Getenv("RANKLAB_SMOLLM") == "1" {
+			t.Fatalf("RANKLAB_SMOLLM=1 but the SmolLM2 judge is not installed (TestSmolLM2ThroughAutojudge installs it): %v", err)
+		}
+		t.Skip("the SmolLM2 judge is not installed")
+	}
+	cmd := exec.Command("/bin/sh", "-c", "node '"+script+"'; :")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Pipes of the test's own: os/exec's would be closed by Wait.
+	pipe := func() (r, w *os.File) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close(); w.Close() })
+		return r, w
+	}
+	inR, inW := pipe()
+	outR, outW := pipe()
+	r, w := pipe()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	inR.Close()
+	outW.Close()
+	w.Close()
+	_, _ = inW, outR // held open
+	pgid := cmd.Process.Pid
+	defer func() {
+		for _, pid := range groupMembers(pgid) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}()
+	ready := make(chan string, 1)
+	go func() {
+		var log []byte
+		buf := make([]byte, 4096)
+		for {
+			n, err := r.Read(buf)
+			log = append(log, buf[:n]...)
+			if bytes.Contains(log, []byte(" ready; ")) || err != nil {
+				ready <- string(log)
+				return
+			}
+		}
+	}()
+	select {
+	case log := <-ready:
+		if !strings.Contains(log, " ready; ") {
+			t.Fatalf("the judge never got ready: %s", log)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the judge not ready within 60 s")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	killed := time.Now()
+	var left []int
+	for ; time.Since(killed) < 2*time.Second; time.Sleep(20 * time.Millisecond) {
+		if left = groupMembers(pgid); len(left) == 0 {
+			break
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("2 s after the judge's parent died, still running: %v", left)
+	}
+}

@@ -33,6 +33,7 @@ if (args[0] === "--check") {
   console.log(ok ? paths().model : `the SmolLM2 judge is not installed in ${paths().dir} (its first use installs it)`);
   process.exit(ok ? 0 : 1);
 }
+const parent = process.ppid;
 let p;
 try {
   p = await ensure();
@@ -41,6 +42,10 @@ try {
   process.stderr.write(`[smollm2] error: ${e.message}\n`);
   process.exit(1);
 }
+// The judge ends when the process that started it dies (its parent changes; ensure() stops an
+// install the same way): `ranklab autojudge` runs it under /bin/sh, and autojudge's death kills
+// the shell, not the judge, whose standard input may stay open (held by another process).
+setInterval(() => { if (process.ppid !== parent) process.exit(1); }, 200).unref();
 if (args[0] === "--install") {
   console.log(p.model);
   process.exit(0);
