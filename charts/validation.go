@@ -26,10 +26,14 @@ func Validation(v agree.Validation, nameA, nameB string) []string {
 	}
 	verdict := fmt.Sprintf(`<div data-validation-verdict="%s" style="font-size:15px;line-height:1.5">`+
 		`<b>Verdict: %s.</b> Kendall's τ between the rankings of %d runs by %s under %s and under %s is %s `+
-		`(τ_AP %s; among the top %d runs under %s, τ %s).<br><small>%s.</small></div>`,
+		`(τ_AP %s; among the top %d runs under %s, τ %s).<br><small>%s.</small><br>`+
+		`The verdict is on the ranking of the runs only: %d runs (one pair swapped moves τ by %s) on %d queries; `+
+		`the labels' binary κ is %s [%s, %s]; the adversarial run is %s (below).</div>`,
 		html.EscapeString(v.Verdict), html.EscapeString(v.Verdict), len(sr.Runs), html.EscapeString(sr.Measure.String()),
 		html.EscapeString(nameA), html.EscapeString(nameB), f(sr.Tau), f(sr.TauAP), v.TopRuns, html.EscapeString(nameA),
-		f(v.TopTau), html.EscapeString(v.Source))
+		f(v.TopTau), html.EscapeString(v.Source),
+		len(sr.Runs), f(4/float64(max(1, len(sr.Runs)*(len(sr.Runs)-1)))), len(sr.Queries), f(v.Binary.Value), f(v.Binary.Low), f(v.Binary.High),
+		map[bool]string{true: "<b>lifted</b>", false: "not lifted"}[v.Lifted])
 
 	var kappaRows [][]string
 	for _, k := range []struct {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"text/tabwriter"
@@ -60,7 +61,16 @@ func writeValidationText(w io.Writer, nameA, nameB string, v agree.Validation) e
 	fmt.Fprintf(w, "Validation of B = %s against A = %s\n\n", nameB, nameA)
 	fmt.Fprintf(w, "Verdict: %s. Kendall's τ-b %s between the rankings of %d runs by %s (τ_AP %s; among the top %d under A, τ %s).\n",
 		v.Verdict, agreeNum(sr.Tau), len(sr.Runs), sr.Measure, agreeNum(sr.TauAP), v.TopRuns, agreeNum(v.TopTau))
-	fmt.Fprintf(w, "  (%s)\n\n", v.Source)
+	fmt.Fprintf(w, "  (%s)\n", v.Source)
+	// The verdict reads τ alone: say how coarse it is here and what the labels and the adversarial
+	// check say, so that the first lines cannot be read as "this judge may stand in".
+	liftedNow := "not lifted"
+	if v.Lifted {
+		liftedNow = "LIFTED"
+	}
+	fmt.Fprintf(w, "  The verdict is on the ranking of the runs only: %d runs (one pair swapped moves τ by %s) on %d queries; "+
+		"the labels' binary κ is %s [%s, %s]; the adversarial run is %s (below).\n\n",
+		len(sr.Runs), agreeNum(tauStep(len(sr.Runs))), len(sr.Queries), agreeNum(v.Binary.Value), agreeNum(v.Binary.Low), agreeNum(v.Binary.High), liftedNow)
 	fmt.Fprintf(w, "Labels: %d pairs both judged; same grade on %.1f%%; base rate (grade >= %d): A %.1f%%, B %.1f%%\n",
 		len(v.Pairs), 100*v.Observed, v.Threshold, 100*v.BaseRateA, 100*v.BaseRateB)
 	writeConfusion(w, v.Labels, v.Confusion)
@@ -100,4 +110,12 @@ func writeValidationText(w io.Writer, nameA, nameB string, v agree.Validation) e
 	fmt.Fprintf(w, "  under A %s (place %d of %d), under B %s (place %d of %d); lifted: %s\n",
 		agreeNum(v.MeanA), v.RankA, len(sr.Runs)+1, agreeNum(v.MeanB), v.RankB, len(sr.Runs)+1, lifted)
 	return nil
+}
+
+// tauStep is how much one discordant pair of n runs moves Kendall's τ (no ties): 2/C(n,2).
+func tauStep(n int) float64 {
+	if n < 2 {
+		return math.NaN()
+	}
+	return 4 / float64(n*(n-1))
 }

@@ -24,7 +24,10 @@ func TestAgreeReport(t *testing.T) {
 		t.Fatalf("exit %d: %s", rc, errOut)
 	}
 	for _, want := range []string{"Verdict: ", "bootstrap interval over queries", "base rate (grade >= 1): A 60.0%, B 60.0%",
-		"Adversarial check (Clarke & Dietz 2024): mid+judge-rerank", "lifted: YES"} {
+		"Adversarial check (Clarke & Dietz 2024): mid+judge-rerank", "lifted: YES",
+		// 2 runs: one pair, whose swap moves τ by 2/C(2,2) = 2 (from 1 to −1); 2 queries.
+		"The verdict is on the ranking of the runs only: 2 runs (one pair swapped moves τ by 2.0000) on 2 queries",
+		"the adversarial run is LIFTED (below)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
