@@ -505,3 +505,44 @@ func TestSmolLM2JudgeParentDies(t *testing.T) {
 		t.Errorf("2 s after the judge's parent died, still running: %v", left)
 	}
 }
+
+// TestSmolLM2JudgeBadInput feeds the installed SmolLM2 judge, run by hand, a good pair and then a
+// line that is not one: it must answer the first, then stop with exit status 1 and an error
+// naming the line of its standard input, never grade a pair it could not read (a pair without
+// "query" was graded as if the query were the word "undefined").
+func TestSmolLM2JudgeBadInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the model runs in the full pass")
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "judges", "smollm2", "judge.mjs"))
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node")
+	}
+	if err := exec.Command("node", script, "--check").Run(); err != nil {
+		if os.Getenv("RANKLAB_SMOLLM") == "1" {
+			t.Fatalf("RANKLAB_SMOLLM=1 but the SmolLM2 judge is not installed (TestSmolLM2ThroughAutojudge installs it): %v", err)
+		}
+		t.Skip("the SmolLM2 judge is not installed")
+	}
+	good := `{"qid":"1","query":"heated boundary layer","docid":"d1","title":"","text":"The boundary layer on a heated plate."}`
+	for _, tc := range []struct{ name, line, want string }{
+		{"not JSON", `{"qid":"1",`, "standard input line 2: "},
+		{"no query", `{"qid":"1","question":"heated boundary layer","docid":"d2","title":"","text":"Flutter of a swept wing."}`, `standard input line 2: "query"`},
+		{"text a number", `{"qid":"1","query":"heated boundary layer","docid":"d2","title":"","text":7}`, `standard input line 2: "text"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command("node", script)
+			cmd.Stdin = strings.NewReader(good + "\n" + tc.line + "\n")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+			if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(stderr.String(), tc.want) || strings.Contains(stderr.String(), "    at ") {
+				t.Errorf("exit %v, want 1 and an error with %q (no stack trace); stderr:\n%s", err, tc.want, stderr.String())
+			}
+			if len(lines) != 1 || !strings.Contains(lines[0], `"docid":"d1"`) {
+				t.Errorf("stdout %q: want the answer for d1 alone", stdout.String())
+			}
+		})
+	}
+}

@@ -111,10 +111,32 @@ function grade(p) {
   return {grade: best, why: `p(0..3) = ${p.map((x) => x.toFixed(3)).join(" ")}; content-free ${base.map((x) => x.toFixed(3)).join(" ")}`};
 }
 
+// readPair reads one line of standard input as a pair: "qid", "docid" and "query" strings,
+// "title" and "text" strings or absent. A line that is not one stops the judge, naming the line:
+// it is never graded as what it might have meant.
+function readPair(line, n) {
+  const fail = (msg) => {
+    process.stderr.write(`[smollm2] error: standard input line ${n}: ${msg}: ${line.length > 120 ? line.slice(0, 120) + "..." : line}\n`);
+    process.exit(1);
+  };
+  let pair;
+  try {
+    pair = JSON.parse(line);
+  } catch (e) {
+    fail(`not JSON (${e.message})`);
+  }
+  if (pair === null || typeof pair !== "object" || Array.isArray(pair)) fail("not a JSON object");
+  for (const k of ["qid", "docid", "query"]) if (typeof pair[k] !== "string") fail(`"${k}" is not a string`);
+  for (const k of ["title", "text"]) if (pair[k] != null && typeof pair[k] !== "string") fail(`"${k}" is not a string`);
+  return pair;
+}
+
 const rl = createInterface({input: process.stdin, crlfDelay: Infinity});
+let n = 0;
 for await (const line of rl) {
+  n++;
   if (!line.trim()) continue;
-  const pair = JSON.parse(line);
+  const pair = readPair(line, n);
   const {grade: g, why} = grade(await probabilities(pair));
   process.stdout.write(JSON.stringify({qid: pair.qid, docid: pair.docid, grade: g, why}) + "\n");
 }
