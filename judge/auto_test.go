@@ -239,7 +239,7 @@ import json, sys
 p = json.loads(sys.stdin.readline())
 print(json.dumps({"qid": p["qid"], "docid": p["docid"], "grade": 2}), flush=True)
 sys.exit(4)
-'`, `judge closed its output (exit status 4) with`},
+'`, `(exit status 4) with 1 pairs unanswered`}, // "closed its output", and "and its input (write |1: broken pipe)" when pair 2's write loses the race with the exit
 		// sh, not python: its start cannot eat the timeout on a loaded machine.
 		{"hangs", `read line; echo '{"qid": "1", "docid": "d0", "grade": 2}'; sleep 300`,
 			`no answer for 3s, nor a line on its standard error; 1 pairs waiting, the oldest (qid "2", docid "d0")`},
