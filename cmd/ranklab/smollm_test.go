@@ -559,3 +559,37 @@ func TestSmolLM2JudgeBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestSmolLM2InstallLockReleased: an install that finds the lock taken (.install.lock exists)
+// and then finds it gone when it reads the holder's process ID (the holder finished between the
+// two) takes the lock and goes on. strace makes the lock's first open fail with EEXIST while no
+// lock exists, which is that moment; before, the judge ended with an ENOENT stack trace.
+func TestSmolLM2InstallLockReleased(t *testing.T) {
+	for _, tool := range []string{"node", "strace"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "judges", "smollm2", "judge.mjs"))
+	bin, dir := t.TempDir(), t.TempDir()
+	// npm and python pass the judge's checks and fail otherwise: the install ends with an error of
+	// its own once it holds the lock.
+	for _, name := range []string{"npm", "python"} {
+		sh := "#!/bin/sh\nif [ \"$1\" = --version ] || [ \"$*\" = \"-m pip --version\" ]; then exit 0; fi\necho \"stand-in $0 failed\" >&2\nexit 1\n"
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(sh), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lock := filepath.Join(dir, ".install.lock")
+	cmd := exec.Command("strace", "-f", "-o", "/dev/null", "-P", lock, "-e", "trace=openat", "-e", "inject=openat:error=EEXIST:when=1",
+		"node", script, "--install")
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"RANKLAB_SMOLLM_DIR="+dir, "RANKLAB_SMOLLM_PYTHON="+filepath.Join(bin, "python"))
+	out, _ := cmd.CombinedOutput()
+	if strings.Contains(string(out), "ENOENT") || !strings.Contains(string(out), "first use: installing") || !strings.Contains(string(out), "[smollm2] error: ") {
+		t.Errorf("want the install to take the lock and fail on its stand-in npm and pip; output:\n%s", out)
+	}
+	if _, err := os.Stat(lock); err == nil {
+		t.Errorf("%s left behind", lock)
+	}
+}

@@ -179,7 +179,13 @@ async function lock(d) {
     } catch (e) {
       if (e.code !== "EEXIST") throw e;
     }
-    const pid = Number(readFileSync(f, "utf8").trim() || 0);
+    let pid;
+    try {
+      pid = Number(readFileSync(f, "utf8").trim() || 0);
+    } catch (e) {
+      if (e.code === "ENOENT") continue; // released since: try again
+      throw e;
+    }
     if (pid > 0 && !alive(pid)) {
       rmSync(f, {force: true});
       continue;
