@@ -89,9 +89,10 @@ apt_estimate() {
 # With --ci, every Debian package the checks need is known now: install them first, or stop here,
 # naming them, when there is no root or sudo (before anything long has run).
 if [ "$ci" = 1 ]; then
-  debs=(chromium fonts-dejavu-core python3-scipy python3-venv make gcc libc6-dev procps jupyter-notebook)
+  debs=(chromium fonts-dejavu-core python3-scipy python3-venv make gcc libc6-dev procps jupyter-notebook strace)
   # gcc and libc6-dev: cgo for go test -race; python3-venv: the peers' and Jupyter's environments
-  # on Debian's own python3; jupyter-notebook: the live-panel browser test in the classic Notebook.
+  # on Debian's own python3; jupyter-notebook: the live-panel browser test in the classic Notebook;
+  # strace: TestSmolLM2InstallLockReleased makes a system call fail at the moment it tests.
   command -v npm >/dev/null || debs+=(nodejs npm)
   # Java and Maven: the local Solr/OpenSearch of the engine tests (kernel-setup/engine.sh), where
   # missing; make lab never needs them.
