@@ -127,6 +127,10 @@ for i in range(20):
                         "source": "## Below the panel %d\n\n" % i + "\n\n".join("line %d" % j for j in range(20))})
 json.dump(nb, open(sys.argv[2], "w"), indent=1)
 PY
+  # A workspace of its own: the lab stage's would reopen judge.ipynb beside judge-tall.ipynb, both
+  # kernels start at once, and Run All can reach judge-tall before its kernel does (JupyterLab then
+  # asks which kernel to start, and nothing runs: seen once in 4 fresh CI runs).
+  export JUPYTERLAB_WORKSPACES_DIR=$tmp/lab/workspaces-long-empty
   port=$(free_port "$py")
   token=$(new_token "$py")
   timeout 600 "$J" lab --LabApp.expose_app_in_browser=True --no-browser --ip=127.0.0.1 --port="$port" --allow-root --ServerApp.port_retries=0 \

@@ -45,12 +45,23 @@ export function frontEnd(page, { frontend, base, token, notebook }) {
     // ready waits for the notebook's kernel to be connected and idle.
     ready: (timeout = 120000) => page.waitForFunction(classic
       ? () => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected()
-      : () => {
+      : (name) => {
+        // JupyterLab sometimes asks which kernel to start although the notebook names Go (gonb)
+        // (seen once in 4 fresh CI runs, with a restored second notebook starting its kernel at
+        // the same moment): a user clicks Select, the preselected Go (gonb).
+        const dlg = document.querySelector(".jp-Dialog");
+        if (dlg && /Select Kernel/.test(dlg.textContent) && /Go \(gonb\)/.test(dlg.textContent)) {
+          const ok = dlg.querySelector(".jp-mod-accept");
+          if (ok) ok.click();
+        }
         const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
         const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
         // GoNB answers kernel_info but publishes no first status, so JupyterLab may say "unknown"
-        return !!k && k.connectionStatus === "connected" && ["idle", "unknown"].includes(k.status) && !!w.content && w.content.widgets.length > 0;
-      }, null, { timeout, polling: 200 }),
+        // ... and it must be this notebook's kernel, not that of another notebook the workspace
+        // reopened and shows first.
+        const here = !name || (!!w && !!w.context && w.context.path.split("/").pop() === name.split("/").pop());
+        return here && !!k && k.connectionStatus === "connected" && ["idle", "unknown"].includes(k.status) && !!w.content && w.content.widgets.length > 0;
+      }, notebook || "", { timeout, polling: 200 }),
     // connected waits for the kernel's connection only (a kernel still busy with a cell counts).
     connected: (timeout = 60000) => page.waitForFunction(classic
       ? () => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected()
