@@ -119,6 +119,22 @@ func runRAG(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%s: %v", files[1], err)
 	}
+	// The documents of a chunk run may lie deeper than a pool judged (eval's and compare's
+	// judged-depth warnings), read on its MaxP documents; only for qrels from a pool (a grade 0).
+	if ks := judgedCutoffs(measures); len(ks) > 0 && pooledQrels(qrels, 0) {
+		for _, v := range vs {
+			if v.Tag != rag.MaxP.Label() {
+				continue
+			}
+			res, err := eval.Options{}.Evaluate(qrels, v, judgedMeasures(ks)...)
+			if err != nil {
+				return fail(1, "%v", err)
+			}
+			for _, w := range judgedWarnings(res, files[1]+" (its MaxP documents)", files[0], ks) {
+				fmt.Fprintf(stderr, "ranklab rag: warning: %s\n", escapeText(w))
+			}
+		}
+	}
 	report, err := compare.Options{Seed: *seed, Eval: eval.Options{AllQueries: true}}.Runs(qrels, measures, vs...)
 	if err != nil {
 		return fail(1, "%v", err)

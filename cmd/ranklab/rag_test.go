@@ -136,3 +136,34 @@ func TestBEIRRunChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestRAGJudgedDepthWarning: rag read a chunk run against pooled qrels without a word on how much
+// of its documents' top k nobody judged (eval and compare warn; found replaying the own-collection
+// journey, where 44-57 % of the top 10 was unjudged).
+func TestRAGJudgedDepthWarning(t *testing.T) {
+	files := map[string]string{
+		// Pooled qrels (a grade 0): of MaxP's d1, d2, d3 only d2 and d3 are judged.
+		"pooled": "q1 0 d2 1\nq1 0 d3 0\n",
+		"run":    ragFiles["run"] + "q1 Q0 d3#0 5 1 c\n",
+		"map":    ragFiles["map"],
+	}
+	dir := sharedtest.WriteTree(t, files)
+	p := func(n string) string { return filepath.Join(dir, n) }
+	_, errOut, rc := runCmd("rag", p("pooled"), p("run"), "--map", p("map"), "-m", "nDCG@10")
+	if rc != 0 {
+		t.Fatalf("rc %d: %s", rc, errOut)
+	}
+	// MaxP's top 10 is d1 (5), d2 (4), d3 (1): 2 of 3 judged, Judged@10 = 2/3; its first document,
+	// d1, has no judgment.
+	for _, want := range []string{"(its MaxP documents): Judged@10 = 0.67", "its first document has no judgment for 1 of 1 queries"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	// Qrels that list relevant documents only (SciFact's) leave most of every top k unjudged by
+	// design: no warning.
+	dir2 := sharedtest.WriteTree(t, map[string]string{"relevant": "q1 0 d2 1\n", "run": files["run"], "map": files["map"]})
+	if _, errOut, _ := runCmd("rag", filepath.Join(dir2, "relevant"), filepath.Join(dir2, "run"), "--map", filepath.Join(dir2, "map")); strings.Contains(errOut, "Judged@") {
+		t.Errorf("qrels of relevant documents only: %q, want no judged-depth warning", errOut)
+	}
+}
