@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ranklab/ranklab/internal/numflag"
+	"github.com/ranklab/ranklab/internal/words"
 
 	"github.com/ranklab/ranklab/agree"
 	"github.com/ranklab/ranklab/eval"
@@ -122,7 +123,7 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *report {
-		return agreeReport(files, qa, qb, opt, *rerank, *rerankDepth, *htmlOut, stdout, fail)
+		return agreeReport(files, qa, qb, opt, *rerank, *rerankDepth, *htmlOut, stdout, stderr, fail)
 	}
 	ag, err := agree.Judges(qa, qb, opt)
 	if err != nil {
@@ -130,6 +131,7 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 	}
 	var sr *agree.SystemRanking
 	if len(files) > 2 {
+		warnCoverage(stderr, ag.OnlyA, ag.OnlyB)
 		runs, err := agreeRuns(files[2:])
 		if err != nil {
 			return fail(1, "%v", err)
@@ -336,4 +338,17 @@ func onlyRelevant(q eval.Qrels, level int) bool {
 		}
 	}
 	return n > 0
+}
+
+// warnCoverage says, when runs are ranked under each judge, that the judges did not judge the same
+// pairs: each run is scored under each judge's own judgments, so a pair only one judged counts as
+// judged under that judge and as not relevant under the other, and a swap may come from that
+// coverage rather than from disagreement (the own-collection journey: 50 pairs against 70).
+func warnCoverage(stderr io.Writer, onlyA, onlyB int) {
+	if onlyA == 0 && onlyB == 0 {
+		return
+	}
+	fmt.Fprintf(stderr, "ranklab agree: warning: %d %s judged by A only and %d by B only: the runs are scored under each judge's own "+
+		"judgments, where a pair the other did not judge counts as not relevant, so a swap may come from what each judged, not from "+
+		"disagreement; for the ranking, give both judges the same pairs\n", onlyA, words.Plural(onlyA, "pair", "pairs"), onlyB)
 }

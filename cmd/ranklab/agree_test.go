@@ -35,6 +35,14 @@ func TestAgreeCommand(t *testing.T) {
 	if rc != 0 {
 		t.Fatalf("rc %d: %s", rc, errOut)
 	}
+	// A and B each judged a pair the other did not (q2 f, q3 g): with runs, the ranking mixes
+	// coverage with disagreement, and agree says so.
+	if !strings.Contains(errOut, "1 pair judged by A only and 1 by B only") {
+		t.Errorf("stderr %q: want the coverage warning", errOut)
+	}
+	if _, errOut, _ := runCmd("agree", p("a.qrels"), p("b.qrels")); strings.Contains(errOut, "judged by A only") {
+		t.Errorf("no runs: %q, want no coverage warning", errOut)
+	}
 	if !strings.Contains(out, `"role": "run 2"`) {
 		t.Errorf("json without the stamp of its inputs:\n%s", out)
 	}

@@ -31,7 +31,7 @@ func agreeRuns(files []string) ([]eval.Run, error) {
 
 // agreeReport is ranklab agree --report: agree.Validate in text, and as a page with --html.
 func agreeReport(files []string, qa, qb eval.Qrels, opt agree.Options, rerank string, depth int, htmlOut string,
-	stdout io.Writer, fail func(int, string, ...any) int) int {
+	stdout, stderr io.Writer, fail func(int, string, ...any) int) int {
 	runs, err := agreeRuns(files[2:])
 	if err != nil {
 		return fail(1, "%v", err)
@@ -43,6 +43,7 @@ func agreeReport(files []string, qa, qb eval.Qrels, opt agree.Options, rerank st
 	if err != nil {
 		return fail(1, "%v", err)
 	}
+	warnCoverage(stderr, v.OnlyA, v.OnlyB)
 	if err := writeValidationText(stdout, files[0], files[1], v); err != nil {
 		return fail(1, "%v", err)
 	}
