@@ -437,12 +437,11 @@ func TestSmolLM2InstallStops(t *testing.T) {
 	}
 }
 
-// TestSmolLM2JudgeParentDies starts the installed SmolLM2 judge as `ranklab autojudge` does
-// (/bin/sh -c, in a process group of its own) and kills the shell once the judge is ready, as
-// autojudge's death does (its SIGKILL on parent death reaches the shell only: dash does not exec
-// the judge). The judge's standard input and output stay open here (as when another process holds
-// them), so only the parent's death can tell it to stop: within 2 s nothing may run.
-func TestSmolLM2JudgeParentDies(t *testing.T) {
+// installedSmolLM2 returns the path of judges/smollm2/judge.mjs once it is installed; it skips
+// under -short, without node, or when the judge is not installed — and fails instead under make
+// test (RANKLAB_SMOLLM=1), where TestSmolLM2ThroughAutojudge has installed it.
+func installedSmolLM2(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: the model runs in the full pass")
 	}
@@ -456,6 +455,16 @@ func TestSmolLM2JudgeParentDies(t *testing.T) {
 		}
 		t.Skip("the SmolLM2 judge is not installed")
 	}
+	return script
+}
+
+// TestSmolLM2JudgeParentDies starts the installed SmolLM2 judge as `ranklab autojudge` does
+// (/bin/sh -c, in a process group of its own) and kills the shell once the judge is ready, as
+// autojudge's death does (its SIGKILL on parent death reaches the shell only: dash does not exec
+// the judge). The judge's standard input and output stay open here (as when another process holds
+// them), so only the parent's death can tell it to stop: within 2 s nothing may run.
+func TestSmolLM2JudgeParentDies(t *testing.T) {
+	script := installedSmolLM2(t)
 	cmd := exec.Command("/bin/sh", "-c", "node '"+script+"'; :")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// Pipes of the test's own: os/exec's would be closed by Wait.
@@ -524,19 +533,7 @@ func TestSmolLM2JudgeParentDies(t *testing.T) {
 // naming the line of its standard input, never grade a pair it could not read (a pair without
 // "query" was graded as if the query were the word "undefined").
 func TestSmolLM2JudgeBadInput(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the model runs in the full pass")
-	}
-	script, _ := filepath.Abs(filepath.Join("..", "..", "judges", "smollm2", "judge.mjs"))
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("no node")
-	}
-	if err := exec.Command("node", script, "--check").Run(); err != nil {
-		if os.Getenv("RANKLAB_SMOLLM") == "1" {
-			t.Fatalf("RANKLAB_SMOLLM=1 but the SmolLM2 judge is not installed (TestSmolLM2ThroughAutojudge installs it): %v", err)
-		}
-		t.Skip("the SmolLM2 judge is not installed")
-	}
+	script := installedSmolLM2(t)
 	good := `{"qid":"1","query":"heated boundary layer","docid":"d1","title":"","text":"The boundary layer on a heated plate."}`
 	for _, tc := range []struct{ name, line, want string }{
 		{"not JSON", `{"qid":"1",`, "standard input line 2: "},
