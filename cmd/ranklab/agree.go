@@ -116,7 +116,7 @@ func runAgree(args []string, stdout, stderr io.Writer) int {
 		return fail(1, "%v", err)
 	}
 	for i, q := range []eval.Qrels{qa, qb} {
-		if onlyRelevant(q, *threshold) {
+		if len(q) > 0 && !pooledQrels(q, *threshold) { // judgments, and none below the level
 			fmt.Fprintf(stderr, "ranklab agree: warning: %s grades every pair it lists %d or more: it lists only relevant documents "+
 				"(as Cranfield's and many TREC qrels do), so it judged no pair not relevant and binary κ is 0 or undefined; "+
 				"give it a 0 for each pair the other judge graded that it does not list (notebook 21 does this)\n", files[i], *threshold)
@@ -323,21 +323,6 @@ func writeSwaps(w io.Writer, sr agree.SystemRanking, swaps []agree.Swap) error {
 		fmt.Fprintf(tw, "  %s vs %s\tA %+.4f p %.3g%s\tB %+.4f p %.3g%s\n", s.RunX, s.RunY, s.DiffA, s.PA, star(s.SigA), s.DiffB, s.PB, star(s.SigB))
 	}
 	return tw.Flush()
-}
-
-// onlyRelevant reports whether q holds judgments and grades every one of them level or more: a
-// file that lists only the relevant documents, whose silence about a pair is not a judgment of it.
-func onlyRelevant(q eval.Qrels, level int) bool {
-	n := 0
-	for _, docs := range q {
-		for _, g := range docs {
-			if g < level {
-				return false
-			}
-			n++
-		}
-	}
-	return n > 0
 }
 
 // warnCoverage says, when runs are ranked under each judge, that the judges did not judge the same
